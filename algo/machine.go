@@ -1,0 +1,68 @@
+package algo
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// Timer names one of a machine's timers. A machine has a handful of them
+// (heartbeat, election timeout, probe); setting a timer that is already set
+// moves it, so a machine never has to remember what it scheduled.
+type Timer uint8
+
+// Env is what a driver offers a machine during one input. It is valid only for
+// the duration of the call that received it.
+type Env interface {
+	// ID is this node's id.
+	ID() NodeID
+	// Value is this node's current desirability. It may change between inputs
+	// (the runtime's SetValue), never during one.
+	Value() int64
+	// Now is the driver's clock: virtual time since the start of the run in the
+	// simulator, time since the node started in the runtime.
+	Now() time.Duration
+	// Rand is a seeded random source. In the simulator it is the run's single
+	// source, so drawing from it keeps the run reproducible.
+	Rand() *rand.Rand
+	// Neighbors lists the nodes this node can currently reach in one hop, in
+	// ascending order. The slice belongs to the driver: read it, don't keep it.
+	Neighbors() []NodeID
+	// Send hands m to the driver for delivery to node to. The driver sets
+	// m.From and m.To. Messages to nodes that are not neighbours are lost.
+	Send(to NodeID, m Message)
+	// SetTimer arranges for Timer(t) to be called after d, replacing any pending
+	// expiry of the same timer.
+	SetTimer(t Timer, d time.Duration)
+	// StopTimer cancels a pending expiry of t, if any.
+	StopTimer(t Timer)
+}
+
+// Machine is one node's election algorithm. Every method is one input; the
+// driver never calls two at once and reads Status after each.
+type Machine interface {
+	// Start boots the node for the first time.
+	Start(env Env)
+	// Restart boots the node again after a crash, with no saved state. The
+	// documents treat this as a new node: it starts an election.
+	Restart(env Env)
+	// Recover boots the node again after a crash from the state Save returned
+	// before it. The documents treat this as a merge.
+	Recover(env Env, saved []byte) error
+	// Save returns what Recover needs. Drivers persist it (the runtime writes it
+	// to disk; the simulator keeps the bytes of a crashed node).
+	Save() []byte
+	// Receive handles a message from a neighbour. m is valid only during the
+	// call.
+	Receive(env Env, m *Message)
+	// Timer handles the expiry of timer t.
+	Timer(env Env, t Timer)
+	// NeighborUp tells the node that id became reachable in one hop.
+	NeighborUp(env Env, id NodeID)
+	// NeighborDown tells the node that id is no longer reachable in one hop.
+	NeighborDown(env Env, id NodeID)
+	// Elect asks the node to start an election now: an external trigger from an
+	// operator, an application or a scenario's "elect" event.
+	Elect(env Env)
+	// Status reports the node's leader, state and election index.
+	Status() Status
+}

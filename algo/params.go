@@ -1,0 +1,158 @@
+package algo
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Param declares one tunable of an algorithm.
+type Param struct {
+	Name    string
+	Default string
+	Doc     string
+	// Check validates a raw value; nil accepts anything.
+	Check func(string) error
+}
+
+// Params are resolved parameters: every declared name has a value.
+type Params map[string]string
+
+// Resolve fills in defaults and rejects names the algorithm does not declare and
+// values its checks refuse.
+func (a *Algorithm) Resolve(raw map[string]string) (Params, error) {
+	p := make(Params, len(a.Params))
+	known := make(map[string]*Param, len(a.Params))
+	for i := range a.Params {
+		d := &a.Params[i]
+		known[d.Name] = d
+		p[d.Name] = d.Default
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		d, ok := known[k]
+		if !ok {
+			return nil, fmt.Errorf("%s has no parameter %q (it has: %s)", a.Name, k, a.paramNames())
+		}
+		if d.Check != nil {
+			if err := d.Check(raw[k]); err != nil {
+				return nil, fmt.Errorf("%s parameter %s: %w", a.Name, k, err)
+			}
+		}
+		p[k] = raw[k]
+	}
+	return p, nil
+}
+
+func (a *Algorithm) paramNames() string {
+	if len(a.Params) == 0 {
+		return "none"
+	}
+	names := make([]string, len(a.Params))
+	for i, d := range a.Params {
+		names[i] = d.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// Duration reads a duration parameter ("250ms", "2s").
+func (p Params) Duration(name string) (time.Duration, error) {
+	return ParseDuration(p[name])
+}
+
+// Int reads an integer parameter.
+func (p Params) Int(name string) (int, error) {
+	return strconv.Atoi(strings.TrimSpace(p[name]))
+}
+
+// ParseDuration parses a non-negative duration.
+func ParseDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q (examples: 500ms, 2s)", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("negative duration %q", s)
+	}
+	return d, nil
+}
+
+// CheckDuration is a Param.Check for durations.
+func CheckDuration(s string) error { _, err := ParseDuration(s); return err }
+
+// CheckPositiveDuration is a Param.Check for durations that must be above zero.
+func CheckPositiveDuration(s string) error {
+	d, err := ParseDuration(s)
+	if err == nil && d == 0 {
+		err = fmt.Errorf("duration %q must be positive", s)
+	}
+	return err
+}
+
+// CheckNodeID is a Param.Check for a node id.
+func CheckNodeID(s string) error {
+	_, err := ParseNodeID(s)
+	return err
+}
+
+// ParseNodeID parses a non-negative node id.
+func ParseNodeID(s string) (NodeID, error) {
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
+	if err != nil || v < 0 {
+		return None, fmt.Errorf("invalid node id %q (want an integer >= 0)", s)
+	}
+	return NodeID(v), nil
+}
+
+// ParseNodeSet parses a set of node ids written as a comma-separated list of
+// ids and ranges, "0,3,7-9"; the words "all" and "none" stand for every node and
+// no node. It returns the ids in ascending order without duplicates, or nil and
+// all=true for "all".
+func ParseNodeSet(s string) (ids []NodeID, all bool, err error) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "all":
+		return nil, true, nil
+	case "none", "":
+		return nil, false, nil
+	}
+	seen := map[NodeID]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi := part, part
+		if i := strings.IndexByte(part, '-'); i > 0 {
+			lo, hi = part[:i], part[i+1:]
+		}
+		a, err := ParseNodeID(lo)
+		if err != nil {
+			return nil, false, fmt.Errorf("in node set %q: %w", s, err)
+		}
+		b, err := ParseNodeID(hi)
+		if err != nil {
+			return nil, false, fmt.Errorf("in node set %q: %w", s, err)
+		}
+		if b < a {
+			return nil, false, fmt.Errorf("in node set %q: range %s runs backwards", s, part)
+		}
+		if int64(b)-int64(a) > 1<<24 {
+			return nil, false, fmt.Errorf("in node set %q: range %s is too large", s, part)
+		}
+		for v := a; v <= b; v++ {
+			if !seen[v] {
+				seen[v] = true
+				ids = append(ids, v)
+			}
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids, false, nil
+}
+
+// CheckNodeSet is a Param.Check for node sets.
+func CheckNodeSet(s string) error { _, _, err := ParseNodeSet(s); return err }

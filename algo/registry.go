@@ -1,0 +1,98 @@
+package algo
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Algorithm describes one registered election algorithm.
+type Algorithm struct {
+	// Name is what users type: --algo NAME, "algorithm: NAME".
+	Name string
+	// Summary is one line for listings.
+	Summary string
+	// Source names the seed document the algorithm follows.
+	Source string
+	// Messages names the message types, indexed by MsgType, with the names the
+	// source document gives them.
+	Messages []string
+	// Params are the algorithm's tunables, with defaults.
+	Params []Param
+	// Model states what the algorithm assumes of the network.
+	Model Model
+	// Build validates resolved parameters and returns the constructor of one
+	// node's machine.
+	Build func(p Params) (func(id NodeID) Machine, error)
+}
+
+// Model is what an algorithm assumes and tolerates. The checker and the fault
+// generators read it.
+type Model struct {
+	// Spontaneous algorithms elect in every connected component on their own
+	// (by timeouts and heartbeats). Others elect only where an initiator started
+	// a wave; the checker's liveness then covers only components that an
+	// election reached.
+	Spontaneous bool
+	// FIFO is set when the algorithm needs links to deliver in order.
+	FIFO bool
+	// Loss, Crash, Partition and Mobility are set when the algorithm is meant to
+	// keep the specification under message loss, node crashes, partitions and
+	// heals, and moving nodes.
+	Loss, Crash, Partition, Mobility bool
+}
+
+// MessageName returns the document's name of message type t.
+func (a *Algorithm) MessageName(t MsgType) string {
+	if int(t) < len(a.Messages) {
+		return a.Messages[t]
+	}
+	return fmt.Sprintf("type%d", t)
+}
+
+// Instantiate resolves raw parameters against the algorithm's declarations and
+// builds the per-node constructor.
+func (a *Algorithm) Instantiate(raw map[string]string) (Params, func(NodeID) Machine, error) {
+	p, err := a.Resolve(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	newNode, err := a.Build(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", a.Name, err)
+	}
+	return p, newNode, nil
+}
+
+var registry = map[string]*Algorithm{}
+
+// Register adds an algorithm. Packages call it from init; a duplicate name is a
+// programming error and panics.
+func Register(a *Algorithm) {
+	if _, dup := registry[a.Name]; dup {
+		panic("algo: algorithm registered twice: " + a.Name)
+	}
+	if len(a.Messages) > 256 {
+		panic("algo: too many message types in " + a.Name)
+	}
+	registry[a.Name] = a
+}
+
+// Lookup returns the algorithm registered under name, or an error that lists
+// the known names.
+func Lookup(name string) (*Algorithm, error) {
+	if a, ok := registry[name]; ok {
+		return a, nil
+	}
+	return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the registered algorithms in alphabetical order.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

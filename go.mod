@@ -1,0 +1,3 @@
+module github.com/electgo/elect
+
+go 1.26.8

@@ -1,0 +1,75 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/topo"
+)
+
+// ActionKind is a kind of scheduled fault or trigger.
+type ActionKind uint8
+
+const (
+	// Crash stops nodes: their state and every message in flight to or from
+	// them is lost.
+	Crash ActionKind = iota
+	// Restart boots crashed nodes again with no state.
+	Restart
+	// Recover boots crashed nodes again from the state they had when they
+	// crashed.
+	Recover
+	// Partition splits the network into named groups: every link between
+	// nodes of different groups goes down. Nodes in no group form one more
+	// group together.
+	Partition
+	// Heal undoes the current partition.
+	Heal
+	// LinkDown takes one link down.
+	LinkDown
+	// LinkUp brings a link taken down by LinkDown back.
+	LinkUp
+	// ElectAt asks nodes to start an election (Machine.Elect).
+	ElectAt
+)
+
+var actionNames = [...]string{
+	Crash: "crash", Restart: "restart", Recover: "recover", Partition: "partition",
+	Heal: "heal", LinkDown: "link_down", LinkUp: "link_up", ElectAt: "elect",
+}
+
+func (k ActionKind) String() string {
+	if int(k) < len(actionNames) {
+		return actionNames[k]
+	}
+	return fmt.Sprintf("action(%d)", k)
+}
+
+// ParseActionKind is the inverse of ActionKind.String.
+func ParseActionKind(s string) (ActionKind, bool) {
+	for i, n := range actionNames {
+		if n == s {
+			return ActionKind(i), true
+		}
+	}
+	return 0, false
+}
+
+// Group is one named side of a partition.
+type Group struct {
+	Name  string
+	Nodes []algo.NodeID
+}
+
+// Action is one entry of a run's timeline.
+type Action struct {
+	At    time.Duration
+	Kind  ActionKind
+	Nodes []algo.NodeID // Crash, Restart, Recover, ElectAt
+	Link  topo.Edge     // LinkDown, LinkUp
+	// Groups are the sides of a Partition, in the order written.
+	Groups []Group
+	// Where says where the action was written ("run.yaml:12"), for errors.
+	Where string
+}

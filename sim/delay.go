@@ -1,0 +1,110 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// DelayKind selects a message delay distribution.
+type DelayKind uint8
+
+const (
+	// Constant delays every message by A.
+	Constant DelayKind = iota
+	// Uniform draws delays uniformly from [A, B].
+	Uniform
+	// Exponential draws delays from an exponential distribution of mean A.
+	Exponential
+)
+
+// Delay is a link delay model. The delay of each message is drawn when it is
+// sent; links stay FIFO regardless, as the documents assume.
+type Delay struct {
+	Kind DelayKind
+	A, B time.Duration
+}
+
+// DefaultDelay is one millisecond per hop.
+var DefaultDelay = Delay{Kind: Constant, A: time.Millisecond}
+
+// ParseDelay reads constant:D, uniform:MIN:MAX or exponential:MEAN. A bare
+// duration means constant.
+func ParseDelay(s string) (Delay, error) {
+	parts := strings.Split(strings.TrimSpace(s), ":")
+	bad := func(why string) (Delay, error) {
+		return Delay{}, fmt.Errorf("invalid delay %q: %s (want constant:D, uniform:MIN:MAX or exponential:MEAN)", s, why)
+	}
+	durs := func(args []string, want int) ([]time.Duration, error) {
+		if len(args) != want {
+			return nil, fmt.Errorf("takes %d duration(s), got %d", want, len(args))
+		}
+		out := make([]time.Duration, want)
+		for i, a := range args {
+			d, err := algo.ParseDuration(a)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = d
+		}
+		return out, nil
+	}
+	switch parts[0] {
+	case "constant":
+		d, err := durs(parts[1:], 1)
+		if err != nil {
+			return bad(err.Error())
+		}
+		return Delay{Kind: Constant, A: d[0]}, nil
+	case "uniform":
+		d, err := durs(parts[1:], 2)
+		if err != nil {
+			return bad(err.Error())
+		}
+		if d[1] < d[0] {
+			return bad("MAX is below MIN")
+		}
+		return Delay{Kind: Uniform, A: d[0], B: d[1]}, nil
+	case "exponential":
+		d, err := durs(parts[1:], 1)
+		if err != nil {
+			return bad(err.Error())
+		}
+		return Delay{Kind: Exponential, A: d[0]}, nil
+	}
+	if len(parts) == 1 {
+		if d, err := algo.ParseDuration(parts[0]); err == nil {
+			return Delay{Kind: Constant, A: d}, nil
+		}
+	}
+	return bad("unknown kind " + fmt.Sprintf("%q", parts[0]))
+}
+
+// String writes the delay in the form ParseDelay reads.
+func (d Delay) String() string {
+	switch d.Kind {
+	case Uniform:
+		return fmt.Sprintf("uniform:%v:%v", d.A, d.B)
+	case Exponential:
+		return fmt.Sprintf("exponential:%v", d.A)
+	}
+	return fmt.Sprintf("constant:%v", d.A)
+}
+
+// sample draws one delay. Constant delays draw nothing from rng, so adding a
+// constant-delay link never shifts the random stream of a run.
+func (d Delay) sample(rng *rand.Rand) int64 {
+	switch d.Kind {
+	case Uniform:
+		if d.B == d.A {
+			return int64(d.A)
+		}
+		return int64(d.A) + rng.Int64N(int64(d.B-d.A)+1)
+	case Exponential:
+		return int64(rng.ExpFloat64() * float64(d.A))
+	}
+	return int64(d.A)
+}
