@@ -21,9 +21,9 @@ type Algorithm struct {
 	Params []Param
 	// Model states what the algorithm assumes of the network.
 	Model Model
-	// Build validates resolved parameters and returns the constructor of one
-	// node's machine.
-	Build func(p Params) (func(id NodeID) Machine, error)
+	// Build validates resolved parameters against a network of n nodes and
+	// returns the constructor of one node's machine.
+	Build func(p Params, n int) (func(id NodeID) Machine, error)
 }
 
 // Model is what an algorithm assumes and tolerates. The checker and the fault
@@ -51,13 +51,13 @@ func (a *Algorithm) MessageName(t MsgType) string {
 }
 
 // Instantiate resolves raw parameters against the algorithm's declarations and
-// builds the per-node constructor.
-func (a *Algorithm) Instantiate(raw map[string]string) (Params, func(NodeID) Machine, error) {
+// builds the per-node constructor for a network of n nodes.
+func (a *Algorithm) Instantiate(raw map[string]string, n int) (Params, func(NodeID) Machine, error) {
 	p, err := a.Resolve(raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	newNode, err := a.Build(p)
+	newNode, err := a.Build(p, n)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", a.Name, err)
 	}

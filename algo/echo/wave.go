@@ -1,0 +1,288 @@
+// Package echo implements the wave algorithms of 002_4d397ad5cbfdc025.txt
+// (after Mattern, "Verteilte Basisalgorithmen"):
+//
+//   - echo: a dedicated initiator sends explorer messages to all its
+//     neighbours; a node forwards the first explorer it receives to all its
+//     other neighbours and, once it has heard from every other edge, sends an
+//     echo carrying the most valued node it knows back over the edge the
+//     explorer came by ("Nach Erhalt von Echonachrichten auf k-1 Kanten:
+//     Senden einer Echonachricht e mit dem Maximum ... über die verbleibende
+//     Kante"). When the initiator has heard from all its edges it knows the
+//     most valued node of the network and an information wave (info) tells
+//     every node down the tree the echoes built. On a connected graph with
+//     E edges and n nodes this takes exactly 2E explorer and echo messages and
+//     n-1 info messages. With tree=virtual the wave runs on the virtual tree
+//     built at start-up (see tree.go) instead of the whole graph: 2(n-1)
+//     explorer and echo messages.
+//
+//   - extinction: the adoption variant for arbitrary topologies where any
+//     number of nodes initiate ("Adoptionsverfahren für beliebige
+//     Topologien"). Explorers and echoes carry the id of their initiator (as a
+//     computation index <num, id>); a node remembers the highest initiator it
+//     knows (ID_i, here wave) and, per edge, the highest initiator that came
+//     over it (the edge marks); an explorer of a higher initiator adopts the
+//     node (its edge becomes the new parent edge), lower ones are ignored, and
+//     an edge is done ("OK") for a wave once that wave came over it. Only the
+//     highest initiator's wave completes, and its info wave announces the
+//     result.
+//
+// Both are one machine: echo is the extinction wave with one initiator. The
+// leader is the most valued node (highest value, then id) of the initiator's
+// component. The wave algorithms assume a static, reliable network (Model);
+// crashes and restarts are accepted but a wave that loses a node stalls.
+package echo
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// Message types, with the names of the source document.
+const (
+	Explorer algo.MsgType = iota // Index: wave; Peer: unused
+	Echo                         // Index: wave; Peer: most valued node of the sender's subtree
+	Info                         // Index: wave; Peer: the leader
+	Connect                      // Level: sender's level (-1: detached); Peer.ID: sender's parent
+)
+
+// MessageNames are the document's names, indexed by type.
+var MessageNames = []string{"explorer", "echo", "info", "connect"}
+
+// waveConfig is shared by every node of a run.
+type waveConfig struct {
+	initiators map[algo.NodeID]bool // nil: every node initiates
+	tree       bool                 // run on the virtual tree
+	root       algo.NodeID          // virtual tree root
+	waveAt     time.Duration        // tree mode: when initiators start
+	maxLevel   int32
+}
+
+// wave is one node's state.
+type wave struct {
+	cfg *waveConfig
+	id  algo.NodeID
+
+	// The wave this node belongs to (ID_i on the slides), the edge it came
+	// by, and the edges it runs over with their marks: the highest wave that
+	// came over each edge. An edge is done for the current wave when its mark
+	// equals it.
+	wave   algo.Index
+	parent algo.NodeID
+	edges  []algo.NodeID
+	marks  []algo.Index
+	done   int // edges whose mark equals wave
+	best   algo.Peer
+	echoed bool
+	// children are the edges an echo of the current wave came by: the
+	// subtree the info wave goes down.
+	children []algo.NodeID
+
+	leader algo.NodeID
+	state  algo.State
+
+	tree *vtree // tree mode only
+}
+
+const timerWave algo.Timer = 0
+
+func (w *wave) Status() algo.Status {
+	return algo.Status{Leader: w.leader, State: w.state, Index: w.wave}
+}
+
+func (w *wave) initiates() bool {
+	return w.cfg.initiators == nil || w.cfg.initiators[w.id]
+}
+
+func (w *wave) Start(env algo.Env) {
+	w.leader, w.state, w.parent = algo.None, algo.Norm, algo.None
+	if w.cfg.tree {
+		w.tree = newVTree(w.id, w.id == w.cfg.root, w.cfg.maxLevel)
+		w.tree.start(env)
+		if w.initiates() {
+			env.SetTimer(timerWave, w.cfg.waveAt)
+		}
+		return
+	}
+	if w.initiates() {
+		w.Elect(env)
+	}
+}
+
+// Restart is a fresh start without the initiator role: a node that comes back
+// does not start a wave on its own.
+func (w *wave) Restart(env algo.Env) {
+	w.leader, w.state, w.parent = algo.None, algo.Norm, algo.None
+	if w.cfg.tree {
+		w.tree = newVTree(w.id, w.id == w.cfg.root, w.cfg.maxLevel)
+		w.tree.start(env)
+	}
+}
+
+// Save keeps the leader, the state and the wave.
+func (w *wave) Save() []byte {
+	b := make([]byte, 0, 13)
+	b = binary.BigEndian.AppendUint32(b, uint32(w.leader))
+	b = append(b, byte(w.state))
+	b = binary.BigEndian.AppendUint32(b, w.wave.Num)
+	b = binary.BigEndian.AppendUint32(b, uint32(w.wave.ID))
+	return b
+}
+
+func (w *wave) Recover(env algo.Env, saved []byte) error {
+	if len(saved) != 13 {
+		return fmt.Errorf("saved state has %d bytes, want 13", len(saved))
+	}
+	w.Restart(env)
+	w.leader = algo.NodeID(int32(binary.BigEndian.Uint32(saved)))
+	w.state = algo.State(saved[4])
+	w.wave = algo.Index{Num: binary.BigEndian.Uint32(saved[5:]), ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved[9:])))}
+	if w.state != algo.Norm {
+		// An election in progress cannot be resumed: its messages are gone.
+		w.state, w.leader = algo.Norm, algo.None
+	}
+	return nil
+}
+
+// Elect starts a new wave from this node, numbered above every wave it knows
+// so that it wins over them.
+func (w *wave) Elect(env algo.Env) {
+	w.join(env, algo.Index{Num: w.wave.Num + 1, ID: w.id}, algo.None)
+	w.state = algo.Elect
+	w.maybeFinish(env)
+}
+
+// waveEdges are the edges a wave runs over: every neighbour, or the virtual
+// tree's edges.
+func (w *wave) waveEdges(env algo.Env) []algo.NodeID {
+	if w.tree != nil {
+		return w.tree.edges()
+	}
+	return env.Neighbors()
+}
+
+// join makes this node part of wave x, entered over edge from (None for the
+// initiator), and sends the explorer on: "Weiterleitung der ersten
+// Explorernachricht in alle übrigen Richtungen".
+func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
+	edges := w.waveEdges(env)
+	old, oldMarks := w.edges, w.marks
+	w.edges = append(w.edges[:0:0], edges...)
+	w.marks = make([]algo.Index, len(w.edges))
+	for i, u := range w.edges {
+		if j, ok := slices.BinarySearch(old, u); ok {
+			w.marks[i] = oldMarks[j]
+		}
+	}
+	w.wave, w.parent, w.done, w.echoed = x, from, 0, false
+	w.best = algo.Peer{ID: w.id, Value: env.Value()}
+	w.children = w.children[:0]
+	w.state = algo.Wait
+	w.leader = algo.None
+	if from != algo.None {
+		w.mark(from, x)
+	}
+	for _, u := range w.edges {
+		if u != from {
+			env.Send(u, algo.Message{Type: Explorer, Index: x})
+		}
+	}
+}
+
+// mark records that wave x came over the edge to u. It reports whether that
+// made the edge done for the current wave: false for an edge that was done
+// already (a duplicate) or is not one of this node's wave edges.
+func (w *wave) mark(u algo.NodeID, x algo.Index) bool {
+	i, ok := slices.BinarySearch(w.edges, u)
+	if !ok || !w.marks[i].Less(x) {
+		return false
+	}
+	w.marks[i] = x
+	if x != w.wave {
+		return false
+	}
+	w.done++
+	return true
+}
+
+func (w *wave) Receive(env algo.Env, m *algo.Message) {
+	switch m.Type {
+	case Explorer:
+		x := m.Index
+		switch {
+		case x.Less(w.wave):
+			// A lower initiator's wave: it dies out here.
+		case w.wave.Less(x):
+			w.join(env, x, m.From) // adoption: the edge becomes the parent edge
+			w.maybeFinish(env)
+		default:
+			// The same wave over another edge: the explorers crossed, the edge
+			// is not part of the tree.
+			w.mark(m.From, x)
+			w.maybeFinish(env)
+		}
+	case Echo:
+		if m.Index != w.wave || !w.mark(m.From, m.Index) {
+			return // another wave's echo, or a duplicate
+		}
+		w.best = w.best.Max(m.Peer)
+		w.children = append(w.children, m.From)
+		w.maybeFinish(env)
+	case Info:
+		if m.Index != w.wave || m.From != w.parent {
+			return
+		}
+		w.decide(env, m.Peer)
+	case Connect:
+		if w.tree != nil {
+			w.tree.receive(env, m)
+		}
+	}
+}
+
+// maybeFinish sends the echo, or decides at the initiator, once every edge is
+// done for the current wave.
+func (w *wave) maybeFinish(env algo.Env) {
+	if w.wave.IsZero() || w.echoed || w.done < len(w.edges) {
+		return
+	}
+	w.echoed = true
+	if w.parent == algo.None {
+		if w.wave.ID == w.id {
+			w.decide(env, w.best)
+		}
+		return
+	}
+	env.Send(w.parent, algo.Message{Type: Echo, Index: w.wave, Peer: w.best})
+}
+
+// decide adopts the result and passes it down the tree.
+func (w *wave) decide(env algo.Env, leader algo.Peer) {
+	w.leader = leader.ID
+	w.state = algo.Norm
+	slices.Sort(w.children)
+	for _, c := range w.children {
+		env.Send(c, algo.Message{Type: Info, Index: w.wave, Peer: leader})
+	}
+}
+
+func (w *wave) Timer(env algo.Env, t algo.Timer) {
+	if t == timerWave {
+		w.Elect(env)
+	}
+}
+
+func (w *wave) NeighborUp(env algo.Env, id algo.NodeID) {
+	if w.tree != nil {
+		w.tree.neighborUp(env, id)
+	}
+}
+
+func (w *wave) NeighborDown(env algo.Env, id algo.NodeID) {
+	if w.tree != nil {
+		w.tree.neighborDown(env, id)
+	}
+}

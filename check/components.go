@@ -1,0 +1,121 @@
+package check
+
+import (
+	"container/heap"
+	"slices"
+
+	"github.com/electgo/elect/algo"
+)
+
+// recompute rebuilds the components that changed since the last call. Only
+// components holding a touched node are rebuilt: a component none of whose
+// nodes saw a link change, a crash or a restart is exactly what it was. Every
+// changed component contains a touched live node (both ends of a changed link
+// are touched, and so are the neighbours of a node that crashed), so a search
+// from each touched node finds them all; every old component a search enters
+// is dissolved.
+func (m *Monitor) recompute() {
+	m.dirty = false
+	m.pass++
+	slices.Sort(m.touched)
+	type span struct {
+		c          int32
+		start, end int
+	}
+	var fresh []span
+	members := m.memberBuf[:0]
+	for _, s := range m.touched {
+		m.touchMark[s] = false
+		if !m.alive[s] {
+			continue
+		}
+		if c := m.comp[s]; c >= 0 && m.comps[c].pass == m.pass {
+			continue // already placed in this pass
+		}
+		c := m.newComp()
+		cs := &m.comps[c]
+		cs.since = m.changeAt
+		cs.best = algo.NoPeer
+		start := len(members)
+		m.place(s, c)
+		members = append(members, s)
+		for i := start; i < len(members); i++ {
+			for _, u := range m.adj[members[i]] {
+				if !m.alive[u] {
+					continue
+				}
+				if cu := m.comp[u]; cu >= 0 && m.comps[cu].pass == m.pass {
+					continue
+				}
+				m.place(u, c)
+				members = append(members, u)
+			}
+		}
+		fresh = append(fresh, span{c, start, len(members)})
+	}
+	m.touched = m.touched[:0]
+	for _, c := range m.dissolving {
+		m.freeComponent(c)
+	}
+	m.dissolving = m.dissolving[:0]
+	// Counting needs each component's best node, known only once it is whole.
+	for _, f := range fresh {
+		for _, v := range members[f.start:f.end] {
+			m.contribute(f.c, v, m.status[v], +1)
+		}
+	}
+	m.memberBuf = members[:0]
+	for _, f := range fresh {
+		cs := &m.comps[f.c]
+		heap.Push(&m.due, deadline{at: cs.since + m.cfg.Stabilization, comp: f.c, gen: cs.gen})
+		heap.Push(&m.due, deadline{at: cs.since + m.cfg.Liveness, comp: f.c, gen: cs.gen, liveness: true})
+		m.review(f.c)
+	}
+}
+
+// place moves live node v into the new component c: it carries over an open
+// election of v's old component, withdraws v's status from the old
+// component's tally and marks the old component for dissolution.
+func (m *Monitor) place(v algo.NodeID, c int32) {
+	cs := &m.comps[c]
+	if old := m.comp[v]; old >= 0 {
+		os := &m.comps[old]
+		if os.electOpen && (!cs.electOpen || os.electStart < cs.electStart) {
+			cs.electOpen, cs.electStart = true, os.electStart
+		}
+		m.contribute(old, v, m.status[v], -1)
+		m.dissolve(old)
+	}
+	m.comp[v] = c
+	cs.size++
+	if p := (algo.Peer{ID: v, Value: m.value[v]}); p.Better(cs.best) {
+		cs.best = p
+	}
+}
+
+// dissolve marks component c to be freed at the end of the recompute.
+func (m *Monitor) dissolve(c int32) {
+	if cs := &m.comps[c]; !cs.dissolving {
+		cs.dissolving = true
+		m.dissolving = append(m.dissolving, c)
+	}
+}
+
+func (m *Monitor) newComp() int32 {
+	var c int32
+	if k := len(m.freeComp); k > 0 {
+		c = m.freeComp[k-1]
+		m.freeComp = m.freeComp[:k-1]
+	} else {
+		c = int32(len(m.comps))
+		m.comps = append(m.comps, compState{})
+	}
+	m.comps[c] = compState{gen: m.comps[c].gen + 1, pass: m.pass}
+	return c
+}
+
+// freeComponent retires c; its pending deadlines die with its generation.
+func (m *Monitor) freeComponent(c int32) {
+	m.comps[c] = compState{gen: m.comps[c].gen + 1}
+	m.freeComp = append(m.freeComp, c)
+}

@@ -1,0 +1,539 @@
+// Package check is the specification of leader election as code. It follows a
+// run's event stream (live from the simulator, or read back from a trace) and
+// reports every violation of the properties of 004_ad961bc0493bda85.txt,
+// applied per connected component because partitions are normal in the
+// networks elect targets:
+//
+//   - Safety: two live nodes in state Norm in the same component agree on the
+//     leader, once the component has been unchanged for longer than the
+//     stabilisation bound (right after two components merge, their leaders
+//     legitimately differ until the news spreads).
+//   - Liveness: once a component has been unchanged for the liveness bound,
+//     every live node in it is in Norm with the component's most valued node
+//     (highest value, then id) as leader, and stays so while nothing changes.
+//
+// A component "changes" when a link between its nodes goes up or down or one of
+// its nodes crashes, restarts or recovers. When a run ends with no event left
+// (quiescent), its final state is permanent, so both properties are checked on
+// it whatever the bounds.
+//
+// The Monitor also measures what the documents measure: elections (from the
+// first node of a component to leave normal operation until all of its nodes
+// are back in Norm agreeing on one leader) and the node-time spent without a
+// leader.
+package check
+
+import (
+	"container/heap"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/trace"
+)
+
+// Config sets the bounds and scope of the properties.
+type Config struct {
+	// Stabilization is how long a component must be unchanged before its Norm
+	// nodes must agree.
+	Stabilization time.Duration
+	// Liveness is how long a component must be unchanged before every node in
+	// it must be in Norm with the right leader.
+	Liveness time.Duration
+	// Spontaneous is algo.Model.Spontaneous: when false, liveness covers only
+	// components that an election reached (some node has an election index).
+	Spontaneous bool
+	// MaxViolations caps how many violations are kept in detail (all are
+	// counted). Zero means 100.
+	MaxViolations int
+}
+
+// Default bounds, used when a scenario gives none.
+const (
+	DefaultStabilization = 10 * time.Second
+	DefaultLiveness      = 30 * time.Second
+)
+
+// Violation is one breach of the specification.
+type Violation struct {
+	At       time.Duration
+	Property string // "safety" or "liveness"
+	Nodes    []algo.NodeID
+	Reason   string
+}
+
+func (v Violation) String() string {
+	return fmt.Sprintf("%v %s: %s (nodes %v)", v.At, v.Property, v.Reason, v.Nodes)
+}
+
+// Election is one completed election episode of a component.
+type Election struct {
+	Start, End time.Duration
+	Nodes      int // component size when it ended
+}
+
+type compState struct {
+	gen        uint32
+	pass       uint32 // recompute pass that built it
+	size       int32
+	best       algo.Peer
+	since      time.Duration
+	notSettled int32 // members without a leader in Norm
+	distinct   int32 // distinct leaders among members with a leader
+	correct    int32 // members in Norm following best
+	touched    int32 // members with a nonzero election index
+	electOpen  bool
+	electStart time.Duration
+	live       bool // past its liveness deadline
+	reportedS  bool
+	reportedL  bool
+	dissolving bool // emptied by a recompute, to be freed
+}
+
+type deadline struct {
+	at       time.Duration
+	comp     int32
+	gen      uint32
+	liveness bool
+}
+
+type deadlines []deadline
+
+func (d deadlines) Len() int { return len(d) }
+func (d deadlines) Less(i, j int) bool {
+	if d[i].at != d[j].at {
+		return d[i].at < d[j].at
+	}
+	return d[i].comp < d[j].comp
+}
+func (d deadlines) Swap(i, j int) { d[i], d[j] = d[j], d[i] }
+func (d *deadlines) Push(x any)   { *d = append(*d, x.(deadline)) }
+func (d *deadlines) Pop() any {
+	old := *d
+	x := old[len(old)-1]
+	*d = old[:len(old)-1]
+	return x
+}
+
+// Monitor checks a run as its events arrive. It implements trace.Observer.
+type Monitor struct {
+	cfg Config
+	now time.Duration
+
+	value  []int64
+	alive  []bool
+	status []algo.Status
+	adj    [][]algo.NodeID
+	comp   []int32
+	lastT  []time.Duration // when the node's leaderless accounting last moved
+
+	comps    []compState
+	freeComp []int32
+	tally    map[uint64]int32 // (comp, leader) -> members following it
+	pass     uint32
+
+	// Initial links are gathered and built in one go.
+	building bool
+	initial  []topo.Edge
+
+	dirty      bool
+	changeAt   time.Duration
+	touched    []algo.NodeID
+	touchMark  []bool
+	dissolving []int32
+	memberBuf  []algo.NodeID
+
+	due deadlines
+
+	violations []Violation
+	nViolation int
+	elections  []Election
+	leaderless time.Duration
+	aliveTime  time.Duration
+	ended      bool
+	endAt      time.Duration
+	quiescent  bool
+	unchecked  int
+}
+
+// New returns a Monitor.
+func New(cfg Config) *Monitor {
+	if cfg.MaxViolations == 0 {
+		cfg.MaxViolations = 100
+	}
+	return &Monitor{cfg: cfg, tally: map[uint64]int32{}, building: true}
+}
+
+// Observe consumes one event.
+func (m *Monitor) Observe(e *trace.Event) {
+	if m.ended {
+		return
+	}
+	switch e.Kind {
+	case trace.Sent, trace.Delivered, trace.Dropped, trace.TimerFired:
+		return // message traffic does not bear on the specification
+	}
+	initial := e.At == 0 && (e.Kind == trace.NodeAdded || e.Kind == trace.LinkUp)
+	if !initial {
+		m.finishBuilding()
+	}
+	if e.At > m.now {
+		m.settle(e.At)
+	}
+	m.now = e.At
+	switch e.Kind {
+	case trace.NodeAdded:
+		m.addNode(e.Node, e.Value)
+	case trace.LinkUp:
+		if m.building {
+			m.initial = append(m.initial, topo.Edge{A: e.Node, B: e.Peer})
+			return
+		}
+		m.linkUp(e.Node, e.Peer)
+	case trace.LinkDown:
+		m.linkDown(e.Node, e.Peer)
+	case trace.Crashed:
+		m.crash(e.Node)
+	case trace.Restarted, trace.Recovered:
+		m.revive(e.Node)
+	case trace.StatusChanged:
+		m.setStatus(e.Node, e.Status)
+	case trace.ValueChanged:
+		m.value[e.Node] = e.Value
+		m.touch(e.Node)
+	case trace.End:
+		m.end(e.Quiescent)
+	}
+}
+
+// settle brings the components up to date and runs the deadlines that passed
+// before time t.
+func (m *Monitor) settle(t time.Duration) {
+	if m.dirty {
+		m.recompute()
+	}
+	for len(m.due) > 0 && m.due[0].at < t {
+		d := heap.Pop(&m.due).(deadline)
+		m.runDeadline(d)
+	}
+}
+
+func (m *Monitor) addNode(v algo.NodeID, value int64) {
+	for int(v) >= len(m.value) {
+		m.value = append(m.value, 0)
+		m.alive = append(m.alive, false)
+		m.status = append(m.status, algo.Status{Leader: algo.None})
+		m.adj = append(m.adj, nil)
+		m.comp = append(m.comp, -1)
+		m.lastT = append(m.lastT, 0)
+		m.touchMark = append(m.touchMark, false)
+	}
+	m.value[v] = value
+	m.alive[v] = true
+	m.lastT[v] = m.now
+	m.touch(v)
+}
+
+func (m *Monitor) finishBuilding() {
+	if !m.building {
+		return
+	}
+	m.building = false
+	g := topo.New(len(m.value), m.initial)
+	m.initial = nil
+	for v := range m.adj {
+		m.adj[v] = g.Neighbors(algo.NodeID(v))
+	}
+}
+
+func (m *Monitor) touch(v algo.NodeID) {
+	if !m.dirty {
+		m.dirty = true
+		m.changeAt = m.now
+	}
+	if !m.touchMark[v] {
+		m.touchMark[v] = true
+		m.touched = append(m.touched, v)
+	}
+}
+
+func (m *Monitor) linkUp(a, b algo.NodeID) {
+	m.insert(a, b)
+	m.insert(b, a)
+	m.touch(a)
+	m.touch(b)
+}
+
+func (m *Monitor) linkDown(a, b algo.NodeID) {
+	m.delete(a, b)
+	m.delete(b, a)
+	m.touch(a)
+	m.touch(b)
+}
+
+func (m *Monitor) insert(v, u algo.NodeID) {
+	i, found := slices.BinarySearch(m.adj[v], u)
+	if !found {
+		m.adj[v] = slices.Insert(m.adj[v], i, u)
+	}
+}
+
+func (m *Monitor) delete(v, u algo.NodeID) {
+	if i, found := slices.BinarySearch(m.adj[v], u); found {
+		m.adj[v] = slices.Delete(m.adj[v], i, i+1)
+	}
+}
+
+func (m *Monitor) crash(v algo.NodeID) {
+	if !m.alive[v] {
+		return
+	}
+	m.account(v)
+	m.leave(v)
+	m.alive[v] = false
+	m.status[v] = algo.Status{Leader: algo.None}
+	for _, u := range m.adj[v] {
+		m.touch(u)
+	}
+	m.touch(v)
+}
+
+func (m *Monitor) revive(v algo.NodeID) {
+	if m.alive[v] {
+		return
+	}
+	m.alive[v] = true
+	m.status[v] = algo.Status{Leader: algo.None}
+	m.lastT[v] = m.now
+	m.touch(v)
+}
+
+// account adds v's time since its last change to the leaderless and alive
+// totals.
+func (m *Monitor) account(v algo.NodeID) {
+	if m.alive[v] {
+		d := m.now - m.lastT[v]
+		m.aliveTime += d
+		if !m.status[v].HasLeader() {
+			m.leaderless += d
+		}
+	}
+	m.lastT[v] = m.now
+}
+
+// leave removes v's contribution from its component's counts, for a node that
+// dies; its component is rebuilt at the next recompute.
+func (m *Monitor) leave(v algo.NodeID) {
+	c := m.comp[v]
+	if c < 0 {
+		return
+	}
+	m.contribute(c, v, m.status[v], -1)
+	m.comp[v] = -1
+	m.dissolve(c)
+}
+
+func tallyKey(c int32, leader algo.NodeID) uint64 {
+	return uint64(uint32(c))<<32 | uint64(uint32(leader))
+}
+
+// contribute adds (sign=+1) or removes (sign=-1) status s of node v to
+// component c's counts.
+func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) {
+	cs := &m.comps[c]
+	if !s.Index.IsZero() {
+		cs.touched += sign
+	}
+	if !s.HasLeader() {
+		cs.notSettled += sign
+		return
+	}
+	if s.Leader == cs.best.ID {
+		cs.correct += sign
+	}
+	k := tallyKey(c, s.Leader)
+	n := m.tally[k]
+	switch {
+	case sign > 0 && n == 0:
+		cs.distinct++
+	case sign < 0 && n == 1:
+		cs.distinct--
+	}
+	if n+sign == 0 {
+		delete(m.tally, k)
+	} else {
+		m.tally[k] = n + sign
+	}
+}
+
+func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
+	if !m.alive[v] {
+		return
+	}
+	m.account(v)
+	old := m.status[v]
+	m.status[v] = s
+	c := m.comp[v]
+	if c < 0 {
+		return // a new node, placed at the next recompute
+	}
+	m.contribute(c, v, old, -1)
+	m.contribute(c, v, s, +1)
+	if !m.dirty {
+		m.review(c)
+	}
+}
+
+// review checks component c after a change in its nodes' statuses.
+func (m *Monitor) review(c int32) {
+	cs := &m.comps[c]
+	if cs.notSettled > 0 && !cs.electOpen {
+		cs.electOpen = true
+		cs.electStart = m.now
+	}
+	if cs.electOpen && cs.notSettled == 0 && cs.distinct == 1 {
+		cs.electOpen = false
+		m.elections = append(m.elections, Election{Start: cs.electStart, End: m.now, Nodes: int(cs.size)})
+	}
+	if cs.distinct > 1 && m.now-cs.since > m.cfg.Stabilization {
+		m.safetyViolation(c)
+	}
+	if cs.live && cs.correct != cs.size {
+		m.livenessViolation(c, "left the stable state")
+	}
+}
+
+func (m *Monitor) inScope(c int32) bool {
+	return m.cfg.Spontaneous || m.comps[c].touched > 0
+}
+
+func (m *Monitor) runDeadline(d deadline) {
+	cs := &m.comps[d.comp]
+	if cs.gen != d.gen || cs.size == 0 {
+		return
+	}
+	if !d.liveness {
+		if cs.distinct > 1 {
+			m.safetyViolation(d.comp)
+		}
+		return
+	}
+	cs.live = true
+	if cs.correct != cs.size && m.inScope(d.comp) {
+		m.livenessViolation(d.comp, fmt.Sprintf("not settled %v after its last change", m.cfg.Liveness))
+	}
+}
+
+func (m *Monitor) safetyViolation(c int32) {
+	cs := &m.comps[c]
+	if cs.reportedS {
+		return
+	}
+	cs.reportedS = true
+	if m.full() {
+		return
+	}
+	// Name one pair of disagreeing nodes, the lowest ids of the first two
+	// leaders followed.
+	var nodes []algo.NodeID
+	var leaders []algo.NodeID
+	for _, v := range m.members(c) {
+		s := m.status[v]
+		if s.HasLeader() && !slices.Contains(leaders, s.Leader) {
+			leaders = append(leaders, s.Leader)
+			nodes = append(nodes, v)
+			if len(nodes) == 2 {
+				break
+			}
+		}
+	}
+	reason := "nodes in Norm disagree on the leader"
+	if len(nodes) == 2 {
+		reason = fmt.Sprintf("node %d follows %d but node %d follows %d, %v after the component last changed",
+			nodes[0], leaders[0], nodes[1], leaders[1], m.now-cs.since)
+	}
+	m.report(Violation{At: m.now, Property: "safety", Nodes: nodes, Reason: reason})
+}
+
+func (m *Monitor) livenessViolation(c int32, why string) {
+	cs := &m.comps[c]
+	if cs.reportedL || !m.inScope(c) {
+		return
+	}
+	cs.reportedL = true
+	if m.full() {
+		return
+	}
+	var wrong []algo.NodeID
+	example := ""
+	for _, v := range m.members(c) {
+		s := m.status[v]
+		if s.HasLeader() && s.Leader == cs.best.ID {
+			continue
+		}
+		if example == "" {
+			example = fmt.Sprintf("node %d is %s with leader %d", v, s.State, s.Leader)
+		}
+		if len(wrong) < 10 {
+			wrong = append(wrong, v)
+		}
+	}
+	reason := fmt.Sprintf("component of %d nodes (most valued %s) %s: %d nodes are not in Norm following it; %s",
+		cs.size, cs.best, why, cs.size-cs.correct, example)
+	m.report(Violation{At: m.now, Property: "liveness", Nodes: wrong, Reason: reason})
+}
+
+// full counts a violation without detail once the detailed list is full
+// (building the detail costs a pass over the nodes).
+func (m *Monitor) full() bool {
+	if len(m.violations) < m.cfg.MaxViolations {
+		return false
+	}
+	m.nViolation++
+	return true
+}
+
+func (m *Monitor) report(v Violation) {
+	m.nViolation++
+	if len(m.violations) < m.cfg.MaxViolations {
+		m.violations = append(m.violations, v)
+	}
+}
+
+// members lists component c's nodes in ascending order (O(n): for reports).
+func (m *Monitor) members(c int32) []algo.NodeID {
+	var out []algo.NodeID
+	for v, cv := range m.comp {
+		if cv == c {
+			out = append(out, algo.NodeID(v))
+		}
+	}
+	return out
+}
+
+func (m *Monitor) end(quiescent bool) {
+	m.settle(m.now + 1) // deadlines at or before the end
+	for v := range m.value {
+		m.account(algo.NodeID(v))
+	}
+	m.ended, m.endAt, m.quiescent = true, m.now, quiescent
+	for c := range m.comps {
+		cs := &m.comps[c]
+		if cs.size == 0 {
+			continue
+		}
+		switch {
+		case quiescent:
+			if cs.distinct > 1 {
+				m.safetyViolation(int32(c))
+			}
+			if cs.correct != cs.size {
+				m.livenessViolation(int32(c), "never settled: the run ended with no event left")
+			}
+		case !cs.live && m.inScope(int32(c)):
+			m.unchecked++
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package check
+
+import (
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// Report is the checker's verdict and measurements for a run.
+type Report struct {
+	// Violations holds the first MaxViolations violations in detail;
+	// ViolationCount counts them all.
+	Violations     []Violation
+	ViolationCount int
+	// Elections are the completed election episodes, in order of completion;
+	// OpenElections counts components still electing at the end.
+	Elections     []Election
+	OpenElections int
+	// LeaderlessFraction is the share of live node-time spent without a
+	// leader (not in Norm, or in Norm with none).
+	LeaderlessFraction float64
+	// Components are the final connected components of live nodes, each in
+	// ascending order, ordered by their smallest node.
+	Components [][]algo.NodeID
+	// Unchecked counts components whose liveness could not be judged: the run
+	// stopped, with events still pending, before their liveness bound.
+	Unchecked int
+	// Unreached counts components that no election reached, outside the
+	// liveness scope of algorithms that elect only from an initiator.
+	Unreached int
+	End       time.Duration
+	Quiescent bool
+}
+
+// NodeState is what the checker knows of one node.
+type NodeState struct {
+	Value  int64
+	Alive  bool
+	Status algo.Status
+}
+
+// Node returns the checker's view of node v.
+func (m *Monitor) Node(v algo.NodeID) NodeState {
+	return NodeState{Value: m.value[v], Alive: m.alive[v], Status: m.status[v]}
+}
+
+// Nodes is the number of nodes seen.
+func (m *Monitor) Nodes() int { return len(m.value) }
+
+// Report summarises the run. Call it after the End event.
+func (m *Monitor) Report() Report {
+	r := Report{
+		Violations:     m.violations,
+		ViolationCount: m.nViolation,
+		Elections:      m.elections,
+		Unchecked:      m.unchecked,
+		End:            m.endAt,
+		Quiescent:      m.quiescent,
+	}
+	if m.aliveTime > 0 {
+		r.LeaderlessFraction = float64(m.leaderless) / float64(m.aliveTime)
+	}
+	index := make(map[int32]int)
+	for v, c := range m.comp {
+		if c < 0 {
+			continue
+		}
+		i, ok := index[c]
+		if !ok {
+			i = len(r.Components)
+			index[c] = i
+			r.Components = append(r.Components, nil)
+			cs := &m.comps[c]
+			if cs.electOpen {
+				r.OpenElections++
+			}
+			if !m.inScope(c) {
+				r.Unreached++
+			}
+		}
+		r.Components[i] = append(r.Components[i], algo.NodeID(v))
+	}
+	return r
+}
+
+// MeanElection returns the mean duration of the completed elections.
+func (r *Report) MeanElection() time.Duration {
+	if len(r.Elections) == 0 {
+		return 0
+	}
+	var sum time.Duration
+	for _, e := range r.Elections {
+		sum += e.End - e.Start
+	}
+	return sum / time.Duration(len(r.Elections))
+}

@@ -1,0 +1,64 @@
+// Command elect runs, checks and measures leader election algorithms for
+// dynamic networks. See README.md for the commands.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	_ "github.com/electgo/elect/algo/echo"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitError     = 1 // bad input, I/O failure
+	exitViolation = 2 // the run completed and the checker found violations
+)
+
+// violationError ends a command whose run broke the specification.
+type violationError struct{ count int }
+
+func (e violationError) Error() string {
+	return fmt.Sprintf("the checker found %d violation(s)", e.count)
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(os.Stderr, "elect:", err)
+	var v violationError
+	if errors.As(err, &v) {
+		return exitViolation
+	}
+	return exitError
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "elect",
+		Short: "Leader election for dynamic networks: simulate, check and measure",
+		Long: `elect runs the leader election algorithms of its source documents on simulated
+networks (and, later, real ones), checks every run against the safety and
+liveness specification, and measures message overhead, election time and time
+without a leader.
+
+Exit status: 0 when all is well, 1 on bad input or failure, 2 when a run
+completed but the checker found violations.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd())
+	return root
+}

@@ -1,0 +1,114 @@
+// Package metrics turns a run into the figures the source documents measure
+// (message overhead, election time, time without a leader) and writes them as
+// a readable summary or as the JSON object that scripts rely on.
+package metrics
+
+import (
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
+)
+
+// Summary is the result of one run. Its JSON form is a stable interface: fields
+// are added, never renamed.
+type Summary struct {
+	Algorithm string            `json:"algorithm"`
+	Params    map[string]string `json:"params,omitempty"`
+	Seed      uint64            `json:"seed"`
+	Topology  string            `json:"topology,omitempty"`
+	Nodes     int               `json:"nodes"`
+	Edges     int               `json:"edges"`
+
+	Messages  Messages  `json:"messages"`
+	Elections Elections `json:"elections"`
+
+	LeaderlessFraction float64 `json:"leaderless_fraction"`
+	// EndMS is the virtual time at which the run stopped; Quiescent says it
+	// stopped because no event was left.
+	EndMS     float64 `json:"end_ms"`
+	Quiescent bool    `json:"quiescent"`
+	// WallMS is the real time the run took (not part of the trace).
+	WallMS    float64 `json:"wall_ms"`
+	Events    uint64  `json:"events"`
+	TraceHash string  `json:"trace_hash"`
+
+	Violations     []Violation `json:"violations"`
+	ViolationCount int         `json:"violation_count"`
+	// Unchecked counts components whose liveness bound was not reached
+	// before the run stopped; Unreached those no election reached (for
+	// algorithms that elect only from initiators).
+	Unchecked int `json:"unchecked_components"`
+	Unreached int `json:"unreached_components"`
+
+	Final      []NodeFinal     `json:"final"`
+	Components [][]algo.NodeID `json:"components"`
+}
+
+// Messages counts traffic by the documents' type names.
+type Messages struct {
+	Total       uint64            `json:"total"`
+	ByType      map[string]uint64 `json:"by_type"`
+	Delivered   uint64            `json:"delivered"`
+	Dropped     uint64            `json:"dropped"`
+	DropReasons map[string]uint64 `json:"drop_reasons,omitempty"`
+}
+
+// Elections summarises completed election episodes.
+type Elections struct {
+	Completed  int     `json:"completed"`
+	MeanTimeMS float64 `json:"mean_time_ms"`
+	MaxTimeMS  float64 `json:"max_time_ms"`
+	Open       int     `json:"open"`
+}
+
+// Violation is a checker violation in JSON form.
+type Violation struct {
+	AtMS     float64       `json:"at_ms"`
+	Property string        `json:"property"`
+	Nodes    []algo.NodeID `json:"nodes"`
+	Reason   string        `json:"reason"`
+}
+
+// NodeFinal is one node's state at the end.
+type NodeFinal struct {
+	ID     algo.NodeID `json:"id"`
+	Value  int64       `json:"value"`
+	Alive  bool        `json:"alive"`
+	Leader algo.NodeID `json:"leader"`
+	State  string      `json:"state"`
+}
+
+// MS converts a duration to milliseconds.
+func MS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// FromCheck fills the parts of a summary that come from the checker: elections,
+// leaderless time, violations, final states and components.
+func (s *Summary) FromCheck(mon *check.Monitor, rep check.Report) {
+	s.Elections = Elections{Completed: len(rep.Elections), MeanTimeMS: MS(rep.MeanElection()), Open: rep.OpenElections}
+	for _, e := range rep.Elections {
+		if d := MS(e.End - e.Start); d > s.Elections.MaxTimeMS {
+			s.Elections.MaxTimeMS = d
+		}
+	}
+	s.LeaderlessFraction = rep.LeaderlessFraction
+	s.EndMS = MS(rep.End)
+	s.Quiescent = rep.Quiescent
+	s.Violations = make([]Violation, len(rep.Violations))
+	for i, v := range rep.Violations {
+		s.Violations[i] = Violation{AtMS: MS(v.At), Property: v.Property, Nodes: v.Nodes, Reason: v.Reason}
+	}
+	s.ViolationCount = rep.ViolationCount
+	s.Unchecked = rep.Unchecked
+	s.Unreached = rep.Unreached
+	s.Components = rep.Components
+	if s.Components == nil {
+		s.Components = [][]algo.NodeID{}
+	}
+	n := mon.Nodes()
+	s.Final = make([]NodeFinal, n)
+	for v := 0; v < n; v++ {
+		st := mon.Node(algo.NodeID(v))
+		s.Final[v] = NodeFinal{ID: algo.NodeID(v), Value: st.Value, Alive: st.Alive, Leader: st.Status.Leader, State: st.Status.State.String()}
+	}
+}

@@ -1,0 +1,150 @@
+package metrics
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/electgo/elect/algo"
+)
+
+// maxListed bounds how many components and violations the text summary lists.
+const maxListed = 10
+
+// WriteText writes the readable summary of a run.
+func WriteText(w io.Writer, s *Summary) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s on %s: %s nodes, %s edges, seed %d\n", s.Algorithm, s.Topology, group(uint64(s.Nodes)), group(uint64(s.Edges)), s.Seed)
+	if len(s.Params) > 0 {
+		keys := make([]string, 0, len(s.Params))
+		for k := range s.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var ps []string
+		for _, k := range keys {
+			if s.Params[k] != "" {
+				ps = append(ps, k+"="+s.Params[k])
+			}
+		}
+		fmt.Fprintf(&b, "params: %s\n", strings.Join(ps, " "))
+	}
+	stop := "stopped at the duration limit"
+	if s.Quiescent {
+		stop = "no event left"
+	}
+	fmt.Fprintf(&b, "ran %.3f ms of virtual time (%s): %s events in %.0f ms, trace hash %s\n\n",
+		s.EndMS, stop, group(s.Events), s.WallMS, s.TraceHash)
+
+	fmt.Fprintf(&b, "messages: %s sent, %s delivered, %s dropped\n", group(s.Messages.Total), group(s.Messages.Delivered), group(s.Messages.Dropped))
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, k := range sortedKeys(s.Messages.ByType) {
+		fmt.Fprintf(tw, "  %s\t%s\t\n", k, group(s.Messages.ByType[k]))
+	}
+	for _, k := range sortedKeys(s.Messages.DropReasons) {
+		fmt.Fprintf(tw, "  dropped (%s)\t%s\t\n", k, group(s.Messages.DropReasons[k]))
+	}
+	tw.Flush()
+
+	e := s.Elections
+	fmt.Fprintf(&b, "\nelections: %d completed", e.Completed)
+	if e.Completed > 0 {
+		fmt.Fprintf(&b, ", mean %.3f ms, longest %.3f ms", e.MeanTimeMS, e.MaxTimeMS)
+	}
+	if e.Open > 0 {
+		fmt.Fprintf(&b, ", %d still open", e.Open)
+	}
+	fmt.Fprintf(&b, "\nwithout a leader: %.2f%% of node-time\n", 100*s.LeaderlessFraction)
+
+	fmt.Fprintf(&b, "\ncomponents: %d", len(s.Components))
+	if s.Unreached > 0 {
+		fmt.Fprintf(&b, " (%d that no election reached)", s.Unreached)
+	}
+	b.WriteString("\n")
+	for i, c := range s.Components {
+		if i == maxListed {
+			fmt.Fprintf(&b, "  ... %d more\n", len(s.Components)-maxListed)
+			break
+		}
+		fmt.Fprintf(&b, "  %s nodes (%s): %s\n", group(uint64(len(c))), span(c), s.leaders(c))
+	}
+
+	b.WriteString("\ncheck: ")
+	switch {
+	case s.ViolationCount == 0 && s.Unchecked == 0:
+		b.WriteString("OK, safety and liveness hold\n")
+	case s.ViolationCount == 0:
+		fmt.Fprintf(&b, "no violation; liveness of %d component(s) not judged (the run stopped before their bound)\n", s.Unchecked)
+	default:
+		fmt.Fprintf(&b, "%d VIOLATION(S)\n", s.ViolationCount)
+		for i, v := range s.Violations {
+			if i == maxListed {
+				fmt.Fprintf(&b, "  ... %d more (see --json)\n", s.ViolationCount-maxListed)
+				break
+			}
+			fmt.Fprintf(&b, "  at %.3f ms, %s: %s\n", v.AtMS, v.Property, v.Reason)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// leaders describes who the nodes of a component follow.
+func (s *Summary) leaders(comp []algo.NodeID) string {
+	count := map[algo.NodeID]int{}
+	for _, v := range comp {
+		f := s.Final[v]
+		if f.State == algo.Norm.String() && f.Leader != algo.None {
+			count[f.Leader]++
+		} else {
+			count[algo.None]++
+		}
+	}
+	ids := make([]algo.NodeID, 0, len(count))
+	for id := range count {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return count[ids[i]] > count[ids[j]] || count[ids[i]] == count[ids[j]] && ids[i] < ids[j] })
+	var parts []string
+	for _, id := range ids {
+		if id == algo.None {
+			parts = append(parts, fmt.Sprintf("%d without a leader", count[id]))
+		} else if count[id] == len(comp) {
+			parts = append(parts, fmt.Sprintf("leader %d", id))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d follow %d", count[id], id))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func span(c []algo.NodeID) string {
+	switch len(c) {
+	case 1:
+		return strconv.Itoa(int(c[0]))
+	case 2:
+		return fmt.Sprintf("%d, %d", c[0], c[1])
+	}
+	return fmt.Sprintf("%d, %d, ... %d", c[0], c[1], c[len(c)-1])
+}
+
+func sortedKeys(m map[string]uint64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// group writes n with thousands separators.
+func group(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,391 @@
+// Package sim runs election machines in virtual time: one event queue ordered
+// by (time, sequence number), FIFO links with a delay model and a loss
+// probability, and a timeline of faults (crashes, restarts, recoveries,
+// partitions, heals, links going down and up, external election triggers).
+//
+// A run is a pure function of its configuration and seed: the engine is
+// single-threaded, draws every random number from one seeded source, never
+// iterates over a map where the order could show, and fingerprints every
+// event it emits (trace.Hasher), so that two runs can be compared by one number.
+//
+// The engine is built for large networks: events are 24-byte values in a
+// radix heap, messages live in a slab that is reused, links are kept in flat
+// per-node arrays, and delivering a message allocates nothing.
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/trace"
+)
+
+// Config is everything a run depends on.
+type Config struct {
+	Algorithm *algo.Algorithm
+	Params    map[string]string
+	Graph     *topo.Graph
+	Values    Values
+	Seed      uint64
+	Delay     Delay
+	Loss      float64
+	// Duration bounds virtual time; zero runs until no event is left.
+	Duration time.Duration
+	Timeline []Action
+	// Observers receive every event in order (the checker, a trace writer).
+	Observers []trace.Observer
+}
+
+// Stats are the engine's own counts. Messages are counted from the event
+// stream (metrics.Counter), so that a trace read back gives the same figures.
+type Stats struct {
+	Timers uint64 // timer expiries run
+	Events uint64 // events taken off the queue
+}
+
+// Result is what Run returns.
+type Result struct {
+	Stats Stats
+	// End is the virtual time of the last event run.
+	End time.Duration
+	// Quiescent is set when the run stopped because no event was left.
+	Quiescent bool
+	// Hash fingerprints every event of the run.
+	Hash uint64
+}
+
+// linkState is one direction of a usable link, kept beside the neighbour id
+// it belongs to.
+type linkState struct {
+	inc  uint32 // incarnation: a message carries it and dies if it changed
+	last int64  // latest delivery time scheduled on this link, for FIFO order
+}
+
+type node struct {
+	m     algo.Machine
+	value int64
+	alive bool
+	// nbrs are the neighbours that can be reached now (link up, both ends
+	// alive), ascending; links holds their states in the same order. nbrs
+	// starts as the graph's own slice and is copied on first change.
+	nbrs   []algo.NodeID
+	links  []linkState
+	owned  bool
+	timers []uint32 // generation of each timer, bumped to cancel
+	status algo.Status
+	saved  []byte
+}
+
+// Engine is one simulated run.
+type Engine struct {
+	cfg     Config
+	alg     *algo.Algorithm
+	newNode func(algo.NodeID) algo.Machine
+	rng     *rand.Rand
+	graph   *topo.Graph
+	nodes   []node
+	q       queue
+	now     int64
+	msgs    []algo.Message // slab of messages in flight
+	free    []int32
+	linkInc uint32
+	env     env
+	ev      trace.Event
+	hash    trace.Hasher
+	stats   Stats
+	started bool
+
+	// Physical link state beyond the graph: partition groups (nil when not
+	// partitioned) and links taken down one by one.
+	group []int32
+	down  map[topo.Edge]bool
+}
+
+// New validates a configuration and prepares a run.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Algorithm == nil {
+		return nil, fmt.Errorf("no algorithm")
+	}
+	if cfg.Graph == nil || cfg.Graph.N() == 0 {
+		return nil, fmt.Errorf("empty network")
+	}
+	if cfg.Loss < 0 || cfg.Loss >= 1 {
+		return nil, fmt.Errorf("loss %v is outside [0, 1)", cfg.Loss)
+	}
+	_, newNode, err := cfg.Algorithm.Instantiate(cfg.Params, cfg.Graph.N())
+	if err != nil {
+		return nil, err
+	}
+	n := cfg.Graph.N()
+	e := &Engine{
+		cfg:     cfg,
+		alg:     cfg.Algorithm,
+		newNode: newNode,
+		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x656c656374)), // "elect"
+		graph:   cfg.Graph,
+		nodes:   make([]node, n),
+		down:    map[topo.Edge]bool{},
+		hash:    trace.NewHasher(),
+	}
+	e.env.e = e
+	for i, a := range cfg.Timeline {
+		if err := e.validate(&a); err != nil {
+			where := a.Where
+			if where == "" {
+				where = fmt.Sprintf("event %d", i)
+			}
+			return nil, fmt.Errorf("%s: %s: %w", where, a.Kind, err)
+		}
+	}
+	values, err := cfg.Values.Resolve(n, e.rng)
+	if err != nil {
+		return nil, err
+	}
+	links := make([]linkState, 2*cfg.Graph.M())
+	off := 0
+	for i := range e.nodes {
+		nd := &e.nodes[i]
+		nd.value = values[i]
+		nd.nbrs = cfg.Graph.Neighbors(algo.NodeID(i))
+		nd.links = links[off : off+len(nd.nbrs) : off+len(nd.nbrs)]
+		off += len(nd.nbrs)
+		nd.status = algo.Status{Leader: algo.None}
+	}
+	return e, nil
+}
+
+func (e *Engine) validate(a *Action) error {
+	n := e.graph.N()
+	for _, v := range a.Nodes {
+		if v < 0 || int(v) >= n {
+			return fmt.Errorf("node %d does not exist (the network has nodes 0..%d)", v, n-1)
+		}
+	}
+	switch a.Kind {
+	case Crash, Restart, Recover, ElectAt:
+		if len(a.Nodes) == 0 {
+			return fmt.Errorf("names no node")
+		}
+	case LinkDown, LinkUp:
+		l := a.Link
+		if l.A < 0 || l.B < 0 || int(l.A) >= n || int(l.B) >= n {
+			return fmt.Errorf("link %d-%d names a node that does not exist (nodes 0..%d)", l.A, l.B, n-1)
+		}
+		if !e.graph.HasEdge(l.A, l.B) {
+			return fmt.Errorf("nodes %d and %d are not linked in the topology", l.A, l.B)
+		}
+	case Partition:
+		seen := map[algo.NodeID]string{}
+		for _, g := range a.Groups {
+			for _, v := range g.Nodes {
+				if v < 0 || int(v) >= n {
+					return fmt.Errorf("group %s: node %d does not exist (nodes 0..%d)", g.Name, v, n-1)
+				}
+				if other, dup := seen[v]; dup {
+					return fmt.Errorf("node %d is in groups %s and %s", v, other, g.Name)
+				}
+				seen[v] = g.Name
+			}
+		}
+	}
+	if a.At < 0 {
+		return fmt.Errorf("negative time %v", a.At)
+	}
+	return nil
+}
+
+// Value returns node v's desirability.
+func (e *Engine) Value(v algo.NodeID) int64 { return e.nodes[v].value }
+
+// Status returns node v's last reported status and whether it is alive.
+func (e *Engine) Status(v algo.NodeID) (algo.Status, bool) {
+	return e.nodes[v].status, e.nodes[v].alive
+}
+
+// Run runs the simulation to its end: no event left, or Duration reached.
+func (e *Engine) Run() Result {
+	if e.started {
+		panic("sim: Run called twice")
+	}
+	e.started = true
+	e.announce()
+	for i := range e.cfg.Timeline {
+		e.q.push(event{at: int64(e.cfg.Timeline[i].At), kind: evAction, slot: int32(i)})
+	}
+	for v := range e.nodes {
+		e.boot(algo.NodeID(v), bootStart)
+	}
+	limit := int64(e.cfg.Duration)
+	for e.q.len() > 0 {
+		if limit > 0 && e.q.peekTime() > limit {
+			break
+		}
+		ev := e.q.pop()
+		e.now = ev.at
+		e.stats.Events++
+		switch ev.kind {
+		case evDeliver:
+			e.deliver(ev)
+		case evTimer:
+			e.fire(ev)
+		case evAction:
+			e.act(&e.cfg.Timeline[ev.slot])
+		}
+	}
+	quiescent := e.q.len() == 0
+	if !quiescent {
+		e.now = limit
+	}
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.End, Peer: algo.None, Quiescent: quiescent})
+	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum()}
+}
+
+// announce emits the initial network: every node with its value and every
+// link that is up.
+func (e *Engine) announce() {
+	for v := range e.nodes {
+		e.emit(trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(v), Peer: algo.None, Value: e.nodes[v].value})
+	}
+	for v := range e.nodes {
+		for _, u := range e.graph.Neighbors(algo.NodeID(v)) {
+			if algo.NodeID(v) < u {
+				e.emit(trace.Event{Kind: trace.LinkUp, Node: algo.NodeID(v), Peer: u})
+			}
+		}
+	}
+}
+
+// emit fingerprints an event and hands it to the observers.
+func (e *Engine) emit(ev trace.Event) {
+	e.ev = ev
+	e.hash.Add(&e.ev)
+	for _, o := range e.cfg.Observers {
+		o.Observe(&e.ev)
+	}
+}
+
+// emitMsg is emit for message events, which fill the shared event in place
+// rather than copying a Message twice.
+func (e *Engine) emitMsg(kind trace.Kind, node, peer algo.NodeID, m *algo.Message, reason trace.DropReason) {
+	ev := &e.ev
+	ev.At = time.Duration(e.now)
+	ev.Kind = kind
+	ev.Node = node
+	ev.Peer = peer
+	ev.Msg = *m
+	ev.Reason = reason
+	e.hash.Add(ev)
+	for _, o := range e.cfg.Observers {
+		o.Observe(ev)
+	}
+	ev.Msg.Peers = nil
+}
+
+// noteStatus emits v's status if the last input changed it.
+func (e *Engine) noteStatus(v algo.NodeID) {
+	nd := &e.nodes[v]
+	if nd.m == nil {
+		return
+	}
+	s := nd.m.Status()
+	if s != nd.status {
+		nd.status = s
+		e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.StatusChanged, Node: v, Peer: algo.None, Status: s})
+	}
+}
+
+// linkIndex finds u among v's reachable neighbours.
+func (e *Engine) linkIndex(v, u algo.NodeID) (int, bool) {
+	return slices.BinarySearch(e.nodes[v].nbrs, u)
+}
+
+func (e *Engine) send(from, to algo.NodeID, m algo.Message) {
+	m.From, m.To = from, to
+	e.emitMsg(trace.Sent, from, to, &m, 0)
+	i, ok := e.linkIndex(from, to)
+	if !ok {
+		e.drop(from, to, &m, trace.NoLink)
+		return
+	}
+	if e.cfg.Loss > 0 && e.rng.Float64() < e.cfg.Loss {
+		e.drop(from, to, &m, trace.Lost)
+		return
+	}
+	l := &e.nodes[from].links[i]
+	at := e.now + e.cfg.Delay.sample(e.rng)
+	if at < l.last {
+		at = l.last // FIFO: never overtake an earlier message on this link
+	}
+	l.last = at
+	var slot int32
+	if k := len(e.free); k > 0 {
+		slot = e.free[k-1]
+		e.free = e.free[:k-1]
+		e.msgs[slot] = m
+	} else {
+		slot = int32(len(e.msgs))
+		e.msgs = append(e.msgs, m)
+	}
+	e.q.push(event{at: at, kind: evDeliver, node: int32(to), gen: l.inc, slot: slot})
+}
+
+func (e *Engine) drop(from, to algo.NodeID, m *algo.Message, why trace.DropReason) {
+	e.emitMsg(trace.Dropped, from, to, m, why)
+}
+
+func (e *Engine) deliver(ev event) {
+	m := &e.msgs[ev.slot]
+	to := algo.NodeID(ev.node)
+	i, ok := e.linkIndex(to, m.From)
+	if !ok || e.nodes[to].links[i].inc != ev.gen {
+		e.drop(m.From, to, m, trace.LinkBroke)
+	} else {
+		e.emitMsg(trace.Delivered, to, m.From, m, 0)
+		nd := &e.nodes[to]
+		nd.m.Receive(e.at(to), m)
+		e.noteStatus(to)
+	}
+	e.msgs[ev.slot].Peers = nil
+	e.free = append(e.free, ev.slot)
+}
+
+func (e *Engine) fire(ev event) {
+	nd := &e.nodes[ev.node]
+	if !nd.alive || nd.timers[ev.slot] != ev.gen {
+		return // cancelled, moved, or the node crashed
+	}
+	v := algo.NodeID(ev.node)
+	e.stats.Timers++
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.TimerFired, Node: v, Peer: algo.None, Timer: algo.Timer(ev.slot)})
+	nd.m.Timer(e.at(v), algo.Timer(ev.slot))
+	e.noteStatus(v)
+}
+
+func (e *Engine) setTimer(v algo.NodeID, t algo.Timer, d time.Duration) {
+	nd := &e.nodes[v]
+	for int(t) >= len(nd.timers) {
+		nd.timers = append(nd.timers, 0)
+	}
+	nd.timers[t]++
+	if d < 0 {
+		d = 0
+	}
+	e.q.push(event{at: e.now + int64(d), kind: evTimer, node: int32(v), gen: nd.timers[t], slot: int32(t)})
+}
+
+func (e *Engine) stopTimer(v algo.NodeID, t algo.Timer) {
+	nd := &e.nodes[v]
+	if int(t) < len(nd.timers) {
+		nd.timers[t]++
+	}
+}
+
+// at prepares the environment for an input to node v.
+func (e *Engine) at(v algo.NodeID) *env {
+	e.env.v = v
+	return &e.env
+}

@@ -1,0 +1,245 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/trace"
+)
+
+type bootMode uint8
+
+const (
+	bootStart bootMode = iota
+	bootRestart
+	bootRecover
+)
+
+// boot creates node v's machine and runs its boot input.
+func (e *Engine) boot(v algo.NodeID, mode bootMode) {
+	nd := &e.nodes[v]
+	nd.alive = true
+	nd.m = e.newNode(v)
+	env := e.at(v)
+	switch mode {
+	case bootStart:
+		nd.m.Start(env)
+	case bootRestart:
+		nd.m.Restart(env)
+	case bootRecover:
+		if err := nd.m.Recover(env, nd.saved); err != nil {
+			// The bytes came from the same machine's Save: failing to read
+			// them back is a bug in the algorithm, not a condition to model.
+			panic(fmt.Sprintf("sim: %s node %d cannot recover its own saved state: %v", e.alg.Name, v, err))
+		}
+	}
+	e.noteStatus(v)
+}
+
+// act runs one entry of the timeline.
+func (e *Engine) act(a *Action) {
+	switch a.Kind {
+	case Crash:
+		for _, v := range a.Nodes {
+			e.crash(v)
+		}
+	case Restart, Recover:
+		for _, v := range a.Nodes {
+			e.revive(v, a.Kind)
+		}
+	case ElectAt:
+		for _, v := range a.Nodes {
+			if !e.nodes[v].alive {
+				continue
+			}
+			e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
+			e.nodes[v].m.Elect(e.at(v))
+			e.noteStatus(v)
+		}
+	case Partition:
+		group := make([]int32, len(e.nodes))
+		for gi, g := range a.Groups {
+			for _, v := range g.Nodes {
+				group[v] = int32(gi + 1)
+			}
+		}
+		e.regroup(group)
+	case Heal:
+		e.regroup(nil)
+	case LinkDown, LinkUp:
+		k := a.Link
+		if k.A > k.B {
+			k.A, k.B = k.B, k.A
+		}
+		was := e.physUp(k.A, k.B)
+		if a.Kind == LinkDown {
+			e.down[k] = true
+		} else {
+			delete(e.down, k)
+		}
+		if now := e.physUp(k.A, k.B); now != was {
+			e.setLink(k, now)
+		}
+	}
+}
+
+// physUp reports whether the link a-b (an edge of the graph) is physically up:
+// not cut by the partition and not taken down.
+func (e *Engine) physUp(a, b algo.NodeID) bool {
+	if e.group != nil && e.group[a] != e.group[b] {
+		return false
+	}
+	if len(e.down) > 0 {
+		if a > b {
+			a, b = b, a
+		}
+		return !e.down[topo.Edge{A: a, B: b}]
+	}
+	return true
+}
+
+// regroup installs a new partition (nil: none) and brings links down and up
+// to match, in ascending edge order.
+func (e *Engine) regroup(group []int32) {
+	old := e.group
+	var changed []topo.Edge
+	var up []bool
+	for v := range e.nodes {
+		a := algo.NodeID(v)
+		for _, b := range e.graph.Neighbors(a) {
+			if b < a {
+				continue
+			}
+			e.group = old
+			was := e.physUp(a, b)
+			e.group = group
+			if now := e.physUp(a, b); now != was {
+				changed = append(changed, topo.Edge{A: a, B: b})
+				up = append(up, now)
+			}
+		}
+	}
+	e.group = group
+	for i, k := range changed {
+		e.setLink(k, up[i])
+	}
+}
+
+// setLink reports a physical link change and, when both ends are alive, makes
+// the link usable or not and tells both machines.
+func (e *Engine) setLink(k topo.Edge, up bool) {
+	kind := trace.LinkDown
+	if up {
+		kind = trace.LinkUp
+	}
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: kind, Node: k.A, Peer: k.B})
+	if !e.nodes[k.A].alive || !e.nodes[k.B].alive {
+		return
+	}
+	if up {
+		e.linkInc++
+		e.addLink(k.A, k.B, e.linkInc)
+		e.addLink(k.B, k.A, e.linkInc)
+		e.neighborUp(k.A, k.B)
+		e.neighborUp(k.B, k.A)
+	} else {
+		e.removeLink(k.A, k.B)
+		e.removeLink(k.B, k.A)
+		e.neighborDown(k.A, k.B)
+		e.neighborDown(k.B, k.A)
+	}
+}
+
+func (e *Engine) neighborUp(v, u algo.NodeID) {
+	e.nodes[v].m.NeighborUp(e.at(v), u)
+	e.noteStatus(v)
+}
+
+func (e *Engine) neighborDown(v, u algo.NodeID) {
+	e.nodes[v].m.NeighborDown(e.at(v), u)
+	e.noteStatus(v)
+}
+
+func (e *Engine) crash(v algo.NodeID) {
+	nd := &e.nodes[v]
+	if !nd.alive {
+		return
+	}
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.Crashed, Node: v, Peer: algo.None})
+	nd.saved = nd.m.Save()
+	nd.m = nil
+	nd.alive = false
+	nd.status = algo.Status{Leader: algo.None}
+	for i := range nd.timers {
+		nd.timers[i]++ // pending expiries die with the node
+	}
+	lost := slices.Clone(nd.nbrs)
+	e.own(v)
+	nd.nbrs = nd.nbrs[:0]
+	nd.links = nd.links[:0]
+	for _, u := range lost {
+		e.removeLink(u, v)
+	}
+	for _, u := range lost {
+		e.neighborDown(u, v)
+	}
+}
+
+func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
+	nd := &e.nodes[v]
+	if nd.alive {
+		return
+	}
+	ev, mode := trace.Restarted, bootRestart
+	if kind == Recover {
+		ev, mode = trace.Recovered, bootRecover
+	}
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: ev, Node: v, Peer: algo.None})
+	var found []algo.NodeID
+	for _, u := range e.graph.Neighbors(v) {
+		if e.nodes[u].alive && e.physUp(v, u) {
+			e.linkInc++
+			e.addLink(v, u, e.linkInc)
+			e.addLink(u, v, e.linkInc)
+			found = append(found, u)
+		}
+	}
+	e.boot(v, mode)
+	for _, u := range found {
+		e.neighborUp(u, v)
+	}
+}
+
+// own gives node v a private copy of its neighbour list before it changes.
+func (e *Engine) own(v algo.NodeID) {
+	nd := &e.nodes[v]
+	if !nd.owned {
+		nd.nbrs = slices.Clone(nd.nbrs)
+		nd.owned = true
+	}
+}
+
+func (e *Engine) addLink(v, u algo.NodeID, inc uint32) {
+	e.own(v)
+	nd := &e.nodes[v]
+	i, found := slices.BinarySearch(nd.nbrs, u)
+	if found {
+		panic(fmt.Sprintf("sim: link %d-%d added twice", v, u))
+	}
+	nd.nbrs = slices.Insert(nd.nbrs, i, u)
+	nd.links = slices.Insert(nd.links, i, linkState{inc: inc})
+}
+
+func (e *Engine) removeLink(v, u algo.NodeID) {
+	e.own(v)
+	nd := &e.nodes[v]
+	i, found := slices.BinarySearch(nd.nbrs, u)
+	if !found {
+		panic(fmt.Sprintf("sim: link %d-%d removed but not present", v, u))
+	}
+	nd.nbrs = slices.Delete(nd.nbrs, i, i+1)
+	nd.links = slices.Delete(nd.links, i, i+1)
+}

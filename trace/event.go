@@ -1,0 +1,123 @@
+// Package trace is the event stream of a run: the events a driver emits, the
+// hash that fingerprints a run, and the JSON-lines file format that
+// `elect sim --trace` writes and `elect check` reads back.
+package trace
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// Kind is the kind of an event.
+type Kind uint8
+
+const (
+	// NodeAdded declares a node and its value (at the start of a run).
+	NodeAdded Kind = iota
+	// LinkUp and LinkDown report the physical state of the link Node-Peer
+	// (Node < Peer): in range, not cut by a partition or a link_down event.
+	// Whether traffic flows also needs both ends alive.
+	LinkUp
+	LinkDown
+	// Crashed, Restarted and Recovered are node lifecycle events.
+	Crashed
+	Restarted
+	Recovered
+	// ElectCalled records an external request to elect at Node.
+	ElectCalled
+	// Sent, Delivered and Dropped are message events: Node is the sender for
+	// Sent and Dropped, the receiver for Delivered; Peer is the other end.
+	Sent
+	Delivered
+	Dropped
+	// TimerFired records a timer expiry at Node; Timer holds which.
+	TimerFired
+	// StatusChanged reports Node's new Status.
+	StatusChanged
+	// ValueChanged reports Node's new desirability value.
+	ValueChanged
+	// End closes a run.
+	End
+	numKinds
+)
+
+var kindNames = [...]string{
+	NodeAdded: "node", LinkUp: "link_up", LinkDown: "link_down", Crashed: "crash",
+	Restarted: "restart", Recovered: "recover", ElectCalled: "elect", Sent: "send",
+	Delivered: "deliver", Dropped: "drop", TimerFired: "timer", StatusChanged: "status",
+	ValueChanged: "value", End: "end",
+}
+
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// DropReason says why a message was not delivered.
+type DropReason uint8
+
+const (
+	// NoLink: the destination was not a neighbour when the message was sent.
+	NoLink DropReason = iota
+	// Lost: the link's loss probability struck.
+	Lost
+	// LinkBroke: the link went down (or an end crashed) while the message was
+	// in flight.
+	LinkBroke
+	// NumDropReasons is the number of drop reasons.
+	NumDropReasons
+)
+
+var reasonNames = [...]string{NoLink: "no_link", Lost: "loss", LinkBroke: "link_down"}
+
+func (r DropReason) String() string {
+	if r < NumDropReasons {
+		return reasonNames[r]
+	}
+	return fmt.Sprintf("reason(%d)", r)
+}
+
+// Event is one thing that happened in a run. Drivers reuse one Event value
+// and pass a pointer to observers: observers must copy what they keep.
+type Event struct {
+	At     time.Duration
+	Kind   Kind
+	Node   algo.NodeID
+	Peer   algo.NodeID
+	Value  int64        // NodeAdded, ValueChanged
+	Msg    algo.Message // Sent, Delivered, Dropped
+	Status algo.Status  // StatusChanged
+	Reason DropReason   // Dropped
+	Timer  algo.Timer   // TimerFired
+	// Quiescent is set on End when no event was left to run: the final state
+	// is permanent.
+	Quiescent bool
+}
+
+// Header opens a trace: what a reader needs to interpret and re-check it.
+type Header struct {
+	Version   int               `json:"version"`
+	Algorithm string            `json:"algorithm"`
+	Params    map[string]string `json:"params,omitempty"`
+	Seed      uint64            `json:"seed"`
+	Topology  string            `json:"topology,omitempty"`
+	Nodes     int               `json:"nodes"`
+	Messages  []string          `json:"message_types"`
+	// Spontaneous copies algo.Model.Spontaneous: the checker's liveness scope.
+	Spontaneous bool `json:"spontaneous"`
+	// Stabilization and Liveness are the checker's bounds, in nanoseconds.
+	Stabilization time.Duration `json:"stabilization_ns"`
+	Liveness      time.Duration `json:"liveness_ns"`
+}
+
+// FormatVersion is the trace format version this package writes and reads.
+const FormatVersion = 1
+
+// Observer receives a run's events in order.
+type Observer interface {
+	Observe(e *Event)
+}
