@@ -113,7 +113,8 @@ func ParseNodeID(s string) (NodeID, error) {
 // ParseNodeSet parses a set of node ids written as a comma-separated list of
 // ids and ranges, "0,3,7-9"; the words "all" and "none" stand for every node and
 // no node. It returns the ids in ascending order without duplicates, or nil and
-// all=true for "all".
+// all=true for "all". Ranges are merged before they are expanded, so the cost
+// follows the size of the set, not how often a range repeats.
 func ParseNodeSet(s string) (ids []NodeID, all bool, err error) {
 	s = strings.TrimSpace(s)
 	switch s {
@@ -122,7 +123,8 @@ func ParseNodeSet(s string) (ids []NodeID, all bool, err error) {
 	case "none", "":
 		return nil, false, nil
 	}
-	seen := map[NodeID]bool{}
+	type span struct{ lo, hi NodeID }
+	var spans []span
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		lo, hi := part, part
@@ -140,19 +142,39 @@ func ParseNodeSet(s string) (ids []NodeID, all bool, err error) {
 		if b < a {
 			return nil, false, fmt.Errorf("in node set %q: range %s runs backwards", s, part)
 		}
-		if int64(b)-int64(a) > 1<<24 {
-			return nil, false, fmt.Errorf("in node set %q: range %s is too large", s, part)
+		spans = append(spans, span{a, b})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].lo < spans[j].lo })
+	merged := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &merged[len(merged)-1]
+		if int64(sp.lo) <= int64(last.hi)+1 {
+			last.hi = max(last.hi, sp.hi)
+		} else {
+			merged = append(merged, sp)
 		}
-		for v := a; v <= b; v++ {
-			if !seen[v] {
-				seen[v] = true
-				ids = append(ids, v)
+	}
+	total := int64(0)
+	for _, sp := range merged {
+		total += int64(sp.hi) - int64(sp.lo) + 1
+	}
+	if total > maxNodeSet {
+		return nil, false, fmt.Errorf("in node set %q: %d ids, more than the %d a set may name", s, total, maxNodeSet)
+	}
+	ids = make([]NodeID, 0, total)
+	for _, sp := range merged {
+		for v := sp.lo; ; v++ {
+			ids = append(ids, v)
+			if v == sp.hi {
+				break
 			}
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	return ids, false, nil
 }
+
+// maxNodeSet bounds the size of a written node set.
+const maxNodeSet = 1 << 24
 
 // CheckNodeSet is a Param.Check for node sets.
 func CheckNodeSet(s string) error { _, _, err := ParseNodeSet(s); return err }

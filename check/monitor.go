@@ -68,7 +68,9 @@ func (v Violation) String() string {
 	return fmt.Sprintf("%v %s: %s (nodes %v)", v.At, v.Property, v.Reason, v.Nodes)
 }
 
-// Election is one completed election episode of a component.
+// Election is one completed election episode of a component: from the first
+// of its nodes to leave Norm until all of them are back in Norm following one
+// leader.
 type Election struct {
 	Start, End time.Duration
 	Nodes      int // component size when it ended
@@ -81,6 +83,7 @@ type compState struct {
 	best       algo.Peer
 	since      time.Duration
 	notSettled int32 // members without a leader in Norm
+	electing   int32 // members not in Norm
 	distinct   int32 // distinct leaders among members with a leader
 	correct    int32 // members in Norm following best
 	touched    int32 // members with a nonzero election index
@@ -346,6 +349,9 @@ func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) 
 	if !s.Index.IsZero() {
 		cs.touched += sign
 	}
+	if s.State != algo.Norm {
+		cs.electing += sign
+	}
 	if !s.HasLeader() {
 		cs.notSettled += sign
 		return
@@ -389,11 +395,11 @@ func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
 // review checks component c after a change in its nodes' statuses.
 func (m *Monitor) review(c int32) {
 	cs := &m.comps[c]
-	if cs.notSettled > 0 && !cs.electOpen {
+	if cs.electing > 0 && !cs.electOpen {
 		cs.electOpen = true
 		cs.electStart = m.now
 	}
-	if cs.electOpen && cs.notSettled == 0 && cs.distinct == 1 {
+	if cs.electOpen && cs.electing == 0 && cs.notSettled == 0 && cs.distinct == 1 {
 		cs.electOpen = false
 		m.elections = append(m.elections, Election{Start: cs.electStart, End: m.now, Nodes: int(cs.size)})
 	}

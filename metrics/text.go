@@ -107,7 +107,9 @@ func (s *Summary) leaders(comp []algo.NodeID) string {
 	for id := range count {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return count[ids[i]] > count[ids[j]] || count[ids[i]] == count[ids[j]] && ids[i] < ids[j] })
+	sort.Slice(ids, func(i, j int) bool {
+		return count[ids[i]] > count[ids[j]] || count[ids[i]] == count[ids[j]] && ids[i] < ids[j]
+	})
 	var parts []string
 	for _, id := range ids {
 		if id == algo.None {

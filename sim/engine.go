@@ -61,8 +61,9 @@ type Result struct {
 // linkState is one direction of a usable link, kept beside the neighbour id
 // it belongs to.
 type linkState struct {
-	inc  uint32 // incarnation: a message carries it and dies if it changed
-	last int64  // latest delivery time scheduled on this link, for FIFO order
+	edge int32  // the link's slot in Engine.edgeInc
+	inc  uint32 // the link's incarnation, a copy of edgeInc[edge]
+	last int64  // latest delivery time scheduled on this direction, for FIFO
 }
 
 type node struct {
@@ -91,8 +92,14 @@ type Engine struct {
 	q       queue
 	now     int64
 	msgs    []algo.Message // slab of messages in flight
+	msgEdge []int32        // the link each message in the slab travels on
 	free    []int32
-	linkInc uint32
+	// edgeInc holds the incarnation of every usable link, by slot. A message
+	// carries the incarnation of its link when sent and is lost if it changed
+	// by delivery: the link went down (or an end crashed) in between. One
+	// array lookup per delivery, instead of a search of the receiver's links.
+	edgeInc   []uint32
+	freeEdges []int32
 	env     env
 	ev      trace.Event
 	hash    trace.Hasher
@@ -155,7 +162,30 @@ func New(cfg Config) (*Engine, error) {
 		off += len(nd.nbrs)
 		nd.status = algo.Status{Leader: algo.None}
 	}
+	e.numberEdges()
 	return e, nil
+}
+
+// numberEdges gives every edge of the graph a slot, in ascending (v, u)
+// order. Lists are sorted, so the lower neighbours of u come first in u's
+// list, in the order the outer loop meets them: lower[u] is where the next
+// one goes.
+func (e *Engine) numberEdges() {
+	e.edgeInc = make([]uint32, e.graph.M())
+	lower := make([]int32, len(e.nodes))
+	next := int32(0)
+	for v := range e.nodes {
+		nd := &e.nodes[v]
+		for i, u := range nd.nbrs {
+			if u < algo.NodeID(v) {
+				continue
+			}
+			nd.links[i].edge = next
+			e.nodes[u].links[lower[u]].edge = next
+			lower[u]++
+			next++
+		}
+	}
 }
 
 func (e *Engine) validate(a *Action) error {
@@ -326,9 +356,11 @@ func (e *Engine) send(from, to algo.NodeID, m algo.Message) {
 		slot = e.free[k-1]
 		e.free = e.free[:k-1]
 		e.msgs[slot] = m
+		e.msgEdge[slot] = l.edge
 	} else {
 		slot = int32(len(e.msgs))
 		e.msgs = append(e.msgs, m)
+		e.msgEdge = append(e.msgEdge, l.edge)
 	}
 	e.q.push(event{at: at, kind: evDeliver, node: int32(to), gen: l.inc, slot: slot})
 }
@@ -340,8 +372,7 @@ func (e *Engine) drop(from, to algo.NodeID, m *algo.Message, why trace.DropReaso
 func (e *Engine) deliver(ev event) {
 	m := &e.msgs[ev.slot]
 	to := algo.NodeID(ev.node)
-	i, ok := e.linkIndex(to, m.From)
-	if !ok || e.nodes[to].links[i].inc != ev.gen {
+	if e.edgeInc[e.msgEdge[ev.slot]] != ev.gen {
 		e.drop(m.From, to, m, trace.LinkBroke)
 	} else {
 		e.emitMsg(trace.Delivered, to, m.From, m, 0)

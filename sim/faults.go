@@ -140,14 +140,11 @@ func (e *Engine) setLink(k topo.Edge, up bool) {
 		return
 	}
 	if up {
-		e.linkInc++
-		e.addLink(k.A, k.B, e.linkInc)
-		e.addLink(k.B, k.A, e.linkInc)
+		e.connect(k.A, k.B)
 		e.neighborUp(k.A, k.B)
 		e.neighborUp(k.B, k.A)
 	} else {
-		e.removeLink(k.A, k.B)
-		e.removeLink(k.B, k.A)
+		e.disconnect(k.A, k.B)
 		e.neighborDown(k.A, k.B)
 		e.neighborDown(k.B, k.A)
 	}
@@ -177,11 +174,8 @@ func (e *Engine) crash(v algo.NodeID) {
 		nd.timers[i]++ // pending expiries die with the node
 	}
 	lost := slices.Clone(nd.nbrs)
-	e.own(v)
-	nd.nbrs = nd.nbrs[:0]
-	nd.links = nd.links[:0]
 	for _, u := range lost {
-		e.removeLink(u, v)
+		e.disconnect(v, u)
 	}
 	for _, u := range lost {
 		e.neighborDown(u, v)
@@ -201,9 +195,7 @@ func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
 	var found []algo.NodeID
 	for _, u := range e.graph.Neighbors(v) {
 		if e.nodes[u].alive && e.physUp(v, u) {
-			e.linkInc++
-			e.addLink(v, u, e.linkInc)
-			e.addLink(u, v, e.linkInc)
+			e.connect(v, u)
 			found = append(found, u)
 		}
 	}
@@ -222,7 +214,32 @@ func (e *Engine) own(v algo.NodeID) {
 	}
 }
 
-func (e *Engine) addLink(v, u algo.NodeID, inc uint32) {
+// connect makes the link a-b usable, in a new incarnation.
+func (e *Engine) connect(a, b algo.NodeID) {
+	var slot int32
+	if k := len(e.freeEdges); k > 0 {
+		slot = e.freeEdges[k-1]
+		e.freeEdges = e.freeEdges[:k-1]
+	} else {
+		slot = int32(len(e.edgeInc))
+		e.edgeInc = append(e.edgeInc, 0)
+	}
+	l := linkState{edge: slot, inc: e.edgeInc[slot]}
+	e.addLink(a, b, l)
+	e.addLink(b, a, l)
+}
+
+// disconnect makes the link a-b unusable. Bumping its incarnation kills the
+// messages in flight on it; the slot is reused later under a higher
+// incarnation, so they stay dead.
+func (e *Engine) disconnect(a, b algo.NodeID) {
+	l := e.removeLink(a, b)
+	e.removeLink(b, a)
+	e.edgeInc[l.edge]++
+	e.freeEdges = append(e.freeEdges, l.edge)
+}
+
+func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
 	e.own(v)
 	nd := &e.nodes[v]
 	i, found := slices.BinarySearch(nd.nbrs, u)
@@ -230,16 +247,18 @@ func (e *Engine) addLink(v, u algo.NodeID, inc uint32) {
 		panic(fmt.Sprintf("sim: link %d-%d added twice", v, u))
 	}
 	nd.nbrs = slices.Insert(nd.nbrs, i, u)
-	nd.links = slices.Insert(nd.links, i, linkState{inc: inc})
+	nd.links = slices.Insert(nd.links, i, l)
 }
 
-func (e *Engine) removeLink(v, u algo.NodeID) {
+func (e *Engine) removeLink(v, u algo.NodeID) linkState {
 	e.own(v)
 	nd := &e.nodes[v]
 	i, found := slices.BinarySearch(nd.nbrs, u)
 	if !found {
 		panic(fmt.Sprintf("sim: link %d-%d removed but not present", v, u))
 	}
+	l := nd.links[i]
 	nd.nbrs = slices.Delete(nd.nbrs, i, i+1)
 	nd.links = slices.Delete(nd.links, i, i+1)
+	return l
 }

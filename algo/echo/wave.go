@@ -59,6 +59,30 @@ type waveConfig struct {
 	root       algo.NodeID          // virtual tree root
 	waveAt     time.Duration        // tree mode: when initiators start
 	maxLevel   int32
+	arena      arena
+}
+
+// arena hands out the small per-node arrays of a run from large chunks: a
+// million nodes then cost a few dozen allocations instead of two million, and
+// the chunks hold no pointers for the garbage collector to scan.
+type arena struct {
+	ids   []algo.NodeID
+	marks []algo.Index
+}
+
+const arenaChunk = 1 << 16
+
+func (a *arena) edges(n int) ([]algo.NodeID, []algo.Index) {
+	if n > arenaChunk {
+		return make([]algo.NodeID, n), make([]algo.Index, n)
+	}
+	if len(a.ids) < n {
+		a.ids = make([]algo.NodeID, arenaChunk)
+		a.marks = make([]algo.Index, arenaChunk)
+	}
+	ids, marks := a.ids[:n:n], a.marks[:n:n]
+	a.ids, a.marks = a.ids[n:], a.marks[n:]
+	return ids, marks
 }
 
 // wave is one node's state.
@@ -168,13 +192,16 @@ func (w *wave) waveEdges(env algo.Env) []algo.NodeID {
 // initiator), and sends the explorer on: "Weiterleitung der ersten
 // Explorernachricht in alle übrigen Richtungen".
 func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
-	edges := w.waveEdges(env)
-	old, oldMarks := w.edges, w.marks
-	w.edges = append(w.edges[:0:0], edges...)
-	w.marks = make([]algo.Index, len(w.edges))
-	for i, u := range w.edges {
-		if j, ok := slices.BinarySearch(old, u); ok {
-			w.marks[i] = oldMarks[j]
+	if edges := w.waveEdges(env); !slices.Equal(edges, w.edges) {
+		// The edges changed (or this is the first wave): marks follow their
+		// edges into the new arrays.
+		old, oldMarks := w.edges, w.marks
+		w.edges, w.marks = w.cfg.arena.edges(len(edges))
+		copy(w.edges, edges)
+		for i, u := range w.edges {
+			if j, ok := slices.BinarySearch(old, u); ok {
+				w.marks[i] = oldMarks[j]
+			}
 		}
 	}
 	w.wave, w.parent, w.done, w.echoed = x, from, 0, false

@@ -1,0 +1,176 @@
+// Package scenario reads the YAML files that describe one simulated run: which
+// algorithm runs with which parameters, on which network, under which delays,
+// losses and scheduled faults, and how long.
+//
+// # Format
+//
+// A scenario file is one YAML document holding a mapping. Every field is
+// optional; a field left out keeps the value of the base scenario the caller
+// passes (normally Default), so an empty file is the base scenario itself.
+//
+//	# elect scenario
+//	algorithm: extinction        # a registered algorithm name (checked by the CLI)
+//	params:                      # algorithm parameters: scalars, kept as strings;
+//	  initiators: all            #   present = replaces the base parameters entirely
+//	seed: 42                     # unsigned decimal integer
+//	topology: geometric:200:120  # topology spec string (checked by the CLI)
+//	nodes: 100                   # node count for specs that need one, like "ring"
+//	values: id                   # id | random | a mapping node -> value: {3: 10, 4: 7}
+//	delay: uniform:1ms:5ms       # constant:D | uniform:MIN:MAX | exponential:MEAN | D
+//	loss: 0.01                   # message loss probability in [0, 1)
+//	duration: 60s                # virtual time limit; 0 or absent = until no event is left
+//	check:                       # checker deadlines; absent or 0 = the checker chooses
+//	  stabilization: 5s
+//	  liveness: 30s
+//	events:                      # scheduled faults and triggers, in any order
+//	  - at: 10s
+//	    crash: 7                 # a node id, a list [1, 2], or a node set "1-3,7"
+//	  - at: 20s
+//	    restart: 7
+//	  - at: 30s
+//	    recover: 7
+//	  - at: 40s
+//	    partition:               # named groups, kept in the order written
+//	      left: 0-10
+//	      right: [11, 12]
+//	  - at: 50s
+//	    heal: true               # heal takes true and nothing else
+//	  - at: 55s
+//	    link_down: [3, 4]        # exactly two distinct node ids
+//	  - at: 56s
+//	    link_up: [3, 4]
+//	  - at: 60s
+//	    elect: 0
+//
+// Durations are Go durations ("500ms", "2s", "1m30s"); a bare 0 is zero. Node
+// ids are decimal integers >= 0. Node sets are comma-separated ids and ranges
+// ("0,3,7-9", see algo.ParseNodeSet; quote them inside {...}, where a comma
+// separates entries); "all" is not accepted in events, because a scenario
+// names the nodes its faults hit. Every event holds "at" and exactly
+// one action: crash, restart, recover, partition, heal, link_down, link_up or
+// elect. Nodes in no partition group form one more group together. A link is
+// stored with its lower id first. The events of one file may name at most
+// 4Mi (4,194,304) node ids in all, counting repeats.
+//
+// An explicit null counts as an empty collection for params (no parameters),
+// check (nothing set) and events (no events); for any other field it is an
+// error. Anchors and aliases are followed; merge keys ("<<") are not supported.
+//
+// # Errors
+//
+// Every error is an *Error and reads FILE:LINE:COLUMN: PATH: MESSAGE, where
+// PATH is the field the problem lies in ("events[3].crash"), for example
+//
+//	run.yaml:12:12: events[3].crash: invalid node id "x" (want an integer >= 0)
+//
+// Syntax errors carry the line the YAML library reports and no column.
+package scenario
+
+import (
+	"maps"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/electgo/elect/sim"
+)
+
+// Check holds the checker's deadlines; zero lets the checker choose.
+type Check struct{ Stabilization, Liveness time.Duration }
+
+// Scenario describes one simulated run.
+type Scenario struct {
+	File      string // path it was read from; "" for built-in
+	Algorithm string
+	Params    map[string]string
+	Seed      uint64
+	Topology  string
+	Nodes     int
+	Values    sim.Values
+	Delay     sim.Delay
+	Loss      float64
+	Duration  time.Duration
+	Check     Check
+	// Events are sorted by At, stably (ties keep file order); each Action's
+	// Where is "FILE:LINE" of its entry.
+	Events []sim.Action
+}
+
+// Default is the built-in scenario that `elect sim` runs with no arguments:
+// algorithm "extinction", params {"initiators": "all"}, seed 1, topology
+// "geometric:200:120", values id, delay uniform:1ms:5ms, loss 0, duration 0,
+// no events.
+func Default() *Scenario {
+	return &Scenario{
+		Algorithm: "extinction",
+		Params:    map[string]string{"initiators": "all"},
+		Seed:      1,
+		Topology:  "geometric:200:120",
+		Values:    sim.Values{Mode: sim.ValueID},
+		Delay:     sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: 5 * time.Millisecond},
+	}
+}
+
+// Clone returns a deep copy of s: changing the copy's maps and slices leaves s
+// alone.
+func (s *Scenario) Clone() *Scenario {
+	c := *s
+	c.Params = maps.Clone(s.Params)
+	c.Values.Explicit = maps.Clone(s.Values.Explicit)
+	if s.Events != nil {
+		c.Events = make([]sim.Action, len(s.Events))
+		for i, a := range s.Events {
+			a.Nodes = slices.Clone(a.Nodes)
+			if a.Groups != nil {
+				gs := make([]sim.Group, len(a.Groups))
+				for j, g := range a.Groups {
+					gs[j] = sim.Group{Name: g.Name, Nodes: slices.Clone(g.Nodes)}
+				}
+				a.Groups = gs
+			}
+			c.Events[i] = a
+		}
+	}
+	return &c
+}
+
+// Load reads a scenario file. Fields absent from the file keep the values of
+// base (callers pass Default(); nil means Default()); base is not modified.
+// params present in the file replace base's params entirely.
+func Load(path string, base *Scenario) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, base)
+}
+
+// Parse is Load on bytes already read; name is used in messages and becomes
+// the result's File.
+func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
+	if base == nil {
+		base = Default()
+	}
+	root, err := parseYAML(name, data)
+	if err != nil {
+		return nil, err
+	}
+	s := base.Clone()
+	s.File = name
+	if root != nil {
+		d := decoder{file: name}
+		if err := d.scenario(root, s); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(s.Events, func(a, b sim.Action) int {
+		switch {
+		case a.At < b.At:
+			return -1
+		case a.At > b.At:
+			return 1
+		}
+		return 0
+	})
+	return s, nil
+}
