@@ -61,21 +61,20 @@ type Result struct {
 // linkState is one direction of a usable link, kept beside the neighbour id
 // it belongs to.
 type linkState struct {
-	edge int32  // the link's slot in Engine.edgeInc
-	inc  uint32 // the link's incarnation, a copy of edgeInc[edge]
+	slot int32  // the neighbour's record: where its deliveries are queued
+	inc  uint32 // incarnation: the link is new each time it comes up
 	last int64  // latest delivery time scheduled on this direction, for FIFO
 }
 
 type node struct {
 	m     algo.Machine
+	id    algo.NodeID
 	value int64
 	alive bool
 	// nbrs are the neighbours that can be reached now (link up, both ends
-	// alive), ascending; links holds their states in the same order. nbrs
-	// starts as the graph's own slice and is copied on first change.
+	// alive), by id, ascending; links holds their states in the same order.
 	nbrs   []algo.NodeID
 	links  []linkState
-	owned  bool
 	timers []uint32 // generation of each timer, bumped to cancel
 	status algo.Status
 	saved  []byte
@@ -88,18 +87,22 @@ type Engine struct {
 	newNode func(algo.NodeID) algo.Machine
 	rng     *rand.Rand
 	graph   *topo.Graph
-	nodes   []node
-	q       queue
-	now     int64
-	msgs    []algo.Message // slab of messages in flight
-	msgEdge []int32        // the link each message in the slab travels on
-	free    []int32
-	// edgeInc holds the incarnation of every usable link, by slot. A message
-	// carries the incarnation of its link when sent and is lost if it changed
-	// by delivery: the link went down (or an end crashed) in between. One
-	// array lookup per delivery, instead of a search of the receiver's links.
-	edgeInc   []uint32
-	freeEdges []int32
+	// nodes are stored in layout order (see layout.go); slot maps an id to
+	// its record. Queue events name slots, everything else names ids.
+	nodes  []node
+	slot   []int32
+	q      queue
+	now    int64
+	msgs   []algo.Message // slab of messages in flight
+	msgInc []uint32       // incarnation of the link each message was sent on
+	free   []int32
+	// A message in flight is lost if its link went down before delivery. Most
+	// of the time no link went down at all since it was sent: each message
+	// carries the count of link removals at its sending (downs), and only if
+	// that count moved is the sender's link looked up and its incarnation
+	// compared with the one the message left on.
+	downs   uint32
+	linkInc uint32
 	env     env
 	ev      trace.Event
 	hash    trace.Hasher
@@ -152,41 +155,36 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	links := make([]linkState, 2*cfg.Graph.M())
+	// Node records, neighbour lists and machines are laid out together in
+	// layout order. Each list's capacity is its initial length, so a list
+	// that grows moves out rather than overwrite the next one.
+	order := layout(cfg.Graph)
+	e.slot = make([]int32, n)
+	nbrs := make([]algo.NodeID, 2*cfg.Graph.M())
+	links := make([]linkState, len(nbrs))
 	off := 0
-	for i := range e.nodes {
-		nd := &e.nodes[i]
-		nd.value = values[i]
-		nd.nbrs = cfg.Graph.Neighbors(algo.NodeID(i))
-		nd.links = links[off : off+len(nd.nbrs) : off+len(nd.nbrs)]
-		off += len(nd.nbrs)
-		nd.status = algo.Status{Leader: algo.None}
+	for k, v := range order {
+		e.slot[v] = int32(k)
 	}
-	e.numberEdges()
+	for k, v := range order {
+		nd := &e.nodes[k]
+		nd.id = v
+		nd.value = values[v]
+		d := copy(nbrs[off:], cfg.Graph.Neighbors(v))
+		nd.nbrs = nbrs[off : off+d : off+d]
+		nd.links = links[off : off+d : off+d]
+		for i, u := range nd.nbrs {
+			nd.links[i].slot = e.slot[u]
+		}
+		off += d
+		nd.status = algo.Status{Leader: algo.None}
+		nd.m = newNode(v)
+	}
 	return e, nil
 }
 
-// numberEdges gives every edge of the graph a slot, in ascending (v, u)
-// order. Lists are sorted, so the lower neighbours of u come first in u's
-// list, in the order the outer loop meets them: lower[u] is where the next
-// one goes.
-func (e *Engine) numberEdges() {
-	e.edgeInc = make([]uint32, e.graph.M())
-	lower := make([]int32, len(e.nodes))
-	next := int32(0)
-	for v := range e.nodes {
-		nd := &e.nodes[v]
-		for i, u := range nd.nbrs {
-			if u < algo.NodeID(v) {
-				continue
-			}
-			nd.links[i].edge = next
-			e.nodes[u].links[lower[u]].edge = next
-			lower[u]++
-			next++
-		}
-	}
-}
+// node returns the record of node v.
+func (e *Engine) node(v algo.NodeID) *node { return &e.nodes[e.slot[v]] }
 
 func (e *Engine) validate(a *Action) error {
 	n := e.graph.N()
@@ -229,11 +227,12 @@ func (e *Engine) validate(a *Action) error {
 }
 
 // Value returns node v's desirability.
-func (e *Engine) Value(v algo.NodeID) int64 { return e.nodes[v].value }
+func (e *Engine) Value(v algo.NodeID) int64 { return e.node(v).value }
 
 // Status returns node v's last reported status and whether it is alive.
 func (e *Engine) Status(v algo.NodeID) (algo.Status, bool) {
-	return e.nodes[v].status, e.nodes[v].alive
+	nd := e.node(v)
+	return nd.status, nd.alive
 }
 
 // Run runs the simulation to its end: no event left, or Duration reached.
@@ -278,7 +277,7 @@ func (e *Engine) Run() Result {
 // link that is up.
 func (e *Engine) announce() {
 	for v := range e.nodes {
-		e.emit(trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(v), Peer: algo.None, Value: e.nodes[v].value})
+		e.emit(trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(v), Peer: algo.None, Value: e.node(algo.NodeID(v)).value})
 	}
 	for v := range e.nodes {
 		for _, u := range e.graph.Neighbors(algo.NodeID(v)) {
@@ -315,9 +314,10 @@ func (e *Engine) emitMsg(kind trace.Kind, node, peer algo.NodeID, m *algo.Messag
 	ev.Msg.Peers = nil
 }
 
-// noteStatus emits v's status if the last input changed it.
-func (e *Engine) noteStatus(v algo.NodeID) {
-	nd := &e.nodes[v]
+// noteStatus emits the status of the node env last pointed at, if the last
+// input changed it.
+func (e *Engine) noteStatus() {
+	nd, v := e.env.nd, e.env.v
 	if nd.m == nil {
 		return
 	}
@@ -328,15 +328,23 @@ func (e *Engine) noteStatus(v algo.NodeID) {
 	}
 }
 
-// linkIndex finds u among v's reachable neighbours.
-func (e *Engine) linkIndex(v, u algo.NodeID) (int, bool) {
-	return slices.BinarySearch(e.nodes[v].nbrs, u)
+// linkSurvived reports whether the link from-to is still the incarnation inc.
+func (e *Engine) linkSurvived(from, to algo.NodeID, inc uint32) bool {
+	i, ok := e.linkIndex(from, to)
+	return ok && e.node(from).links[i].inc == inc
 }
 
-func (e *Engine) send(from, to algo.NodeID, m algo.Message) {
+// linkIndex finds u among v's reachable neighbours.
+func (e *Engine) linkIndex(v, u algo.NodeID) (int, bool) {
+	return slices.BinarySearch(e.node(v).nbrs, u)
+}
+
+// send runs Env.Send for the node env points at.
+func (e *Engine) send(to algo.NodeID, m algo.Message) {
+	nd, from := e.env.nd, e.env.v
 	m.From, m.To = from, to
 	e.emitMsg(trace.Sent, from, to, &m, 0)
-	i, ok := e.linkIndex(from, to)
+	i, ok := slices.BinarySearch(nd.nbrs, to)
 	if !ok {
 		e.drop(from, to, &m, trace.NoLink)
 		return
@@ -345,24 +353,28 @@ func (e *Engine) send(from, to algo.NodeID, m algo.Message) {
 		e.drop(from, to, &m, trace.Lost)
 		return
 	}
-	l := &e.nodes[from].links[i]
+	l := &nd.links[i]
 	at := e.now + e.cfg.Delay.sample(e.rng)
-	if at < l.last {
-		at = l.last // FIFO: never overtake an earlier message on this link
+	if e.cfg.Delay.Kind != Constant {
+		// FIFO: never overtake an earlier message on this link. (Constant
+		// delays keep the order by themselves.)
+		if at < l.last {
+			at = l.last
+		}
+		l.last = at
 	}
-	l.last = at
 	var slot int32
 	if k := len(e.free); k > 0 {
 		slot = e.free[k-1]
 		e.free = e.free[:k-1]
 		e.msgs[slot] = m
-		e.msgEdge[slot] = l.edge
+		e.msgInc[slot] = l.inc
 	} else {
 		slot = int32(len(e.msgs))
 		e.msgs = append(e.msgs, m)
-		e.msgEdge = append(e.msgEdge, l.edge)
+		e.msgInc = append(e.msgInc, l.inc)
 	}
-	e.q.push(event{at: at, kind: evDeliver, node: int32(to), gen: l.inc, slot: slot})
+	e.q.push(event{at: at, kind: evDeliver, node: l.slot, gen: e.downs, slot: slot})
 }
 
 func (e *Engine) drop(from, to algo.NodeID, m *algo.Message, why trace.DropReason) {
@@ -371,14 +383,14 @@ func (e *Engine) drop(from, to algo.NodeID, m *algo.Message, why trace.DropReaso
 
 func (e *Engine) deliver(ev event) {
 	m := &e.msgs[ev.slot]
-	to := algo.NodeID(ev.node)
-	if e.edgeInc[e.msgEdge[ev.slot]] != ev.gen {
+	nd := &e.nodes[ev.node]
+	to := nd.id
+	if ev.gen != e.downs && !e.linkSurvived(m.From, to, e.msgInc[ev.slot]) {
 		e.drop(m.From, to, m, trace.LinkBroke)
 	} else {
 		e.emitMsg(trace.Delivered, to, m.From, m, 0)
-		nd := &e.nodes[to]
-		nd.m.Receive(e.at(to), m)
-		e.noteStatus(to)
+		nd.m.Receive(e.point(ev.node), m)
+		e.noteStatus()
 	}
 	e.msgs[ev.slot].Peers = nil
 	e.free = append(e.free, ev.slot)
@@ -389,15 +401,15 @@ func (e *Engine) fire(ev event) {
 	if !nd.alive || nd.timers[ev.slot] != ev.gen {
 		return // cancelled, moved, or the node crashed
 	}
-	v := algo.NodeID(ev.node)
 	e.stats.Timers++
-	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.TimerFired, Node: v, Peer: algo.None, Timer: algo.Timer(ev.slot)})
-	nd.m.Timer(e.at(v), algo.Timer(ev.slot))
-	e.noteStatus(v)
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.TimerFired, Node: nd.id, Peer: algo.None, Timer: algo.Timer(ev.slot)})
+	nd.m.Timer(e.point(ev.node), algo.Timer(ev.slot))
+	e.noteStatus()
 }
 
-func (e *Engine) setTimer(v algo.NodeID, t algo.Timer, d time.Duration) {
-	nd := &e.nodes[v]
+// setTimer runs Env.SetTimer for the node env points at.
+func (e *Engine) setTimer(t algo.Timer, d time.Duration) {
+	nd := e.env.nd
 	for int(t) >= len(nd.timers) {
 		nd.timers = append(nd.timers, 0)
 	}
@@ -405,18 +417,23 @@ func (e *Engine) setTimer(v algo.NodeID, t algo.Timer, d time.Duration) {
 	if d < 0 {
 		d = 0
 	}
-	e.q.push(event{at: e.now + int64(d), kind: evTimer, node: int32(v), gen: nd.timers[t], slot: int32(t)})
+	e.q.push(event{at: e.now + int64(d), kind: evTimer, node: e.env.k, gen: nd.timers[t], slot: int32(t)})
 }
 
-func (e *Engine) stopTimer(v algo.NodeID, t algo.Timer) {
-	nd := &e.nodes[v]
+// stopTimer runs Env.StopTimer for the node env points at.
+func (e *Engine) stopTimer(t algo.Timer) {
+	nd := e.env.nd
 	if int(t) < len(nd.timers) {
 		nd.timers[t]++
 	}
 }
 
-// at prepares the environment for an input to node v.
-func (e *Engine) at(v algo.NodeID) *env {
-	e.env.v = v
+// at points the environment at node v for an input to it.
+func (e *Engine) at(v algo.NodeID) *env { return e.point(e.slot[v]) }
+
+// point points the environment at the node whose record is nodes[k].
+func (e *Engine) point(k int32) *env {
+	nd := &e.nodes[k]
+	e.env.k, e.env.nd, e.env.v = k, nd, nd.id
 	return &e.env
 }

@@ -10,15 +10,17 @@ import (
 // env is the algo.Env the engine hands a machine: one value, pointed at the
 // node whose input is being run.
 type env struct {
-	e *Engine
-	v algo.NodeID
+	e  *Engine
+	v  algo.NodeID
+	k  int32 // v's record: nodes[k]
+	nd *node
 }
 
 func (en *env) ID() algo.NodeID                        { return en.v }
-func (en *env) Value() int64                           { return en.e.nodes[en.v].value }
+func (en *env) Value() int64                           { return en.nd.value }
 func (en *env) Now() time.Duration                     { return time.Duration(en.e.now) }
 func (en *env) Rand() *rand.Rand                       { return en.e.rng }
-func (en *env) Neighbors() []algo.NodeID               { return en.e.nodes[en.v].nbrs }
-func (en *env) Send(to algo.NodeID, m algo.Message)    { en.e.send(en.v, to, m) }
-func (en *env) SetTimer(t algo.Timer, d time.Duration) { en.e.setTimer(en.v, t, d) }
-func (en *env) StopTimer(t algo.Timer)                 { en.e.stopTimer(en.v, t) }
+func (en *env) Neighbors() []algo.NodeID               { return en.nd.nbrs }
+func (en *env) Send(to algo.NodeID, m algo.Message)    { en.e.send(to, m) }
+func (en *env) SetTimer(t algo.Timer, d time.Duration) { en.e.setTimer(t, d) }
+func (en *env) StopTimer(t algo.Timer)                 { en.e.stopTimer(t) }

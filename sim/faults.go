@@ -18,11 +18,14 @@ const (
 	bootRecover
 )
 
-// boot creates node v's machine and runs its boot input.
+// boot runs node v's boot input, on a new machine unless this is the first
+// start (New made the first machines, in layout order).
 func (e *Engine) boot(v algo.NodeID, mode bootMode) {
-	nd := &e.nodes[v]
+	nd := e.node(v)
 	nd.alive = true
-	nd.m = e.newNode(v)
+	if mode != bootStart {
+		nd.m = e.newNode(v)
+	}
 	env := e.at(v)
 	switch mode {
 	case bootStart:
@@ -36,7 +39,7 @@ func (e *Engine) boot(v algo.NodeID, mode bootMode) {
 			panic(fmt.Sprintf("sim: %s node %d cannot recover its own saved state: %v", e.alg.Name, v, err))
 		}
 	}
-	e.noteStatus(v)
+	e.noteStatus()
 }
 
 // act runs one entry of the timeline.
@@ -52,12 +55,12 @@ func (e *Engine) act(a *Action) {
 		}
 	case ElectAt:
 		for _, v := range a.Nodes {
-			if !e.nodes[v].alive {
+			if !e.node(v).alive {
 				continue
 			}
 			e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
-			e.nodes[v].m.Elect(e.at(v))
-			e.noteStatus(v)
+			e.node(v).m.Elect(e.at(v))
+			e.noteStatus()
 		}
 	case Partition:
 		group := make([]int32, len(e.nodes))
@@ -136,7 +139,7 @@ func (e *Engine) setLink(k topo.Edge, up bool) {
 		kind = trace.LinkUp
 	}
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: kind, Node: k.A, Peer: k.B})
-	if !e.nodes[k.A].alive || !e.nodes[k.B].alive {
+	if !e.node(k.A).alive || !e.node(k.B).alive {
 		return
 	}
 	if up {
@@ -151,17 +154,17 @@ func (e *Engine) setLink(k topo.Edge, up bool) {
 }
 
 func (e *Engine) neighborUp(v, u algo.NodeID) {
-	e.nodes[v].m.NeighborUp(e.at(v), u)
-	e.noteStatus(v)
+	e.node(v).m.NeighborUp(e.at(v), u)
+	e.noteStatus()
 }
 
 func (e *Engine) neighborDown(v, u algo.NodeID) {
-	e.nodes[v].m.NeighborDown(e.at(v), u)
-	e.noteStatus(v)
+	e.node(v).m.NeighborDown(e.at(v), u)
+	e.noteStatus()
 }
 
 func (e *Engine) crash(v algo.NodeID) {
-	nd := &e.nodes[v]
+	nd := e.node(v)
 	if !nd.alive {
 		return
 	}
@@ -183,7 +186,7 @@ func (e *Engine) crash(v algo.NodeID) {
 }
 
 func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
-	nd := &e.nodes[v]
+	nd := e.node(v)
 	if nd.alive {
 		return
 	}
@@ -194,7 +197,7 @@ func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: ev, Node: v, Peer: algo.None})
 	var found []algo.NodeID
 	for _, u := range e.graph.Neighbors(v) {
-		if e.nodes[u].alive && e.physUp(v, u) {
+		if e.node(u).alive && e.physUp(v, u) {
 			e.connect(v, u)
 			found = append(found, u)
 		}
@@ -205,43 +208,24 @@ func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
 	}
 }
 
-// own gives node v a private copy of its neighbour list before it changes.
-func (e *Engine) own(v algo.NodeID) {
-	nd := &e.nodes[v]
-	if !nd.owned {
-		nd.nbrs = slices.Clone(nd.nbrs)
-		nd.owned = true
-	}
-}
-
-// connect makes the link a-b usable, in a new incarnation.
+// connect makes the link a-b usable, in a new incarnation: messages sent on
+// an earlier one are lost even if they arrive after this.
 func (e *Engine) connect(a, b algo.NodeID) {
-	var slot int32
-	if k := len(e.freeEdges); k > 0 {
-		slot = e.freeEdges[k-1]
-		e.freeEdges = e.freeEdges[:k-1]
-	} else {
-		slot = int32(len(e.edgeInc))
-		e.edgeInc = append(e.edgeInc, 0)
-	}
-	l := linkState{edge: slot, inc: e.edgeInc[slot]}
-	e.addLink(a, b, l)
-	e.addLink(b, a, l)
+	e.linkInc++
+	e.addLink(a, b, linkState{slot: e.slot[b], inc: e.linkInc})
+	e.addLink(b, a, linkState{slot: e.slot[a], inc: e.linkInc})
 }
 
-// disconnect makes the link a-b unusable. Bumping its incarnation kills the
-// messages in flight on it; the slot is reused later under a higher
-// incarnation, so they stay dead.
+// disconnect makes the link a-b unusable; the messages in flight on it will
+// find it gone.
 func (e *Engine) disconnect(a, b algo.NodeID) {
-	l := e.removeLink(a, b)
+	e.removeLink(a, b)
 	e.removeLink(b, a)
-	e.edgeInc[l.edge]++
-	e.freeEdges = append(e.freeEdges, l.edge)
+	e.downs++
 }
 
 func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
-	e.own(v)
-	nd := &e.nodes[v]
+	nd := e.node(v)
 	i, found := slices.BinarySearch(nd.nbrs, u)
 	if found {
 		panic(fmt.Sprintf("sim: link %d-%d added twice", v, u))
@@ -250,15 +234,12 @@ func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
 	nd.links = slices.Insert(nd.links, i, l)
 }
 
-func (e *Engine) removeLink(v, u algo.NodeID) linkState {
-	e.own(v)
-	nd := &e.nodes[v]
+func (e *Engine) removeLink(v, u algo.NodeID) {
+	nd := e.node(v)
 	i, found := slices.BinarySearch(nd.nbrs, u)
 	if !found {
 		panic(fmt.Sprintf("sim: link %d-%d removed but not present", v, u))
 	}
-	l := nd.links[i]
 	nd.nbrs = slices.Delete(nd.nbrs, i, i+1)
 	nd.links = slices.Delete(nd.links, i, i+1)
-	return l
 }

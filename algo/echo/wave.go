@@ -67,18 +67,18 @@ type waveConfig struct {
 // the chunks hold no pointers for the garbage collector to scan.
 type arena struct {
 	ids   []algo.NodeID
-	marks []algo.Index
+	marks []mark
 }
 
 const arenaChunk = 1 << 16
 
-func (a *arena) edges(n int) ([]algo.NodeID, []algo.Index) {
+func (a *arena) edges(n int) ([]algo.NodeID, []mark) {
 	if n > arenaChunk {
-		return make([]algo.NodeID, n), make([]algo.Index, n)
+		return make([]algo.NodeID, n), make([]mark, n)
 	}
 	if len(a.ids) < n {
 		a.ids = make([]algo.NodeID, arenaChunk)
-		a.marks = make([]algo.Index, arenaChunk)
+		a.marks = make([]mark, arenaChunk)
 	}
 	ids, marks := a.ids[:n:n], a.marks[:n:n]
 	a.ids, a.marks = a.ids[n:], a.marks[n:]
@@ -91,24 +91,28 @@ type wave struct {
 	id  algo.NodeID
 
 	// The wave this node belongs to (ID_i on the slides), the edge it came
-	// by, and the edges it runs over with their marks: the highest wave that
-	// came over each edge. An edge is done for the current wave when its mark
-	// equals it.
+	// by, and the edges it runs over with their marks.
 	wave   algo.Index
 	parent algo.NodeID
 	edges  []algo.NodeID
-	marks  []algo.Index
+	marks  []mark
 	done   int // edges whose mark equals wave
 	best   algo.Peer
 	echoed bool
-	// children are the edges an echo of the current wave came by: the
-	// subtree the info wave goes down.
-	children []algo.NodeID
 
 	leader algo.NodeID
 	state  algo.State
 
 	tree *vtree // tree mode only
+}
+
+// mark is what a node remembers of one edge: the highest wave that came over
+// it (an edge is done for the current wave when that equals it), and whether
+// that wave's echo came over it, making the edge a child edge: the subtree
+// the info wave goes down.
+type mark struct {
+	wave  algo.Index
+	child bool
 }
 
 const timerWave algo.Timer = 0
@@ -206,11 +210,10 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 	}
 	w.wave, w.parent, w.done, w.echoed = x, from, 0, false
 	w.best = algo.Peer{ID: w.id, Value: env.Value()}
-	w.children = w.children[:0]
 	w.state = algo.Wait
 	w.leader = algo.None
 	if from != algo.None {
-		w.mark(from, x)
+		w.mark(from, x, false)
 	}
 	for _, u := range w.edges {
 		if u != from {
@@ -222,12 +225,12 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 // mark records that wave x came over the edge to u. It reports whether that
 // made the edge done for the current wave: false for an edge that was done
 // already (a duplicate) or is not one of this node's wave edges.
-func (w *wave) mark(u algo.NodeID, x algo.Index) bool {
+func (w *wave) mark(u algo.NodeID, x algo.Index, child bool) bool {
 	i, ok := slices.BinarySearch(w.edges, u)
-	if !ok || !w.marks[i].Less(x) {
+	if !ok || !w.marks[i].wave.Less(x) {
 		return false
 	}
-	w.marks[i] = x
+	w.marks[i] = mark{wave: x, child: child}
 	if x != w.wave {
 		return false
 	}
@@ -248,15 +251,14 @@ func (w *wave) Receive(env algo.Env, m *algo.Message) {
 		default:
 			// The same wave over another edge: the explorers crossed, the edge
 			// is not part of the tree.
-			w.mark(m.From, x)
+			w.mark(m.From, x, false)
 			w.maybeFinish(env)
 		}
 	case Echo:
-		if m.Index != w.wave || !w.mark(m.From, m.Index) {
+		if m.Index != w.wave || !w.mark(m.From, m.Index, true) {
 			return // another wave's echo, or a duplicate
 		}
 		w.best = w.best.Max(m.Peer)
-		w.children = append(w.children, m.From)
 		w.maybeFinish(env)
 	case Info:
 		if m.Index != w.wave || m.From != w.parent {
@@ -290,9 +292,10 @@ func (w *wave) maybeFinish(env algo.Env) {
 func (w *wave) decide(env algo.Env, leader algo.Peer) {
 	w.leader = leader.ID
 	w.state = algo.Norm
-	slices.Sort(w.children)
-	for _, c := range w.children {
-		env.Send(c, algo.Message{Type: Info, Index: w.wave, Peer: leader})
+	for i, mk := range w.marks {
+		if mk.child && mk.wave == w.wave {
+			env.Send(w.edges[i], algo.Message{Type: Info, Index: w.wave, Peer: leader})
+		}
 	}
 }
 
