@@ -48,6 +48,13 @@ type Config struct {
 	// MaxViolations caps how many violations are kept in detail (all are
 	// counted). Zero means 100.
 	MaxViolations int
+	// Nodes, when known, sizes the Monitor's arrays up front.
+	Nodes int
+	// Network, when set, is the network the driver announces at time 0: the
+	// Monitor takes its links from it (sharing it, copying a node's list
+	// only when that list changes) and skips the initial link_up events,
+	// instead of rebuilding it from them.
+	Network *topo.Graph
 }
 
 // Default bounds, used when a scenario gives none.
@@ -129,6 +136,7 @@ type Monitor struct {
 	alive  []bool
 	status []algo.Status
 	adj    [][]algo.NodeID
+	owned  []bool // adj[v] is the Monitor's own (not Config.Network's)
 	comp   []int32
 	lastT  []time.Duration // when the node's leaderless accounting last moved
 
@@ -166,7 +174,22 @@ func New(cfg Config) *Monitor {
 	if cfg.MaxViolations == 0 {
 		cfg.MaxViolations = 100
 	}
-	return &Monitor{cfg: cfg, tally: map[uint64]int32{}, building: true}
+	m := &Monitor{cfg: cfg, tally: map[uint64]int32{}, building: true}
+	n := cfg.Nodes
+	if cfg.Network != nil {
+		n = max(n, cfg.Network.N())
+	}
+	m.value = make([]int64, 0, n)
+	m.alive = make([]bool, 0, n)
+	m.status = make([]algo.Status, 0, n)
+	m.adj = make([][]algo.NodeID, 0, n)
+	m.comp = make([]int32, 0, n)
+	m.lastT = make([]time.Duration, 0, n)
+	m.touchMark = make([]bool, 0, n)
+	if cfg.Network != nil {
+		m.owned = make([]bool, 0, n)
+	}
+	return m
 }
 
 // Observe consumes one event.
@@ -191,7 +214,9 @@ func (m *Monitor) Observe(e *trace.Event) {
 		m.addNode(e.Node, e.Value)
 	case trace.LinkUp:
 		if m.building {
-			m.initial = append(m.initial, topo.Edge{A: e.Node, B: e.Peer})
+			if m.cfg.Network == nil {
+				m.initial = append(m.initial, topo.Edge{A: e.Node, B: e.Peer})
+			}
 			return
 		}
 		m.linkUp(e.Node, e.Peer)
@@ -232,6 +257,9 @@ func (m *Monitor) addNode(v algo.NodeID, value int64) {
 		m.comp = append(m.comp, -1)
 		m.lastT = append(m.lastT, 0)
 		m.touchMark = append(m.touchMark, false)
+		if m.owned != nil {
+			m.owned = append(m.owned, true)
+		}
 	}
 	m.value[v] = value
 	m.alive[v] = true
@@ -244,10 +272,27 @@ func (m *Monitor) finishBuilding() {
 		return
 	}
 	m.building = false
-	g := topo.New(len(m.value), m.initial)
-	m.initial = nil
+	g := m.cfg.Network
+	if g == nil {
+		g = topo.New(len(m.value), m.initial)
+		m.initial = nil
+	}
 	for v := range m.adj {
-		m.adj[v] = g.Neighbors(algo.NodeID(v))
+		if v < g.N() {
+			m.adj[v] = g.Neighbors(algo.NodeID(v))
+			if m.owned != nil {
+				m.owned[v] = false
+			}
+		}
+	}
+}
+
+// own gives v a private neighbour list before it changes, when lists are
+// shared with Config.Network.
+func (m *Monitor) own(v algo.NodeID) {
+	if m.owned != nil && !m.owned[v] {
+		m.adj[v] = slices.Clone(m.adj[v])
+		m.owned[v] = true
 	}
 }
 
@@ -279,12 +324,14 @@ func (m *Monitor) linkDown(a, b algo.NodeID) {
 func (m *Monitor) insert(v, u algo.NodeID) {
 	i, found := slices.BinarySearch(m.adj[v], u)
 	if !found {
+		m.own(v)
 		m.adj[v] = slices.Insert(m.adj[v], i, u)
 	}
 }
 
 func (m *Monitor) delete(v, u algo.NodeID) {
 	if i, found := slices.BinarySearch(m.adj[v], u); found {
+		m.own(v)
 		m.adj[v] = slices.Delete(m.adj[v], i, i+1)
 	}
 }

@@ -76,7 +76,9 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		return nil, err
 	}
 	ccfg := CheckConfig(s, a)
-	mon := check.New(ccfg)
+	live := ccfg
+	live.Network = g
+	mon := check.New(live)
 	counter := metrics.NewCounter(len(a.Messages))
 	observers := append([]trace.Observer{mon, counter}, opt.Observers...)
 	var tw *trace.Writer

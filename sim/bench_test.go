@@ -23,20 +23,28 @@ func benchGraph(b *testing.B, spec string) *topo.Graph {
 }
 
 // BenchmarkEchoGeometric1M is the target: the echo wave on a million
-// nodes with about ten neighbours each.
+// nodes with about ten neighbours each, under constant and random delays.
 func BenchmarkEchoGeometric1M(b *testing.B) {
 	g := benchGraph(b, "geometric:1000000:1.8")
+	for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms"} {
+		b.Run(delay, func(b *testing.B) { benchEcho(b, g, delay) })
+	}
+}
+
+func benchEcho(b *testing.B, g *topo.Graph, delay string) {
 	a, _ := algo.Lookup("echo")
-	b.ResetTimer()
-	var msgs uint64
+	d, err := sim.ParseDelay(delay)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var events uint64
 	for i := 0; i < b.N; i++ {
-		e, err := sim.New(sim.Config{Algorithm: a, Graph: g, Seed: 1, Delay: sim.DefaultDelay})
+		e, err := sim.New(sim.Config{Algorithm: a, Graph: g, Seed: 1, Delay: d})
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := e.Run()
-		msgs = r.Stats.Events
+		events = e.Run().Stats.Events
 	}
-	b.ReportMetric(float64(msgs), "events")
-	b.ReportMetric(float64(msgs)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(events), "events")
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

@@ -38,7 +38,7 @@ holds the whole run.`,
 				return err
 			}
 			h := tr.Header
-			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous}
+			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Nodes: h.Nodes}
 			for _, o := range []struct {
 				flag string
 				val  string
