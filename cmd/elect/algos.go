@@ -22,7 +22,7 @@ func newAlgosCmd() *cobra.Command {
 				fmt.Fprintf(w, "%s: %s\n  source: %s\n  messages: %s\n", a.Name, a.Summary, a.Source, strings.Join(a.Messages, ", "))
 				if len(a.Params) > 0 {
 					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-					fmt.Fprintln(tw, "  param\tdefault\t")
+					fmt.Fprintln(tw, "  param\tdefault\tmeaning")
 					for _, p := range a.Params {
 						fmt.Fprintf(tw, "  %s\t%s\t%s\n", p.Name, p.Default, p.Doc)
 					}

@@ -37,7 +37,7 @@ type scenarioFlags struct {
 func (f *scenarioFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVarP(&f.file, "scenario", "f", "", "scenario file (YAML); flags override it")
-	fl.StringVar(&f.algo, "algo", "", "algorithm (see `elect algos`)")
+	fl.StringVar(&f.algo, "algo", "", "algorithm (list them with: elect algos)")
 	fl.StringVar(&f.topology, "topology", "", "line:N ring:N star:N grid:WxH complete:N tree:N geometric:N:RANGE[:WxH] gnp:N:P ba:N:M layered:L file:PATH")
 	fl.IntVar(&f.nodes, "nodes", 0, "node count, for topologies given without one (--topology ring --nodes 10)")
 	fl.Uint64Var(&f.seed, "seed", 0, "random seed: the same seed gives the same run")
@@ -207,6 +207,6 @@ node initiates) on a random geometric network of 200 nodes.`,
 	}
 	f.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the summary")
-	cmd.Flags().StringVar(&tracePath, "trace", "", "write every event to FILE as JSON lines (replay with `elect check FILE`)")
+	cmd.Flags().StringVar(&tracePath, "trace", "", "write every event to this file as JSON lines (re-check it with: elect check FILE)")
 	return cmd
 }
