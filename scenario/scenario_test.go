@@ -50,7 +50,7 @@ func TestExample(t *testing.T) {
 		Algorithm: "extinction",
 		Params:    map[string]string{"initiators": "all"},
 		Seed:      42,
-		Topology:  "geometric:200:120",
+		Topology:  "ring",
 		Nodes:     100,
 		Values:    sim.Values{Mode: sim.ValueID},
 		Delay:     sim.Delay{Kind: sim.Uniform, A: 1 * ms, B: 5 * ms},
