@@ -71,6 +71,13 @@ func (m *Monitor) recompute() {
 		heap.Push(&m.due, deadline{at: cs.since + m.cfg.Liveness, comp: f.c, gen: cs.gen, liveness: true})
 		m.review(f.c)
 	}
+	for _, r := range m.reviewLater {
+		if cs := &m.comps[r.c]; cs.gen == r.gen && cs.size > 0 {
+			cs.reviewDue = false
+			m.review(r.c)
+		}
+	}
+	m.reviewLater = m.reviewLater[:0]
 }
 
 // place moves live node v into the new component c: it carries over an open

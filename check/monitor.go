@@ -12,8 +12,9 @@
 //     every live node in it is in Norm with the component's most valued node
 //     (highest value, then id) as leader, and stays so while nothing changes.
 //
-// A component "changes" when a link between its nodes goes up or down or one of
-// its nodes crashes, restarts or recovers. When a run ends with no event left
+// A component "changes" when a link between its nodes goes up or down, one of
+// its nodes crashes, restarts or recovers or changes its value, or an election
+// is requested at one of its nodes (an elect event). When a run ends with no event left
 // (quiescent), its final state is permanent, so both properties are checked on
 // it whatever the bounds.
 //
@@ -100,6 +101,12 @@ type compState struct {
 	reportedS  bool
 	reportedL  bool
 	dissolving bool // emptied by a recompute, to be freed
+	reviewDue  bool // statuses changed while a recompute was pending
+}
+
+type compRef struct {
+	c   int32
+	gen uint32
 }
 
 type deadline struct {
@@ -155,6 +162,9 @@ type Monitor struct {
 	touchMark  []bool
 	dissolving []int32
 	memberBuf  []algo.NodeID
+	// Components whose statuses changed while a recompute was pending, to
+	// review once it is done (those it rebuilds are reviewed anyway).
+	reviewLater []compRef
 
 	due deadlines
 
@@ -231,6 +241,10 @@ func (m *Monitor) Observe(e *trace.Event) {
 	case trace.ValueChanged:
 		m.value[e.Node] = e.Value
 		m.touch(e.Node)
+	case trace.ElectCalled:
+		// A requested election is a new start for the component, like a
+		// change of its network: its bounds run again from here.
+		m.touch(e.Node)
 	case trace.End:
 		m.end(e.Quiescent)
 	}
@@ -244,6 +258,8 @@ func (m *Monitor) settle(t time.Duration) {
 	}
 	for len(m.due) > 0 && m.due[0].at < t {
 		d := heap.Pop(&m.due).(deadline)
+		// A deadline is judged at its own time, not at the last event's.
+		m.now = max(m.now, d.at)
 		m.runDeadline(d)
 	}
 }
@@ -436,6 +452,13 @@ func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
 	m.contribute(c, v, s, +1)
 	if !m.dirty {
 		m.review(c)
+		return
+	}
+	// c may be rebuilt by the pending recompute; if it is not, it must still
+	// be reviewed then (an election may have closed, a violation occurred).
+	if cs := &m.comps[c]; !cs.reviewDue {
+		cs.reviewDue = true
+		m.reviewLater = append(m.reviewLater, compRef{c, cs.gen})
 	}
 }
 
@@ -567,7 +590,9 @@ func (m *Monitor) members(c int32) []algo.NodeID {
 }
 
 func (m *Monitor) end(quiescent bool) {
-	m.settle(m.now + 1) // deadlines at or before the end
+	at := m.now
+	m.settle(at + 1) // deadlines at or before the end
+	m.now = at
 	for v := range m.value {
 		m.account(algo.NodeID(v))
 	}
