@@ -63,21 +63,25 @@ type Result struct {
 type linkState struct {
 	slot int32  // the neighbour's record: where its deliveries are queued
 	inc  uint32 // incarnation: the link is new each time it comes up
-	last int64  // latest delivery time scheduled on this direction, for FIFO
 }
 
+// node is what a delivery touches of a node; it is kept small because a
+// large run touches millions of them in little order. What is rarely needed
+// (timers, saved state) lives in the engine's own arrays, by slot.
 type node struct {
 	m     algo.Machine
 	id    algo.NodeID
-	value int64
 	alive bool
+	value int64
 	// nbrs are the neighbours that can be reached now (link up, both ends
-	// alive), by id, ascending; links holds their states in the same order.
+	// alive), by id, ascending; links holds their states in the same order,
+	// and, under random delays, last the latest delivery time scheduled on
+	// each, which keeps links FIFO. (Constant delays keep them FIFO by
+	// themselves: last is nil.)
 	nbrs   []algo.NodeID
 	links  []linkState
-	timers []uint32 // generation of each timer, bumped to cancel
+	last   []int64
 	status algo.Status
-	saved  []byte
 }
 
 // Engine is one simulated run.
@@ -91,6 +95,8 @@ type Engine struct {
 	// its record. Queue events name slots, everything else names ids.
 	nodes  []node
 	slot   []int32
+	timers [][]uint32 // by slot: generation of each timer, bumped to cancel
+	saved  [][]byte   // by slot: what Save returned when the node crashed
 	q      queue
 	now    int64
 	msgs   []algo.Message // slab of messages in flight
@@ -162,6 +168,12 @@ func New(cfg Config) (*Engine, error) {
 	e.slot = make([]int32, n)
 	nbrs := make([]algo.NodeID, 2*cfg.Graph.M())
 	links := make([]linkState, len(nbrs))
+	var last []int64
+	if cfg.Delay.Kind != Constant {
+		last = make([]int64, len(nbrs))
+	}
+	e.timers = make([][]uint32, n)
+	e.saved = make([][]byte, n)
 	off := 0
 	for k, v := range order {
 		e.slot[v] = int32(k)
@@ -173,6 +185,9 @@ func New(cfg Config) (*Engine, error) {
 		d := copy(nbrs[off:], cfg.Graph.Neighbors(v))
 		nd.nbrs = nbrs[off : off+d : off+d]
 		nd.links = links[off : off+d : off+d]
+		if last != nil {
+			nd.last = last[off : off+d : off+d]
+		}
 		for i, u := range nd.nbrs {
 			nd.links[i].slot = e.slot[u]
 		}
@@ -355,13 +370,10 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 	}
 	l := &nd.links[i]
 	at := e.now + e.cfg.Delay.sample(e.rng)
-	if e.cfg.Delay.Kind != Constant {
-		// FIFO: never overtake an earlier message on this link. (Constant
-		// delays keep the order by themselves.)
-		if at < l.last {
-			at = l.last
-		}
-		l.last = at
+	if nd.last != nil {
+		// FIFO: never overtake an earlier message on this link.
+		at = max(at, nd.last[i])
+		nd.last[i] = at
 	}
 	var slot int32
 	if k := len(e.free); k > 0 {
@@ -398,7 +410,7 @@ func (e *Engine) deliver(ev event) {
 
 func (e *Engine) fire(ev event) {
 	nd := &e.nodes[ev.node]
-	if !nd.alive || nd.timers[ev.slot] != ev.gen {
+	if !nd.alive || e.timers[ev.node][ev.slot] != ev.gen {
 		return // cancelled, moved, or the node crashed
 	}
 	e.stats.Timers++
@@ -409,22 +421,21 @@ func (e *Engine) fire(ev event) {
 
 // setTimer runs Env.SetTimer for the node env points at.
 func (e *Engine) setTimer(t algo.Timer, d time.Duration) {
-	nd := e.env.nd
-	for int(t) >= len(nd.timers) {
-		nd.timers = append(nd.timers, 0)
+	timers := &e.timers[e.env.k]
+	for int(t) >= len(*timers) {
+		*timers = append(*timers, 0)
 	}
-	nd.timers[t]++
+	(*timers)[t]++
 	if d < 0 {
 		d = 0
 	}
-	e.q.push(event{at: e.now + int64(d), kind: evTimer, node: e.env.k, gen: nd.timers[t], slot: int32(t)})
+	e.q.push(event{at: e.now + int64(d), kind: evTimer, node: e.env.k, gen: (*timers)[t], slot: int32(t)})
 }
 
 // stopTimer runs Env.StopTimer for the node env points at.
 func (e *Engine) stopTimer(t algo.Timer) {
-	nd := e.env.nd
-	if int(t) < len(nd.timers) {
-		nd.timers[t]++
+	if timers := e.timers[e.env.k]; int(t) < len(timers) {
+		timers[t]++
 	}
 }
 

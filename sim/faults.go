@@ -33,7 +33,7 @@ func (e *Engine) boot(v algo.NodeID, mode bootMode) {
 	case bootRestart:
 		nd.m.Restart(env)
 	case bootRecover:
-		if err := nd.m.Recover(env, nd.saved); err != nil {
+		if err := nd.m.Recover(env, e.saved[e.slot[v]]); err != nil {
 			// The bytes came from the same machine's Save: failing to read
 			// them back is a bug in the algorithm, not a condition to model.
 			panic(fmt.Sprintf("sim: %s node %d cannot recover its own saved state: %v", e.alg.Name, v, err))
@@ -169,12 +169,13 @@ func (e *Engine) crash(v algo.NodeID) {
 		return
 	}
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.Crashed, Node: v, Peer: algo.None})
-	nd.saved = nd.m.Save()
+	k := e.slot[v]
+	e.saved[k] = nd.m.Save()
 	nd.m = nil
 	nd.alive = false
 	nd.status = algo.Status{Leader: algo.None}
-	for i := range nd.timers {
-		nd.timers[i]++ // pending expiries die with the node
+	for i := range e.timers[k] {
+		e.timers[k][i]++ // pending expiries die with the node
 	}
 	lost := slices.Clone(nd.nbrs)
 	for _, u := range lost {
@@ -232,6 +233,9 @@ func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
 	}
 	nd.nbrs = slices.Insert(nd.nbrs, i, u)
 	nd.links = slices.Insert(nd.links, i, l)
+	if nd.last != nil {
+		nd.last = slices.Insert(nd.last, i, 0)
+	}
 }
 
 func (e *Engine) removeLink(v, u algo.NodeID) {
@@ -242,4 +246,7 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 	}
 	nd.nbrs = slices.Delete(nd.nbrs, i, i+1)
 	nd.links = slices.Delete(nd.links, i, i+1)
+	if nd.last != nil {
+		nd.last = slices.Delete(nd.last, i, i+1)
+	}
 }

@@ -72,17 +72,28 @@ type arena struct {
 
 const arenaChunk = 1 << 16
 
-func (a *arena) edges(n int) ([]algo.NodeID, []mark) {
+func (a *arena) idList(n int) []algo.NodeID {
 	if n > arenaChunk {
-		return make([]algo.NodeID, n), make([]mark, n)
+		return make([]algo.NodeID, n)
 	}
 	if len(a.ids) < n {
 		a.ids = make([]algo.NodeID, arenaChunk)
+	}
+	s := a.ids[:n:n]
+	a.ids = a.ids[n:]
+	return s
+}
+
+func (a *arena) markList(n int) []mark {
+	if n > arenaChunk {
+		return make([]mark, n)
+	}
+	if len(a.marks) < n {
 		a.marks = make([]mark, arenaChunk)
 	}
-	ids, marks := a.ids[:n:n], a.marks[:n:n]
-	a.ids, a.marks = a.ids[n:], a.marks[n:]
-	return ids, marks
+	s := a.marks[:n:n]
+	a.marks = a.marks[n:]
+	return s
 }
 
 // wave is one node's state.
@@ -91,12 +102,12 @@ type wave struct {
 	id  algo.NodeID
 
 	// The wave this node belongs to (ID_i on the slides), the edge it came
-	// by, and the edges it runs over with their marks.
+	// by, and the marks of the edges it runs over (see edgeList).
 	wave   algo.Index
 	parent algo.NodeID
-	edges  []algo.NodeID
 	marks  []mark
-	done   int // edges whose mark equals wave
+	edges  []algo.NodeID // tree mode: the tree edges when the wave came
+	done   int           // edges whose mark equals wave
 	best   algo.Peer
 	echoed bool
 
@@ -126,18 +137,15 @@ func (w *wave) initiates() bool {
 }
 
 func (w *wave) Start(env algo.Env) {
-	w.leader, w.state, w.parent = algo.None, algo.Norm, algo.None
-	if w.cfg.tree {
-		w.tree = newVTree(w.id, w.id == w.cfg.root, w.cfg.maxLevel)
-		w.tree.start(env)
-		if w.initiates() {
-			env.SetTimer(timerWave, w.cfg.waveAt)
-		}
+	w.Restart(env)
+	if !w.initiates() {
 		return
 	}
-	if w.initiates() {
-		w.Elect(env)
+	if w.cfg.tree {
+		env.SetTimer(timerWave, w.cfg.waveAt)
+		return
 	}
+	w.Elect(env)
 }
 
 // Restart is a fresh start without the initiator role: a node that comes back
@@ -147,7 +155,9 @@ func (w *wave) Restart(env algo.Env) {
 	if w.cfg.tree {
 		w.tree = newVTree(w.id, w.id == w.cfg.root, w.cfg.maxLevel)
 		w.tree.start(env)
+		return
 	}
+	w.marks = w.cfg.arena.markList(len(env.Neighbors()))
 }
 
 // Save keeps the leader, the state and the wave.
@@ -183,11 +193,14 @@ func (w *wave) Elect(env algo.Env) {
 	w.maybeFinish(env)
 }
 
-// waveEdges are the edges a wave runs over: every neighbour, or the virtual
-// tree's edges.
-func (w *wave) waveEdges(env algo.Env) []algo.NodeID {
+// edgeList returns the edges a wave runs over at this node, in the order of
+// its marks. On the graph they are all its neighbours: the driver's list,
+// which the marks follow as neighbours come and go (NeighborUp, NeighborDown).
+// On the virtual tree they are the tree's edges as they were when the node
+// last joined a wave.
+func (w *wave) edgeList(env algo.Env) []algo.NodeID {
 	if w.tree != nil {
-		return w.tree.edges()
+		return w.edges
 	}
 	return env.Neighbors()
 }
@@ -196,15 +209,17 @@ func (w *wave) waveEdges(env algo.Env) []algo.NodeID {
 // initiator), and sends the explorer on: "Weiterleitung der ersten
 // Explorernachricht in alle übrigen Richtungen".
 func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
-	if edges := w.waveEdges(env); !slices.Equal(edges, w.edges) {
-		// The edges changed (or this is the first wave): marks follow their
-		// edges into the new arrays.
-		old, oldMarks := w.edges, w.marks
-		w.edges, w.marks = w.cfg.arena.edges(len(edges))
-		copy(w.edges, edges)
-		for i, u := range w.edges {
-			if j, ok := slices.BinarySearch(old, u); ok {
-				w.marks[i] = oldMarks[j]
+	if w.tree != nil {
+		if edges := w.tree.edges(); !slices.Equal(edges, w.edges) {
+			// The tree changed (or this is the first wave): marks follow
+			// their edges into the new arrays.
+			old, oldMarks := w.edges, w.marks
+			w.edges, w.marks = w.cfg.arena.idList(len(edges)), w.cfg.arena.markList(len(edges))
+			copy(w.edges, edges)
+			for i, u := range w.edges {
+				if j, ok := slices.BinarySearch(old, u); ok {
+					w.marks[i] = oldMarks[j]
+				}
 			}
 		}
 	}
@@ -213,9 +228,9 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 	w.state = algo.Wait
 	w.leader = algo.None
 	if from != algo.None {
-		w.mark(from, x, false)
+		w.mark(env, from, x, false)
 	}
-	for _, u := range w.edges {
+	for _, u := range w.edgeList(env) {
 		if u != from {
 			env.Send(u, algo.Message{Type: Explorer, Index: x})
 		}
@@ -225,8 +240,8 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 // mark records that wave x came over the edge to u. It reports whether that
 // made the edge done for the current wave: false for an edge that was done
 // already (a duplicate) or is not one of this node's wave edges.
-func (w *wave) mark(u algo.NodeID, x algo.Index, child bool) bool {
-	i, ok := slices.BinarySearch(w.edges, u)
+func (w *wave) mark(env algo.Env, u algo.NodeID, x algo.Index, child bool) bool {
+	i, ok := slices.BinarySearch(w.edgeList(env), u)
 	if !ok || !w.marks[i].wave.Less(x) {
 		return false
 	}
@@ -251,11 +266,11 @@ func (w *wave) Receive(env algo.Env, m *algo.Message) {
 		default:
 			// The same wave over another edge: the explorers crossed, the edge
 			// is not part of the tree.
-			w.mark(m.From, x, false)
+			w.mark(env, m.From, x, false)
 			w.maybeFinish(env)
 		}
 	case Echo:
-		if m.Index != w.wave || !w.mark(m.From, m.Index, true) {
+		if m.Index != w.wave || !w.mark(env, m.From, m.Index, true) {
 			return // another wave's echo, or a duplicate
 		}
 		w.best = w.best.Max(m.Peer)
@@ -275,7 +290,7 @@ func (w *wave) Receive(env algo.Env, m *algo.Message) {
 // maybeFinish sends the echo, or decides at the initiator, once every edge is
 // done for the current wave.
 func (w *wave) maybeFinish(env algo.Env) {
-	if w.wave.IsZero() || w.echoed || w.done < len(w.edges) {
+	if w.wave.IsZero() || w.echoed || w.done < len(w.marks) {
 		return
 	}
 	w.echoed = true
@@ -292,9 +307,10 @@ func (w *wave) maybeFinish(env algo.Env) {
 func (w *wave) decide(env algo.Env, leader algo.Peer) {
 	w.leader = leader.ID
 	w.state = algo.Norm
+	edges := w.edgeList(env)
 	for i, mk := range w.marks {
 		if mk.child && mk.wave == w.wave {
-			env.Send(w.edges[i], algo.Message{Type: Info, Index: w.wave, Peer: leader})
+			env.Send(edges[i], algo.Message{Type: Info, Index: w.wave, Peer: leader})
 		}
 	}
 }
@@ -305,14 +321,32 @@ func (w *wave) Timer(env algo.Env, t algo.Timer) {
 	}
 }
 
+// NeighborUp keeps the marks aligned with the neighbours on the graph: the
+// new edge has carried nothing yet. If a wave is still collecting here, the
+// new neighbour is sent its explorer, or the wave would wait for it for ever.
 func (w *wave) NeighborUp(env algo.Env, id algo.NodeID) {
 	if w.tree != nil {
 		w.tree.neighborUp(env, id)
+		return
+	}
+	i, _ := slices.BinarySearch(env.Neighbors(), id)
+	w.marks = slices.Insert(w.marks, i, mark{})
+	if !w.wave.IsZero() && !w.echoed && w.state != algo.Norm {
+		env.Send(id, algo.Message{Type: Explorer, Index: w.wave})
 	}
 }
 
+// NeighborDown drops the lost edge's mark on the graph; if the wave was only
+// waiting for that edge, it goes on without it.
 func (w *wave) NeighborDown(env algo.Env, id algo.NodeID) {
 	if w.tree != nil {
 		w.tree.neighborDown(env, id)
+		return
 	}
+	i, _ := slices.BinarySearch(env.Neighbors(), id)
+	if w.marks[i].wave == w.wave && !w.wave.IsZero() {
+		w.done--
+	}
+	w.marks = slices.Delete(w.marks, i, i+1)
+	w.maybeFinish(env)
 }
