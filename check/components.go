@@ -25,11 +25,11 @@ func (m *Monitor) recompute() {
 	var fresh []span
 	members := m.memberBuf[:0]
 	for _, s := range m.touched {
-		m.touchMark[s] = false
-		if !m.alive[s] {
+		m.nodes[s].touched = false
+		if !m.nodes[s].alive {
 			continue
 		}
-		if c := m.comp[s]; c >= 0 && m.comps[c].pass == m.pass {
+		if c := m.nodes[s].comp; c >= 0 && m.comps[c].pass == m.pass {
 			continue // already placed in this pass
 		}
 		c := m.newComp()
@@ -41,10 +41,10 @@ func (m *Monitor) recompute() {
 		members = append(members, s)
 		for i := start; i < len(members); i++ {
 			for _, u := range m.adj[members[i]] {
-				if !m.alive[u] {
+				if !m.nodes[u].alive {
 					continue
 				}
-				if cu := m.comp[u]; cu >= 0 && m.comps[cu].pass == m.pass {
+				if cu := m.nodes[u].comp; cu >= 0 && m.comps[cu].pass == m.pass {
 					continue
 				}
 				m.place(u, c)
@@ -61,7 +61,7 @@ func (m *Monitor) recompute() {
 	// Counting needs each component's best node, known only once it is whole.
 	for _, f := range fresh {
 		for _, v := range members[f.start:f.end] {
-			m.contribute(f.c, v, m.status[v], +1)
+			m.contribute(f.c, v, m.nodes[v].status, +1)
 		}
 	}
 	m.memberBuf = members[:0]
@@ -85,17 +85,17 @@ func (m *Monitor) recompute() {
 // component's tally and marks the old component for dissolution.
 func (m *Monitor) place(v algo.NodeID, c int32) {
 	cs := &m.comps[c]
-	if old := m.comp[v]; old >= 0 {
+	if old := m.nodes[v].comp; old >= 0 {
 		os := &m.comps[old]
 		if os.electOpen && (!cs.electOpen || os.electStart < cs.electStart) {
 			cs.electOpen, cs.electStart = true, os.electStart
 		}
-		m.contribute(old, v, m.status[v], -1)
+		m.contribute(old, v, m.nodes[v].status, -1)
 		m.dissolve(old)
 	}
-	m.comp[v] = c
+	m.nodes[v].comp = c
 	cs.size++
-	if p := (algo.Peer{ID: v, Value: m.value[v]}); p.Better(cs.best) {
+	if p := (algo.Peer{ID: v, Value: m.nodes[v].value}); p.Better(cs.best) {
 		cs.best = p
 	}
 }

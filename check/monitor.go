@@ -104,6 +104,17 @@ type compState struct {
 	reviewDue  bool // statuses changed while a recompute was pending
 }
 
+// nodeState is the Monitor's record of one node.
+type nodeState struct {
+	value   int64
+	lastT   time.Duration // when its leaderless accounting last moved
+	status  algo.Status
+	comp    int32 // its component; -1 when dead or not yet placed
+	alive   bool
+	touched bool // listed in Monitor.touched
+	owned   bool // adj[v] is the Monitor's own, not Config.Network's
+}
+
 type compRef struct {
 	c   int32
 	gen uint32
@@ -139,13 +150,10 @@ type Monitor struct {
 	cfg Config
 	now time.Duration
 
-	value  []int64
-	alive  []bool
-	status []algo.Status
-	adj    [][]algo.NodeID
-	owned  []bool // adj[v] is the Monitor's own (not Config.Network's)
-	comp   []int32
-	lastT  []time.Duration // when the node's leaderless accounting last moved
+	// nodes holds what the Monitor knows of each node, in one record so that
+	// a status event touches one place; adj holds the links.
+	nodes []nodeState
+	adj   [][]algo.NodeID
 
 	comps    []compState
 	freeComp []int32
@@ -159,7 +167,6 @@ type Monitor struct {
 	dirty      bool
 	changeAt   time.Duration
 	touched    []algo.NodeID
-	touchMark  []bool
 	dissolving []int32
 	memberBuf  []algo.NodeID
 	// Components whose statuses changed while a recompute was pending, to
@@ -189,16 +196,8 @@ func New(cfg Config) *Monitor {
 	if cfg.Network != nil {
 		n = max(n, cfg.Network.N())
 	}
-	m.value = make([]int64, 0, n)
-	m.alive = make([]bool, 0, n)
-	m.status = make([]algo.Status, 0, n)
+	m.nodes = make([]nodeState, 0, n)
 	m.adj = make([][]algo.NodeID, 0, n)
-	m.comp = make([]int32, 0, n)
-	m.lastT = make([]time.Duration, 0, n)
-	m.touchMark = make([]bool, 0, n)
-	if cfg.Network != nil {
-		m.owned = make([]bool, 0, n)
-	}
 	return m
 }
 
@@ -239,7 +238,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	case trace.StatusChanged:
 		m.setStatus(e.Node, e.Status)
 	case trace.ValueChanged:
-		m.value[e.Node] = e.Value
+		m.nodes[e.Node].value = e.Value
 		m.touch(e.Node)
 	case trace.ElectCalled:
 		// A requested election is a new start for the component, like a
@@ -265,21 +264,13 @@ func (m *Monitor) settle(t time.Duration) {
 }
 
 func (m *Monitor) addNode(v algo.NodeID, value int64) {
-	for int(v) >= len(m.value) {
-		m.value = append(m.value, 0)
-		m.alive = append(m.alive, false)
-		m.status = append(m.status, algo.Status{Leader: algo.None})
+	for int(v) >= len(m.nodes) {
+		m.nodes = append(m.nodes, nodeState{status: algo.Status{Leader: algo.None}, comp: -1, owned: true})
 		m.adj = append(m.adj, nil)
-		m.comp = append(m.comp, -1)
-		m.lastT = append(m.lastT, 0)
-		m.touchMark = append(m.touchMark, false)
-		if m.owned != nil {
-			m.owned = append(m.owned, true)
-		}
 	}
-	m.value[v] = value
-	m.alive[v] = true
-	m.lastT[v] = m.now
+	m.nodes[v].value = value
+	m.nodes[v].alive = true
+	m.nodes[v].lastT = m.now
 	m.touch(v)
 }
 
@@ -290,15 +281,13 @@ func (m *Monitor) finishBuilding() {
 	m.building = false
 	g := m.cfg.Network
 	if g == nil {
-		g = topo.New(len(m.value), m.initial)
+		g = topo.New(len(m.nodes), m.initial)
 		m.initial = nil
 	}
 	for v := range m.adj {
 		if v < g.N() {
 			m.adj[v] = g.Neighbors(algo.NodeID(v))
-			if m.owned != nil {
-				m.owned[v] = false
-			}
+			m.nodes[v].owned = m.cfg.Network == nil
 		}
 	}
 }
@@ -306,9 +295,9 @@ func (m *Monitor) finishBuilding() {
 // own gives v a private neighbour list before it changes, when lists are
 // shared with Config.Network.
 func (m *Monitor) own(v algo.NodeID) {
-	if m.owned != nil && !m.owned[v] {
+	if !m.nodes[v].owned {
 		m.adj[v] = slices.Clone(m.adj[v])
-		m.owned[v] = true
+		m.nodes[v].owned = true
 	}
 }
 
@@ -317,8 +306,8 @@ func (m *Monitor) touch(v algo.NodeID) {
 		m.dirty = true
 		m.changeAt = m.now
 	}
-	if !m.touchMark[v] {
-		m.touchMark[v] = true
+	if !m.nodes[v].touched {
+		m.nodes[v].touched = true
 		m.touched = append(m.touched, v)
 	}
 }
@@ -353,13 +342,13 @@ func (m *Monitor) delete(v, u algo.NodeID) {
 }
 
 func (m *Monitor) crash(v algo.NodeID) {
-	if !m.alive[v] {
+	if !m.nodes[v].alive {
 		return
 	}
 	m.account(v)
 	m.leave(v)
-	m.alive[v] = false
-	m.status[v] = algo.Status{Leader: algo.None}
+	m.nodes[v].alive = false
+	m.nodes[v].status = algo.Status{Leader: algo.None}
 	for _, u := range m.adj[v] {
 		m.touch(u)
 	}
@@ -367,37 +356,37 @@ func (m *Monitor) crash(v algo.NodeID) {
 }
 
 func (m *Monitor) revive(v algo.NodeID) {
-	if m.alive[v] {
+	if m.nodes[v].alive {
 		return
 	}
-	m.alive[v] = true
-	m.status[v] = algo.Status{Leader: algo.None}
-	m.lastT[v] = m.now
+	m.nodes[v].alive = true
+	m.nodes[v].status = algo.Status{Leader: algo.None}
+	m.nodes[v].lastT = m.now
 	m.touch(v)
 }
 
 // account adds v's time since its last change to the leaderless and alive
 // totals.
 func (m *Monitor) account(v algo.NodeID) {
-	if m.alive[v] {
-		d := m.now - m.lastT[v]
+	if m.nodes[v].alive {
+		d := m.now - m.nodes[v].lastT
 		m.aliveTime += d
-		if !m.status[v].HasLeader() {
+		if !m.nodes[v].status.HasLeader() {
 			m.leaderless += d
 		}
 	}
-	m.lastT[v] = m.now
+	m.nodes[v].lastT = m.now
 }
 
 // leave removes v's contribution from its component's counts, for a node that
 // dies; its component is rebuilt at the next recompute.
 func (m *Monitor) leave(v algo.NodeID) {
-	c := m.comp[v]
+	c := m.nodes[v].comp
 	if c < 0 {
 		return
 	}
-	m.contribute(c, v, m.status[v], -1)
-	m.comp[v] = -1
+	m.contribute(c, v, m.nodes[v].status, -1)
+	m.nodes[v].comp = -1
 	m.dissolve(c)
 }
 
@@ -438,13 +427,13 @@ func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) 
 }
 
 func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
-	if !m.alive[v] {
+	if !m.nodes[v].alive {
 		return
 	}
 	m.account(v)
-	old := m.status[v]
-	m.status[v] = s
-	c := m.comp[v]
+	old := m.nodes[v].status
+	m.nodes[v].status = s
+	c := m.nodes[v].comp
 	if c < 0 {
 		return // a new node, placed at the next recompute
 	}
@@ -516,7 +505,7 @@ func (m *Monitor) safetyViolation(c int32) {
 	var nodes []algo.NodeID
 	var leaders []algo.NodeID
 	for _, v := range m.members(c) {
-		s := m.status[v]
+		s := m.nodes[v].status
 		if s.HasLeader() && !slices.Contains(leaders, s.Leader) {
 			leaders = append(leaders, s.Leader)
 			nodes = append(nodes, v)
@@ -545,7 +534,7 @@ func (m *Monitor) livenessViolation(c int32, why string) {
 	var wrong []algo.NodeID
 	example := ""
 	for _, v := range m.members(c) {
-		s := m.status[v]
+		s := m.nodes[v].status
 		if s.HasLeader() && s.Leader == cs.best.ID {
 			continue
 		}
@@ -581,8 +570,8 @@ func (m *Monitor) report(v Violation) {
 // members lists component c's nodes in ascending order (O(n): for reports).
 func (m *Monitor) members(c int32) []algo.NodeID {
 	var out []algo.NodeID
-	for v, cv := range m.comp {
-		if cv == c {
+	for v := range m.nodes {
+		if m.nodes[v].comp == c {
 			out = append(out, algo.NodeID(v))
 		}
 	}
@@ -593,7 +582,7 @@ func (m *Monitor) end(quiescent bool) {
 	at := m.now
 	m.settle(at + 1) // deadlines at or before the end
 	m.now = at
-	for v := range m.value {
+	for v := range m.nodes {
 		m.account(algo.NodeID(v))
 	}
 	m.ended, m.endAt, m.quiescent = true, m.now, quiescent

@@ -41,11 +41,11 @@ type NodeState struct {
 
 // Node returns the checker's view of node v.
 func (m *Monitor) Node(v algo.NodeID) NodeState {
-	return NodeState{Value: m.value[v], Alive: m.alive[v], Status: m.status[v]}
+	return NodeState{Value: m.nodes[v].value, Alive: m.nodes[v].alive, Status: m.nodes[v].status}
 }
 
 // Nodes is the number of nodes seen.
-func (m *Monitor) Nodes() int { return len(m.value) }
+func (m *Monitor) Nodes() int { return len(m.nodes) }
 
 // Report summarises the run. Call it after the End event.
 func (m *Monitor) Report() Report {
@@ -61,7 +61,8 @@ func (m *Monitor) Report() Report {
 		r.LeaderlessFraction = float64(m.leaderless) / float64(m.aliveTime)
 	}
 	index := make(map[int32]int)
-	for v, c := range m.comp {
+	for v := range m.nodes {
+		c := m.nodes[v].comp
 		if c < 0 {
 			continue
 		}
