@@ -8,6 +8,7 @@ import (
 // reason. It is a trace.Observer, so the same counts come out of a live run
 // and out of a trace read back from a file.
 type Counter struct {
+	Events    uint64   // every event of the stream
 	Sent      []uint64 // by message type
 	Delivered []uint64 // by message type
 	Dropped   [trace.NumDropReasons]uint64
@@ -21,6 +22,7 @@ func NewCounter(types int) *Counter {
 
 // Observe counts one event.
 func (c *Counter) Observe(e *trace.Event) {
+	c.Events++
 	switch e.Kind {
 	case trace.Sent:
 		if int(e.Msg.Type) < len(c.Sent) {

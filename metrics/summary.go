@@ -29,7 +29,9 @@ type Summary struct {
 	EndMS     float64 `json:"end_ms"`
 	Quiescent bool    `json:"quiescent"`
 	// WallMS is the real time the run took (not part of the trace).
-	WallMS    float64 `json:"wall_ms"`
+	WallMS float64 `json:"wall_ms"`
+	// Events counts the events of the run's stream: the lines of its trace
+	// after the header.
 	Events    uint64  `json:"events"`
 	TraceHash string  `json:"trace_hash"`
 

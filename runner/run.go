@@ -114,7 +114,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		Nodes: g.N(), Edges: g.M(),
 		Messages:  counter.Messages(a.Messages),
 		WallMS:    metrics.MS(wall),
-		Events:    res.Stats.Events,
+		Events:    counter.Events,
 		TraceHash: fmt.Sprintf("%016x", res.Hash),
 	}
 	sum.FromCheck(mon, mon.Report())

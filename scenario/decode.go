@@ -190,13 +190,16 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 	if err != nil {
 		return err
 	}
+	s.set = make(map[string]position, len(entries))
 	for _, e := range entries {
+		v := resolve(e.v)
+		s.set[e.key] = position{v.Line, v.Column}
 		var err error
 		switch e.key {
 		case "algorithm":
 			s.Algorithm, err = d.name(e.v, e.key, "an algorithm name")
 		case "params":
-			s.Params, err = d.params(e.v, e.key)
+			s.Params, err = d.params(e.v, e.key, s.set)
 		case "seed":
 			s.Seed, err = d.seed(e.v, e.key)
 		case "topology":
@@ -238,7 +241,7 @@ func (d *decoder) name(n *yaml.Node, path, want string) (string, error) {
 	return v, nil
 }
 
-func (d *decoder) params(n *yaml.Node, path string) (map[string]string, error) {
+func (d *decoder) params(n *yaml.Node, path string, set map[string]position) (map[string]string, error) {
 	entries, err := d.mapping(n, path, "parameter")
 	if err != nil {
 		return nil, err
@@ -253,6 +256,8 @@ func (d *decoder) params(n *yaml.Node, path string) (map[string]string, error) {
 			return nil, err
 		}
 		out[e.key] = v
+		r := resolve(e.v)
+		set[join(path, e.key)] = position{r.Line, r.Column}
 	}
 	return out, nil
 }

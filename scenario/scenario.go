@@ -94,6 +94,32 @@ type Scenario struct {
 	// Events are sorted by At, stably (ties keep file order); each Action's
 	// Where is "FILE:LINE" of its entry.
 	Events []sim.Action
+
+	// set records where the file set each field ("algorithm",
+	// "params.initiator", ...), so that problems found later, once flags
+	// have been applied, can still be blamed on the file's line.
+	set map[string]position
+}
+
+type position struct{ line, column int }
+
+// Sets reports whether the scenario file set a field: a top-level name
+// ("params") or a parameter ("params.initiator").
+func (s *Scenario) Sets(field string) bool {
+	_, ok := s.set[field]
+	return ok
+}
+
+// Blame attributes err to the first of fields that the file set, as
+// FILE:LINE:COLUMN: FIELD: err. When the file set none of them (the value
+// came from the built-in default), err is returned as it is.
+func (s *Scenario) Blame(err error, fields ...string) error {
+	for _, f := range fields {
+		if p, ok := s.set[f]; ok {
+			return &Error{File: s.File, Line: p.line, Column: p.column, Path: f, Msg: err.Error()}
+		}
+	}
+	return err
 }
 
 // Default is the built-in scenario that `elect sim` runs with no arguments:
@@ -115,6 +141,7 @@ func Default() *Scenario {
 // alone.
 func (s *Scenario) Clone() *Scenario {
 	c := *s
+	c.set = maps.Clone(s.set)
 	c.Params = maps.Clone(s.Params)
 	c.Values.Explicit = maps.Clone(s.Values.Explicit)
 	if s.Events != nil {
@@ -157,6 +184,7 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 	}
 	s := base.Clone()
 	s.File = name
+	s.set = nil // positions are this file's
 	if root != nil {
 		d := decoder{file: name}
 		if err := d.scenario(root, s); err != nil {

@@ -71,7 +71,7 @@ func TestExample(t *testing.T) {
 			{At: 60 * time.Second, Kind: sim.ElectAt, Nodes: ids(0), Where: at("60s")},
 		},
 	}
-	if !reflect.DeepEqual(got, want) {
+	if !sameScenario(got, want) {
 		t.Errorf("example.yaml:\n got %+v\nwant %+v", got, want)
 		if len(got.Events) == len(want.Events) {
 			for i := range got.Events {
@@ -223,7 +223,7 @@ func TestParseValid(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Parse(%q): %v", tc.doc, err)
 			}
-			if !reflect.DeepEqual(got, want) {
+			if !sameScenario(got, want) {
 				t.Errorf("Parse(%q):\n got %+v\nwant %+v", tc.doc, got, want)
 			}
 		})
@@ -511,7 +511,7 @@ func TestLayering(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse(%q): %v", tc.doc, err)
 		}
-		if !reflect.DeepEqual(got, want) {
+		if !sameScenario(got, want) {
 			t.Errorf("Parse(%q) on base:\n got %+v\nwant %+v", tc.doc, got, want)
 		}
 		// The result must not share memory with base.
@@ -541,7 +541,7 @@ func TestNilBaseIsDefault(t *testing.T) {
 	}
 	want := Default()
 	want.File, want.Seed = "t.yaml", 3
-	if !reflect.DeepEqual(got, want) {
+	if !sameScenario(got, want) {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
 }
@@ -629,5 +629,37 @@ func TestWorkBound(t *testing.T) {
 	s, err := Parse("t.yaml", []byte(b.String()), Default())
 	if err != nil || len(s.Events) != 201 || len(s.Events[200].Nodes) != 9 {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// sameScenario compares two scenarios by what they say, not by where a file
+// said it (the positions Blame uses are tested on their own).
+func sameScenario(a, b *Scenario) bool {
+	a, b = a.Clone(), b.Clone()
+	a.set, b.set = nil, nil
+	return reflect.DeepEqual(a, b)
+}
+
+func TestBlame(t *testing.T) {
+	s, err := Parse("run.yaml", []byte("seed: 4\nalgorithm:   echo\nparams:\n  initiator: 9\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Sets("algorithm") || !s.Sets("params") || !s.Sets("params.initiator") || s.Sets("topology") {
+		t.Errorf("Sets: %v", s.set)
+	}
+	cause := errors.New("no such thing")
+	for _, c := range []struct {
+		fields []string
+		want   string
+	}{
+		{[]string{"algorithm"}, "run.yaml:2:14: algorithm: no such thing"},
+		{[]string{"params.initiator", "params"}, "run.yaml:4:14: params.initiator: no such thing"},
+		{[]string{"params.root", "params"}, "run.yaml:4:3: params: no such thing"},
+		{[]string{"topology", "nodes"}, "no such thing"}, // the default's: nothing to blame
+	} {
+		if got := s.Blame(cause, c.fields...).Error(); got != c.want {
+			t.Errorf("Blame(%v) = %q, want %q", c.fields, got, c.want)
+		}
 	}
 }

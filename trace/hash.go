@@ -31,8 +31,13 @@ func (h *Hasher) word(x uint64) {
 
 // Add folds e into the fingerprint.
 func (h *Hasher) Add(e *Event) {
-	h.word(uint64(e.At))
-	h.word(uint64(e.Kind) | uint64(uint32(e.Node))<<8 | uint64(uint32(e.Peer))<<40)
+	// Node and Peer take 32 bits each, so Kind goes into the top byte of the
+	// time word (a run would have to last 2^56 ns, over two years, for its
+	// bits to meet Kind's). Packing Kind beside Node and Peer instead would
+	// cut Peer to 24 bits, and make algo.None (all ones) hash as node
+	// 16777215.
+	h.word(uint64(e.At) ^ uint64(e.Kind)<<56)
+	h.word(uint64(uint32(e.Node)) | uint64(uint32(e.Peer))<<32)
 	switch e.Kind {
 	case NodeAdded, ValueChanged:
 		h.word(uint64(e.Value))

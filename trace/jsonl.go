@@ -27,8 +27,10 @@ import (
 
 // Writer writes a trace as JSON lines.
 type Writer struct {
-	w     *bufio.Writer
-	names []string
+	w *bufio.Writer
+	// names holds the header's message type names, each already written as
+	// a JSON string.
+	names [][]byte
 	buf   []byte
 	err   error
 }
@@ -40,7 +42,14 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	tw := &Writer{w: bufio.NewWriterSize(w, 1<<16), names: h.Messages}
+	tw := &Writer{w: bufio.NewWriterSize(w, 1<<16), names: make([][]byte, len(h.Messages))}
+	for i, n := range h.Messages {
+		// JSON's quoting, not Go's: strconv.Quote writes control characters
+		// as \a or \x07, which no JSON reader accepts.
+		if tw.names[i], err = json.Marshal(n); err != nil {
+			return nil, err
+		}
+	}
 	tw.buf = append(tw.buf, `{"ev":"header",`...)
 	tw.buf = append(tw.buf, hb[1:]...)
 	tw.buf = append(tw.buf, '\n')
@@ -94,11 +103,13 @@ func (tw *Writer) Observe(e *Event) {
 
 func (tw *Writer) appendMsg(b []byte, m *algo.Message) []byte {
 	b = append(b, `,"msg":{"type":`...)
-	name := fmt.Sprintf("type%d", m.Type)
 	if int(m.Type) < len(tw.names) {
-		name = tw.names[m.Type]
+		b = append(b, tw.names[m.Type]...)
+	} else {
+		b = append(b, `"type`...)
+		b = strconv.AppendUint(b, uint64(m.Type), 10)
+		b = append(b, '"')
 	}
-	b = strconv.AppendQuote(b, name)
 	if m.Level != 0 {
 		b = appendInt(b, "level", int64(m.Level))
 	}
@@ -147,6 +158,12 @@ func (tw *Writer) Close() error {
 }
 
 // Reader reads a trace written by Writer.
+//
+// Besides the syntax, it checks what a consumer indexes by: node, peer and
+// leader ids name nodes of the header's network (0 to nodes-1, or -1 for
+// none where the format allows it), links name their lower id first, and
+// ids and indexes inside messages fit their types. Errors read
+// "NAME:LINE: ...".
 type Reader struct {
 	sc     *bufio.Scanner
 	line   int
@@ -171,9 +188,14 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 		Ev string `json:"ev"`
 		Header
 	}
-	dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
+	if err := decodeStrict(sc.Bytes(), &h); err != nil {
+		// Say so when the first line is an event rather than a broken header.
+		var probe struct {
+			Ev string `json:"ev"`
+		}
+		if json.Unmarshal(sc.Bytes(), &probe) == nil && probe.Ev != "" && probe.Ev != "header" {
+			return nil, fmt.Errorf("%s:1: first line is %q, want the header", name, probe.Ev)
+		}
 		return nil, fmt.Errorf("%s:1: bad header: %v", name, err)
 	}
 	if h.Ev != "header" {
@@ -182,23 +204,87 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	if h.Version != FormatVersion {
 		return nil, fmt.Errorf("%s:1: trace format version %d, this elect reads version %d", name, h.Version, FormatVersion)
 	}
-	if len(h.Messages) > 256 {
+	switch {
+	case h.Nodes < 0 || int64(h.Nodes) > maxNodes:
+		return nil, fmt.Errorf("%s:1: bad header: nodes %d is not a node count (0 to %d)", name, h.Nodes, maxNodes)
+	case h.Stabilization < 0:
+		return nil, fmt.Errorf("%s:1: bad header: stabilization_ns %d is negative", name, h.Stabilization)
+	case h.Liveness < 0:
+		return nil, fmt.Errorf("%s:1: bad header: liveness_ns %d is negative", name, h.Liveness)
+	case len(h.Messages) > 256:
 		return nil, fmt.Errorf("%s:1: %d message types, at most 256", name, len(h.Messages))
 	}
 	tr.Header = h.Header
 	tr.types = make(map[string]algo.MsgType, len(h.Messages))
 	for i, n := range h.Messages {
+		if _, dup := tr.types[n]; dup {
+			return nil, fmt.Errorf("%s:1: bad header: message type %q named twice in message_types", name, n)
+		}
 		tr.types[n] = algo.MsgType(i)
 	}
 	return tr, nil
 }
 
+// maxNodes is the most nodes a network can have: ids are int32.
+const maxNodes = 1 << 31
+
+// Line returns the number of the line the last header or event came from
+// (1 for the header), for callers that report problems of their own.
+func (tr *Reader) Line() int { return tr.line }
+
+// Name returns the name given to NewReader.
+func (tr *Reader) Name() string { return tr.name }
+
+// decodeStrict decodes one JSON object that makes up the whole of raw, with
+// no field v does not have.
+func decodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	// Decode stops after the first value: a second one, or garbage, is a
+	// broken line (two lines run together, a torn write), not a comment.
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("trailing data after the object")
+	}
+	return nil
+}
+
+// pair is a JSON list of exactly two integers: [num,id] for an index,
+// [id,value] for a peer. A plain [2]int64 would take [1] for [1,0] and drop
+// the rest of [1,2,3].
+type pair [2]int64
+
+func (p *pair) UnmarshalJSON(b []byte) error {
+	s := bytes.TrimSpace(b)
+	if string(s) == "null" {
+		return nil // as encoding/json does for a missing value
+	}
+	bad := func() error { return fmt.Errorf("%s is not a pair [x,y] of integers", b) }
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return bad()
+	}
+	x, y, ok := bytes.Cut(s[1:len(s)-1], []byte{','})
+	if !ok {
+		return bad()
+	}
+	var err error
+	if p[0], err = strconv.ParseInt(string(bytes.TrimSpace(x)), 10, 64); err != nil {
+		return bad()
+	}
+	if p[1], err = strconv.ParseInt(string(bytes.TrimSpace(y)), 10, 64); err != nil {
+		return bad()
+	}
+	return nil
+}
+
 type jsonMsg struct {
-	Type  string     `json:"type"`
-	Level int32      `json:"level"`
-	Index [2]int64   `json:"index"`
-	Peer  [2]int64   `json:"peer"`
-	Peers [][2]int64 `json:"peers"`
+	Type  string `json:"type"`
+	Level int32  `json:"level"`
+	Index pair   `json:"index"`
+	Peer  pair   `json:"peer"`
+	Peers []pair `json:"peers"`
 }
 
 type jsonEvent struct {
@@ -212,11 +298,14 @@ type jsonEvent struct {
 	Timer     int64    `json:"timer"`
 	Leader    *int64   `json:"leader"`
 	State     string   `json:"state"`
-	Index     [2]int64 `json:"index"`
+	Index     pair     `json:"index"`
 	Quiescent bool     `json:"quiescent"`
 }
 
 // Next reads the next event into e. It returns io.EOF after the last one.
+// After an error in the content of a line, the next call reads on from the
+// line after it; an error reading the input (or a line longer than 1 GiB)
+// is final: every later call returns it again.
 func (tr *Reader) Next(e *Event) error {
 	for tr.sc.Scan() {
 		tr.line++
@@ -237,9 +326,7 @@ func (tr *Reader) Next(e *Event) error {
 
 func (tr *Reader) decode(raw []byte, e *Event) error {
 	var j jsonEvent
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := decodeStrict(raw, &j); err != nil {
 		return err
 	}
 	*e = Event{Peer: algo.None}
@@ -256,14 +343,14 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 		if j.Node == nil {
 			return fmt.Errorf("%s event without \"node\"", j.Ev)
 		}
-		id, err := nodeID(*j.Node, "node")
+		id, err := tr.nodeID(*j.Node, "node")
 		if err != nil {
 			return err
 		}
 		e.Node = id
 	}
 	if j.Peer != nil {
-		id, err := nodeID(*j.Peer, "peer")
+		id, err := tr.nodeID(*j.Peer, "peer")
 		if err != nil {
 			return err
 		}
@@ -275,6 +362,9 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 	case LinkUp, LinkDown:
 		if e.Peer == algo.None {
 			return fmt.Errorf("%s event without \"peer\"", j.Ev)
+		}
+		if e.Node >= e.Peer {
+			return fmt.Errorf("%s event from node %d to peer %d: links name their lower id first", j.Ev, e.Node, e.Peer)
 		}
 	case Sent, Delivered, Dropped:
 		if j.Msg == nil {
@@ -302,7 +392,7 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 		if *j.Leader == -1 {
 			e.Status.Leader = algo.None
 		} else {
-			id, err := nodeID(*j.Leader, "leader")
+			id, err := tr.nodeID(*j.Leader, "leader")
 			if err != nil {
 				return err
 			}
@@ -333,28 +423,48 @@ func (tr *Reader) decodeMsg(j *jsonMsg, m *algo.Message) error {
 	if err != nil {
 		return err
 	}
-	*m = algo.Message{Type: t, Level: j.Level, Index: idx, Peer: peer(j.Peer)}
+	p, err := peer(j.Peer, "msg peer")
+	if err != nil {
+		return err
+	}
+	*m = algo.Message{Type: t, Level: j.Level, Index: idx, Peer: p}
 	if len(j.Peers) > 0 {
 		m.Peers = make([]algo.Peer, len(j.Peers))
-		for i, p := range j.Peers {
-			m.Peers[i] = peer(p)
+		for i, jp := range j.Peers {
+			if m.Peers[i], err = peer(jp, fmt.Sprintf("msg peers[%d]", i)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-func peer(p [2]int64) algo.Peer { return algo.Peer{ID: algo.NodeID(p[0]), Value: p[1]} }
+// peer reads an [id,value] pair of a message: the id is a node or -1 (the id
+// of algo.NoPeer); messages may speak of nodes the trace does not know.
+func peer(p pair, what string) (algo.Peer, error) {
+	if p[0] < -1 || p[0] > 1<<31-1 {
+		return algo.Peer{}, fmt.Errorf("%s %v out of range", what, [2]int64(p))
+	}
+	return algo.Peer{ID: algo.NodeID(p[0]), Value: p[1]}, nil
+}
 
-func index(p [2]int64) (algo.Index, error) {
+func index(p pair) (algo.Index, error) {
 	if p[0] < 0 || p[0] > 1<<32-1 || p[1] < -1 || p[1] > 1<<31-1 {
-		return algo.Index{}, fmt.Errorf("index %v out of range", p)
+		return algo.Index{}, fmt.Errorf("index %v out of range", [2]int64(p))
 	}
 	return algo.Index{Num: uint32(p[0]), ID: algo.NodeID(p[1])}, nil
 }
 
-func nodeID(v int64, field string) (algo.NodeID, error) {
+// nodeID reads the id of a node of the network.
+func (tr *Reader) nodeID(v int64, field string) (algo.NodeID, error) {
 	if v < 0 || v > 1<<31-1 {
 		return algo.None, fmt.Errorf("%s %d is not a node id", field, v)
+	}
+	if n := int64(tr.Header.Nodes); v >= n {
+		if n == 0 {
+			return algo.None, fmt.Errorf("%s %d is not a node id (the header declares no nodes)", field, v)
+		}
+		return algo.None, fmt.Errorf("%s %d is not a node id (the trace has nodes 0..%d)", field, v, n-1)
 	}
 	return algo.NodeID(v), nil
 }

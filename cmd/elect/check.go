@@ -38,7 +38,10 @@ holds the whole run.`,
 				return err
 			}
 			h := tr.Header
-			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Nodes: h.Nodes}
+			// Nodes only sizes the checker's arrays up front: a header
+			// cannot make it allocate more than this before the events
+			// that need it.
+			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Nodes: min(h.Nodes, maxPrealloc)}
 			for _, o := range []struct {
 				flag string
 				val  string
@@ -75,7 +78,17 @@ holds the whole run.`,
 	return cmd
 }
 
+// maxPrealloc bounds the node count a trace's header may make the checker
+// allocate for before any event.
+const maxPrealloc = 1 << 22
+
 // replay feeds a trace to a fresh checker and counter.
+//
+// The checker trusts its event stream as the simulator emits it, and a trace
+// file may have been cut or edited: so replay first checks what the checker
+// relies on (time never goes back; nodes are declared, in id order, before
+// any other event names them; nothing follows the end) and reports a
+// breach as FILE:LINE.
 func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 	h := tr.Header
 	mon := check.New(cfg)
@@ -83,10 +96,9 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 	hash := trace.NewHasher()
 	start := time.Now()
 	var e trace.Event
-	var events uint64
+	var order trace.Order
 	edges := 0 // links declared at the start: the network's edges
 	initial := true
-	ended := false
 	for {
 		err := tr.Next(&e)
 		if errors.Is(err, io.EOF) {
@@ -95,30 +107,26 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ended {
-			return nil, fmt.Errorf("trace: events after the end event")
+		if err := order.Next(&e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", tr.Name(), tr.Line(), err)
 		}
 		initial = initial && e.At == 0 && (e.Kind == trace.NodeAdded || e.Kind == trace.LinkUp)
 		if initial && e.Kind == trace.LinkUp {
 			edges++
 		}
-		if e.Kind == trace.End {
-			ended = true
-		}
-		events++
 		hash.Add(&e)
 		mon.Observe(&e)
 		counter.Observe(&e)
 	}
-	if !ended {
-		return nil, fmt.Errorf("trace: no end event (was the run cut short?)")
+	if !order.Ended() {
+		return nil, fmt.Errorf("%s:%d: the trace stops without an end event (was the run cut short?)", tr.Name(), tr.Line())
 	}
 	sum := &metrics.Summary{
 		Algorithm: h.Algorithm, Params: h.Params, Seed: h.Seed, Topology: h.Topology,
 		Nodes: mon.Nodes(), Edges: edges,
 		Messages:  counter.Messages(h.Messages),
 		WallMS:    metrics.MS(time.Since(start)),
-		Events:    events,
+		Events:    counter.Events,
 		TraceHash: fmt.Sprintf("%016x", hash.Sum()),
 	}
 	sum.FromCheck(mon, mon.Report())

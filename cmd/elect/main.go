@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -27,17 +28,21 @@ func (e violationError) Error() string {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string) int {
+// run runs the command line args, writing results to stdout and errors to
+// stderr, and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
 	root := newRoot()
 	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.Execute()
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(os.Stderr, "elect:", err)
+	fmt.Fprintln(stderr, "elect:", err)
 	var v violationError
 	if errors.As(err, &v) {
 		return exitViolation

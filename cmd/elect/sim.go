@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,7 +54,8 @@ func (f *scenarioFlags) register(cmd *cobra.Command) {
 }
 
 // scenario builds the scenario: the built-in default, then the file, then
-// the flags that were set.
+// the flags that were set. Every error names what is at fault: the flag, or
+// the file, line and field.
 func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.Scenario, error) {
 	if len(args) > 0 {
 		if f.file != "" {
@@ -66,7 +69,16 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		if s, err = scenario.Load(f.file, s); err != nil {
 			return nil, err
 		}
+		// Parameters belong to their algorithm: a file that names another
+		// algorithm than the default's, and no params, runs it with its
+		// own defaults, not with the default algorithm's parameters.
+		if s.Algorithm != scenario.Default().Algorithm && !s.Sets("params") {
+			s.Params = nil
+		}
 	}
+	// The scenario package reads algorithm, topology and params as plain
+	// strings; they are checked here, against the registry and the topology
+	// parser, and blamed on the file when the file gave them.
 	set := cmd.Flags().Changed
 	if set("algo") {
 		if _, err := algo.Lookup(f.algo); err != nil {
@@ -77,15 +89,27 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		}
 		s.Algorithm = f.algo
 	}
+	a, err := algo.Lookup(s.Algorithm)
+	if err != nil {
+		return nil, s.Blame(err, "algorithm")
+	}
 	if set("topology") || set("nodes") {
 		spec := s.Topology
 		if set("topology") {
 			spec = f.topology
 		}
 		if _, err := topo.Parse(spec, f.nodes); err != nil {
-			return nil, fmt.Errorf("--topology: %w", err)
+			switch {
+			case !set("topology"):
+				return nil, fmt.Errorf("--nodes: %w", err)
+			case !set("nodes"):
+				return nil, fmt.Errorf("--topology: %w", err)
+			}
+			return nil, fmt.Errorf("--topology, --nodes: %w", err)
 		}
 		s.Topology, s.Nodes = spec, f.nodes
+	} else if _, err := topo.Parse(s.Topology, s.Nodes); err != nil {
+		return nil, s.Blame(err, "topology", "nodes")
 	}
 	if set("seed") {
 		s.Seed = f.seed
@@ -131,32 +155,88 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		}
 		s.Check.Liveness = d
 	}
-	params := map[string]string{}
-	for k, v := range s.Params {
-		params[k] = v
-	}
-	for _, p := range f.params {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--param %q: want NAME=VALUE", p)
-		}
-		params[k] = v
-	}
-	if set("initiator") {
-		params["initiator"] = f.initiator
-	}
-	s.Params = params
-	a, err := algo.Lookup(s.Algorithm)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := a.Resolve(s.Params); err != nil {
-		if set("initiator") {
-			return nil, fmt.Errorf("--initiator: %w", err)
-		}
+	if err := f.setParams(s, a, set("initiator")); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// paramFlag is one parameter given on the command line.
+type paramFlag struct{ name, value, flag string }
+
+// setParams merges the --param and --initiator flags into the scenario's
+// parameters and checks the result, on its own and against the network's
+// size, blaming each problem on the flag or the file entry that causes it.
+func (f *scenarioFlags) setParams(s *scenario.Scenario, a *algo.Algorithm, initiator bool) error {
+	var flags []paramFlag
+	for _, p := range f.params {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("--param %q: want NAME=VALUE", p)
+		}
+		flags = append(flags, paramFlag{k, v, "--param " + p})
+	}
+	if initiator {
+		flags = append(flags, paramFlag{"initiator", f.initiator, "--initiator"})
+	}
+	base := maps.Clone(s.Params)
+	if base == nil {
+		base = map[string]string{}
+	}
+	// Each entry alone: an unknown name, a malformed value.
+	for _, k := range slices.Sorted(maps.Keys(base)) {
+		if _, err := a.Resolve(map[string]string{k: base[k]}); err != nil {
+			return s.Blame(err, "params."+k, "params")
+		}
+	}
+	for _, p := range flags {
+		if _, err := a.Resolve(map[string]string{p.name: p.value}); err != nil {
+			return fmt.Errorf("%s: %w", p.flag, err)
+		}
+	}
+	params := maps.Clone(base)
+	for _, p := range flags {
+		params[p.name] = p.value
+	}
+	s.Params = params
+	// Then against the network: an initiator beyond the last node. (A
+	// file:PATH topology has its size only once the file is read: its
+	// problems surface when the run starts.)
+	spec, err := topo.Parse(s.Topology, s.Nodes)
+	if err != nil || spec.N == 0 {
+		return nil
+	}
+	build := func(raw map[string]string) error {
+		p, err := a.Resolve(raw)
+		if err == nil {
+			_, err = a.Build(p, spec.N)
+		}
+		return err
+	}
+	err = build(params)
+	if err == nil {
+		return nil
+	}
+	if berr := build(base); berr != nil {
+		for _, k := range slices.Sorted(maps.Keys(base)) {
+			if err := build(map[string]string{k: base[k]}); err != nil {
+				return s.Blame(err, "params."+k, "params")
+			}
+		}
+		return s.Blame(berr, "params")
+	}
+	for _, p := range flags {
+		one := maps.Clone(base)
+		one[p.name] = p.value
+		if err := build(one); err != nil {
+			return fmt.Errorf("%s: %w", p.flag, err)
+		}
+	}
+	names := make([]string, len(flags))
+	for i, p := range flags {
+		names[i] = p.flag
+	}
+	return fmt.Errorf("%s: %w", strings.Join(names, ", "), err)
 }
 
 func newSimCmd() *cobra.Command {
@@ -178,17 +258,24 @@ node initiates) on a random geometric network of 200 nodes.`,
 				return err
 			}
 			var opt runner.Options
+			var tf *os.File
 			if tracePath != "" {
-				tf, err := os.Create(tracePath)
-				if err != nil {
+				if tf, err = os.Create(tracePath); err != nil {
 					return fmt.Errorf("--trace: %w", err)
 				}
-				defer tf.Close()
+				defer tf.Close() // on the error paths; closed and checked below
 				opt.Trace = tf
 			}
 			sum, err := runner.Run(s, opt)
 			if err != nil {
 				return err
+			}
+			if tf != nil {
+				// The last of the trace reaches the disk here: a full disk
+				// or a quota shows up on Close.
+				if err := tf.Close(); err != nil {
+					return fmt.Errorf("--trace: %w", err)
+				}
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
