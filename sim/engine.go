@@ -63,6 +63,10 @@ type Result struct {
 type linkState struct {
 	slot int32  // the neighbour's record: where its deliveries are queued
 	inc  uint32 // incarnation: the link is new each time it comes up
+	// last is the latest delivery time scheduled on this direction: under
+	// random delays it keeps the link FIFO. (Constant delays keep links FIFO
+	// by themselves.)
+	last int64
 }
 
 // node is what a delivery touches of a node; it is kept small because a
@@ -74,13 +78,9 @@ type node struct {
 	alive bool
 	value int64
 	// nbrs are the neighbours that can be reached now (link up, both ends
-	// alive), by id, ascending; links holds their states in the same order,
-	// and, under random delays, last the latest delivery time scheduled on
-	// each, which keeps links FIFO. (Constant delays keep them FIFO by
-	// themselves: last is nil.)
+	// alive), by id, ascending; links holds their states in the same order.
 	nbrs   []algo.NodeID
 	links  []linkState
-	last   []int64
 	status algo.Status
 }
 
@@ -168,10 +168,6 @@ func New(cfg Config) (*Engine, error) {
 	e.slot = make([]int32, n)
 	nbrs := make([]algo.NodeID, 2*cfg.Graph.M())
 	links := make([]linkState, len(nbrs))
-	var last []int64
-	if cfg.Delay.Kind != Constant {
-		last = make([]int64, len(nbrs))
-	}
 	e.timers = make([][]uint32, n)
 	e.saved = make([][]byte, n)
 	off := 0
@@ -185,9 +181,6 @@ func New(cfg Config) (*Engine, error) {
 		d := copy(nbrs[off:], cfg.Graph.Neighbors(v))
 		nd.nbrs = nbrs[off : off+d : off+d]
 		nd.links = links[off : off+d : off+d]
-		if last != nil {
-			nd.last = last[off : off+d : off+d]
-		}
 		for i, u := range nd.nbrs {
 			nd.links[i].slot = e.slot[u]
 		}
@@ -370,10 +363,10 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 	}
 	l := &nd.links[i]
 	at := e.now + e.cfg.Delay.sample(e.rng)
-	if nd.last != nil {
+	if e.cfg.Delay.Kind != Constant {
 		// FIFO: never overtake an earlier message on this link.
-		at = max(at, nd.last[i])
-		nd.last[i] = at
+		at = max(at, l.last)
+		l.last = at
 	}
 	var slot int32
 	if k := len(e.free); k > 0 {

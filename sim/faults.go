@@ -233,9 +233,6 @@ func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
 	}
 	nd.nbrs = slices.Insert(nd.nbrs, i, u)
 	nd.links = slices.Insert(nd.links, i, l)
-	if nd.last != nil {
-		nd.last = slices.Insert(nd.last, i, 0)
-	}
 }
 
 func (e *Engine) removeLink(v, u algo.NodeID) {
@@ -246,7 +243,4 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 	}
 	nd.nbrs = slices.Delete(nd.nbrs, i, i+1)
 	nd.links = slices.Delete(nd.links, i, i+1)
-	if nd.last != nil {
-		nd.last = slices.Delete(nd.last, i, i+1)
-	}
 }
