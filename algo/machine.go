@@ -29,6 +29,7 @@ type Env interface {
 	Neighbors() []NodeID
 	// Send hands m to the driver for delivery to node to. The driver sets
 	// m.From and m.To. Messages to nodes that are not neighbours are lost.
+	// m.Peers then belongs to the message: the machine must not change it.
 	Send(to NodeID, m Message)
 	// SetTimer arranges for Timer(t) to be called after d, replacing any pending
 	// expiry of the same timer.

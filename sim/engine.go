@@ -170,23 +170,33 @@ func New(cfg Config) (*Engine, error) {
 	links := make([]linkState, len(nbrs))
 	e.timers = make([][]uint32, n)
 	e.saved = make([][]byte, n)
-	off := 0
+	// Lists go where their node's record is, in layout order; the graph is
+	// read in id order, one sequential pass, each list written whole.
+	off := make([]int, n)
+	sum := 0
 	for k, v := range order {
 		e.slot[v] = int32(k)
+		off[k] = sum
+		sum += cfg.Graph.Degree(v)
 	}
-	for k, v := range order {
+	for v := range n {
+		k := e.slot[v]
 		nd := &e.nodes[k]
-		nd.id = v
+		nd.id = algo.NodeID(v)
 		nd.value = values[v]
-		d := copy(nbrs[off:], cfg.Graph.Neighbors(v))
-		nd.nbrs = nbrs[off : off+d : off+d]
-		nd.links = links[off : off+d : off+d]
+		o := off[k]
+		d := copy(nbrs[o:], cfg.Graph.Neighbors(algo.NodeID(v)))
+		nd.nbrs = nbrs[o : o+d : o+d]
+		nd.links = links[o : o+d : o+d]
 		for i, u := range nd.nbrs {
 			nd.links[i].slot = e.slot[u]
 		}
-		off += d
 		nd.status = algo.Status{Leader: algo.None}
-		nd.m = newNode(v)
+	}
+	// Machines are made in layout order too, so that a machine sits near its
+	// neighbours' machines in memory.
+	for k := range e.nodes {
+		e.nodes[k].m = newNode(e.nodes[k].id)
 	}
 	return e, nil
 }

@@ -96,7 +96,7 @@ func buildEcho(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 		return nil, err
 	}
 	cfg.maxLevel = int32(maxLevel)
-	return func(id algo.NodeID) algo.Machine { return &wave{cfg: cfg, id: id} }, nil
+	return cfg.newWave, nil
 }
 
 func buildExtinction(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
@@ -116,5 +116,5 @@ func buildExtinction(p algo.Params, n int) (func(algo.NodeID) algo.Machine, erro
 			cfg.initiators[id] = true
 		}
 	}
-	return func(id algo.NodeID) algo.Machine { return &wave{cfg: cfg, id: id} }, nil
+	return cfg.newWave, nil
 }

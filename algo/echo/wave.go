@@ -62,12 +62,28 @@ type waveConfig struct {
 	arena      arena
 }
 
-// arena hands out the small per-node arrays of a run from large chunks: a
-// million nodes then cost a few dozen allocations instead of two million, and
-// the chunks hold no pointers for the garbage collector to scan.
+// arena hands out the machines of a run and their small per-node arrays from
+// large chunks: a million nodes then cost a few dozen allocations instead of
+// two million.
 type arena struct {
+	waves []wave
+	made  int // machines made so far: chunks grow with them
 	ids   []algo.NodeID
 	marks []mark
+}
+
+// newWave makes one node's machine. Chunks start at one machine and double up
+// to 4096, so that a process running one node does not reserve thousands.
+func (c *waveConfig) newWave(id algo.NodeID) algo.Machine {
+	a := &c.arena
+	if len(a.waves) == 0 {
+		a.waves = make([]wave, min(max(a.made, 1), 4096))
+	}
+	a.made++
+	w := &a.waves[0]
+	a.waves = a.waves[1:]
+	w.cfg, w.id = c, id
+	return w
 }
 
 const arenaChunk = 1 << 16
