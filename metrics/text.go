@@ -69,7 +69,11 @@ func WriteText(w io.Writer, s *Summary) error {
 			fmt.Fprintf(&b, "  ... %d more\n", len(s.Components)-maxListed)
 			break
 		}
-		fmt.Fprintf(&b, "  %s nodes (%s): %s\n", group(uint64(len(c))), span(c), s.leaders(c))
+		noun := "nodes"
+		if len(c) == 1 {
+			noun = "node"
+		}
+		fmt.Fprintf(&b, "  %s %s (%s): %s\n", group(uint64(len(c))), noun, span(c), s.leaders(c))
 	}
 
 	b.WriteString("\ncheck: ")
