@@ -32,8 +32,8 @@ type Summary struct {
 	WallMS float64 `json:"wall_ms"`
 	// Events counts the events of the run's stream: the lines of its trace
 	// after the header.
-	Events    uint64  `json:"events"`
-	TraceHash string  `json:"trace_hash"`
+	Events    uint64 `json:"events"`
+	TraceHash string `json:"trace_hash"`
 
 	Violations     []Violation `json:"violations"`
 	ViolationCount int         `json:"violation_count"`
