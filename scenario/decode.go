@@ -490,6 +490,10 @@ func (d *decoder) event(n *yaml.Node, path string) (sim.Action, error) {
 	apath := join(path, e.key)
 	switch a.Kind {
 	case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt:
+		if v := resolve(e.v); a.Kind == sim.Crash && v.Kind == yaml.ScalarNode && v.Value == "leader" {
+			a.Leader = true // whichever node leads when the event comes
+			break
+		}
 		a.Nodes, err = d.nodeSet(e.v, apath)
 	case sim.Partition:
 		a.Groups, err = d.partition(e.v, apath)

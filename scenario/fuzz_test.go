@@ -76,7 +76,7 @@ func FuzzParse(f *testing.F) {
 		if s == nil {
 			t.Fatal("Parse returned neither a scenario nor an error")
 		}
-		if s.File != "fuzz.yaml" || s.Algorithm == "" || s.Topology == "" || s.Params == nil {
+		if s.File != "fuzz.yaml" || s.Algorithm == "" || s.Topology == "" {
 			t.Fatalf("bad scenario %+v", s)
 		}
 		if !(s.Loss >= 0 && s.Loss < 1) || s.Duration < 0 || s.Check.Stabilization < 0 || s.Check.Liveness < 0 || s.Nodes < 0 {

@@ -163,7 +163,8 @@ func (s *Scenario) Clone() *Scenario {
 
 // Load reads a scenario file. Fields absent from the file keep the values of
 // base (callers pass Default(); nil means Default()); base is not modified.
-// params present in the file replace base's params entirely.
+// params present in the file replace base's params entirely; a file that
+// changes the algorithm without giving params drops base's.
 func Load(path string, base *Scenario) (*Scenario, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -190,6 +191,11 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 		if err := d.scenario(root, s); err != nil {
 			return nil, err
 		}
+	}
+	// Parameters belong to their algorithm: a file that names another
+	// algorithm than base's, and no params, runs it with its own defaults.
+	if s.Algorithm != base.Algorithm && !s.Sets("params") {
+		s.Params = nil
 	}
 	slices.SortStableFunc(s.Events, func(a, b sim.Action) int {
 		switch {

@@ -115,8 +115,14 @@ var validCases = []struct {
 	{"bare document marker", "---\n", nil},
 	{"null document", "~\n", nil},
 	{"empty mapping", "{}\n", nil},
-	{"algorithm", "algorithm: echo\n", func(s *Scenario) { s.Algorithm = "echo" }},
-	{"algorithm trimmed", "algorithm: ' echo '\n", func(s *Scenario) { s.Algorithm = "echo" }},
+	// Another algorithm without params drops the default's: they belong to
+	// extinction.
+	{"algorithm", "algorithm: echo\n", func(s *Scenario) { s.Algorithm, s.Params = "echo", nil }},
+	{"algorithm trimmed", "algorithm: ' echo '\n", func(s *Scenario) { s.Algorithm, s.Params = "echo", nil }},
+	{"same algorithm keeps params", "algorithm: extinction\n", func(s *Scenario) {}},
+	{"another algorithm with params", "algorithm: echo\nparams: {initiator: 3}\n", func(s *Scenario) {
+		s.Algorithm, s.Params = "echo", map[string]string{"initiator": "3"}
+	}},
 	{"params replace", "params:\n  timeout: 2s\n  k: 3\n  flag: true\n  f: 1.50\n", func(s *Scenario) {
 		s.Params = map[string]string{"timeout": "2s", "k": "3", "flag": "true", "f": "1.50"}
 	}},

@@ -13,7 +13,7 @@ type ActionKind uint8
 
 const (
 	// Crash stops nodes: their state and every message in flight to or from
-	// them is lost.
+	// them is lost. With Action.Leader it stops the current leader.
 	Crash ActionKind = iota
 	// Restart boots crashed nodes again with no state.
 	Restart
@@ -67,6 +67,10 @@ type Action struct {
 	At    time.Duration
 	Kind  ActionKind
 	Nodes []algo.NodeID // Crash, Restart, Recover, ElectAt
+	// Leader, on a Crash, names the node to crash when the event comes: the
+	// leader that the most live nodes follow (the highest id among equals),
+	// so that "the leader crashes" can be written for any network.
+	Leader bool
 	Link  topo.Edge     // LinkDown, LinkUp
 	// Groups are the sides of a Partition, in the order written.
 	Groups []Group

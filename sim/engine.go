@@ -213,7 +213,7 @@ func (e *Engine) validate(a *Action) error {
 	}
 	switch a.Kind {
 	case Crash, Restart, Recover, ElectAt:
-		if len(a.Nodes) == 0 {
+		if len(a.Nodes) == 0 && !(a.Kind == Crash && a.Leader) {
 			return fmt.Errorf("names no node")
 		}
 	case LinkDown, LinkUp:

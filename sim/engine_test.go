@@ -439,3 +439,21 @@ func TestLayoutDoesNotLeak(t *testing.T) {
 		t.Fatalf("the memory layout changed the run")
 	}
 }
+
+// crash: leader stops the node most live nodes follow, whoever it is then.
+func TestCrashLeader(t *testing.T) {
+	h := &hooks{} // probes follow themselves: each node is its own leader
+	rec, _ := runProbe(t, h, sim.Config{Graph: line(3), Delay: sim.DefaultDelay, Timeline: []sim.Action{
+		{At: 1, Kind: sim.Crash, Leader: true},
+	}})
+	var crashed []algo.NodeID
+	for _, e := range rec.events {
+		if e.Kind == trace.Crashed {
+			crashed = append(crashed, e.Node)
+		}
+	}
+	// One vote each: the highest id among equals.
+	if len(crashed) != 1 || crashed[0] != 2 {
+		t.Errorf("crashed %v, want [2]", crashed)
+	}
+}

@@ -46,6 +46,11 @@ func (e *Engine) boot(v algo.NodeID, mode bootMode) {
 func (e *Engine) act(a *Action) {
 	switch a.Kind {
 	case Crash:
+		if a.Leader {
+			if v, ok := e.leader(); ok {
+				e.crash(v)
+			}
+		}
 		for _, v := range a.Nodes {
 			e.crash(v)
 		}
@@ -87,6 +92,25 @@ func (e *Engine) act(a *Action) {
 			e.setLink(k, now)
 		}
 	}
+}
+
+// leader returns the leader the most live nodes follow, the highest id among
+// equals; false when no live node follows one.
+func (e *Engine) leader() (algo.NodeID, bool) {
+	votes := map[algo.NodeID]int{}
+	best, most := algo.None, 0
+	for k := range e.nodes {
+		nd := &e.nodes[k]
+		if !nd.alive || !nd.status.HasLeader() || !e.node(nd.status.Leader).alive {
+			continue
+		}
+		l := nd.status.Leader
+		votes[l]++
+		if c := votes[l]; c > most || c == most && l > best {
+			best, most = l, c
+		}
+	}
+	return best, best != algo.None
 }
 
 // physUp reports whether the link a-b (an edge of the graph) is physically up:

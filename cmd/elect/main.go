@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	_ "github.com/electgo/elect/algo/echo"
+	_ "github.com/electgo/elect/algo/vkt"
 )
 
 // Exit codes.

@@ -69,12 +69,6 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		if s, err = scenario.Load(f.file, s); err != nil {
 			return nil, err
 		}
-		// Parameters belong to their algorithm: a file that names another
-		// algorithm than the default's, and no params, runs it with its
-		// own defaults, not with the default algorithm's parameters.
-		if s.Algorithm != scenario.Default().Algorithm && !s.Sets("params") {
-			s.Params = nil
-		}
 	}
 	// The scenario package reads algorithm, topology and params as plain
 	// strings; they are checked here, against the registry and the topology

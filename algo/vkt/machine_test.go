@@ -1,0 +1,162 @@
+package vkt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// fakeEnv drives one machine by hand: what it sends is written down, timers
+// are remembered, not run.
+type fakeEnv struct {
+	id     algo.NodeID
+	nbrs   []algo.NodeID
+	sent   []string
+	timers map[algo.Timer]time.Duration
+	rng    *rand.Rand
+}
+
+func newEnv(id algo.NodeID, nbrs ...algo.NodeID) *fakeEnv {
+	return &fakeEnv{id: id, nbrs: nbrs, timers: map[algo.Timer]time.Duration{}, rng: rand.New(rand.NewPCG(1, 1))}
+}
+
+func (f *fakeEnv) ID() algo.NodeID          { return f.id }
+func (f *fakeEnv) Value() int64             { return int64(f.id) }
+func (f *fakeEnv) Now() time.Duration       { return 0 }
+func (f *fakeEnv) Rand() *rand.Rand         { return f.rng }
+func (f *fakeEnv) Neighbors() []algo.NodeID { return f.nbrs }
+func (f *fakeEnv) Send(to algo.NodeID, m algo.Message) {
+	f.sent = append(f.sent, fmt.Sprintf("%s>%d %v %v", MessageNames[m.Type], to, m.Index, m.Peer.ID))
+}
+func (f *fakeEnv) SetTimer(t algo.Timer, d time.Duration) { f.timers[t] = d }
+func (f *fakeEnv) StopTimer(t algo.Timer)                 { delete(f.timers, t) }
+
+// take returns what was sent since the last call.
+func (f *fakeEnv) take() string {
+	s := strings.Join(f.sent, "; ")
+	f.sent = nil
+	return s
+}
+
+func testNode(id algo.NodeID) *node {
+	c := &config{heartbeat: time.Second, timeout: 3 * time.Second, probe: 500 * time.Millisecond, electionTimeout: 10 * time.Second}
+	return c.newNode(id).(*node)
+}
+
+func expect(t *testing.T, env *fakeEnv, want string) {
+	t.Helper()
+	if got := env.take(); got != want {
+		t.Errorf("sent %q\nwant %q", got, want)
+	}
+}
+
+// A source whose child stops answering probes gives up on it after one
+// unanswered probe and decides with what it has.
+func TestProbeDropsLostChild(t *testing.T) {
+	env := newEnv(0, 1, 2)
+	n := testNode(0)
+	n.Start(env)
+	expect(t, env, "election>1 <1,0> 0; election>2 <1,0> 0")
+	if env.timers[timerProbe] != 500*time.Millisecond {
+		t.Fatalf("probe timer %v", env.timers)
+	}
+	n.Receive(env, &algo.Message{Type: Ack, From: 1, Index: algo.Index{Num: 1, ID: 0}, Peer: algo.Peer{ID: 1, Value: 1}})
+	expect(t, env, "")
+	n.Timer(env, timerProbe)
+	expect(t, env, "probe>2 <1,0> 0")
+	n.Timer(env, timerProbe) // 2 never replied: lost
+	expect(t, env, "leader>1 <1,0> 1; leader>2 <1,0> 1")
+	if st := n.Status(); st.State != algo.Norm || st.Leader != 1 {
+		t.Errorf("status %+v, want Norm following 1", st)
+	}
+}
+
+// A child that replies is kept, and probed again.
+func TestProbeKeepsLiveChild(t *testing.T) {
+	env := newEnv(0, 2)
+	n := testNode(0)
+	n.Start(env)
+	env.take()
+	n.Timer(env, timerProbe)
+	expect(t, env, "probe>2 <1,0> 0")
+	n.Receive(env, &algo.Message{Type: Reply, From: 2, Index: algo.Index{Num: 1, ID: 0}})
+	n.Timer(env, timerProbe)
+	expect(t, env, "probe>2 <1,0> 0")
+	if st := n.Status(); st.State != algo.Elect {
+		t.Errorf("status %+v, want still electing", st)
+	}
+}
+
+// A node answers a Probe of its computation while it elects, and not after.
+func TestReply(t *testing.T) {
+	env := newEnv(3, 0, 5)
+	n := testNode(3)
+	n.Receive(env, &algo.Message{Type: Election, From: 0, Index: algo.Index{Num: 1, ID: 0}})
+	expect(t, env, "election>5 <1,0> 0")
+	n.Receive(env, &algo.Message{Type: Probe, From: 0, Index: algo.Index{Num: 1, ID: 0}})
+	expect(t, env, "reply>0 <1,0> 0")
+	n.Receive(env, &algo.Message{Type: Probe, From: 0, Index: algo.Index{Num: 9, ID: 0}})
+	expect(t, env, "")
+}
+
+// Heartbeats: the leader's are forwarded once; a better leader's is adopted
+// and forwarded (a merge); a worse leader's is ignored.
+func TestHeartbeatMerge(t *testing.T) {
+	env := newEnv(4, 1, 2, 3)
+	n := testNode(4)
+	n.follow(env, algo.Peer{ID: 5, Value: 5})
+	hb := func(from algo.NodeID, leader algo.NodeID, seq uint32) *algo.Message {
+		return &algo.Message{Type: Heartbeat, From: from, Peer: algo.Peer{ID: leader, Value: int64(leader)}, Index: algo.Index{Num: seq, ID: leader}}
+	}
+	n.Receive(env, hb(1, 5, 1))
+	expect(t, env, "heartbeat>2 <1,5> 5; heartbeat>3 <1,5> 5")
+	n.Receive(env, hb(2, 5, 1)) // the same beat by another path
+	expect(t, env, "")
+	n.Receive(env, hb(3, 2, 7)) // a worse leader
+	expect(t, env, "")
+	n.Receive(env, hb(3, 9, 7)) // a better one: adopt, no election
+	expect(t, env, "heartbeat>1 <7,9> 9; heartbeat>2 <7,9> 9")
+	if st := n.Status(); st.State != algo.Norm || st.Leader != 9 {
+		t.Errorf("status %+v, want Norm following 9", st)
+	}
+}
+
+// A leader that hears a better leader steps down and stops beating.
+func TestLeaderStepsDown(t *testing.T) {
+	env := newEnv(5, 1)
+	n := testNode(5)
+	n.follow(env, algo.Peer{ID: 5, Value: 5})
+	if _, ok := env.timers[timerBeat]; !ok {
+		t.Fatal("a leader must beat")
+	}
+	n.Receive(env, &algo.Message{Type: Heartbeat, From: 1, Peer: algo.Peer{ID: 8, Value: 8}, Index: algo.Index{Num: 3, ID: 8}})
+	if _, ok := env.timers[timerBeat]; ok {
+		t.Error("a leader that stepped down still beats")
+	}
+	if _, ok := env.timers[timerTimeout]; !ok {
+		t.Error("a follower must watch for heartbeats")
+	}
+}
+
+// Saved state comes back on recovery; garbage is refused.
+func TestSaveRecover(t *testing.T) {
+	env := newEnv(2, 1)
+	n := testNode(2)
+	n.num = 7
+	n.src = algo.Index{Num: 7, ID: 9}
+	n.follow(env, algo.Peer{ID: 9, Value: -3})
+	m := testNode(2)
+	if err := m.Recover(env, n.Save()); err != nil {
+		t.Fatal(err)
+	}
+	if m.lid != n.lid || m.src != n.src || m.num != 7 || m.delta {
+		t.Errorf("recovered %+v from %+v", m, n)
+	}
+	if err := m.Recover(env, []byte{1, 2}); err == nil {
+		t.Error("accepted two bytes of state")
+	}
+}

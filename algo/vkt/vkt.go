@@ -1,0 +1,301 @@
+// Package vkt is the leader election algorithm for mobile ad hoc networks of
+// 000_c3bedb07ea4749d7.txt, after Vasudevan, Kurose and Towsley: an election
+// grows a spanning tree and shrinks it back, and heartbeats keep the leader
+// known, carry it across merging partitions and reveal its loss.
+//
+// # The election (section III-A)
+//
+// The source of an election sets δ and sends Election<src> to all its
+// neighbours, waiting for an Ack from each (S). A node that receives the
+// first Election of a computation takes the sender as its parent P and sends
+// the Election on to its other neighbours; an Election of the same
+// computation from any other node is answered at once with an empty Ack
+// ("responde imediatamente com uma mensagem Ack"). Once every node in S has
+// answered, a node sends its parent an Ack carrying the most valued node of
+// its subtree; the source, when all of its Acks are in, knows the most valued
+// node of the network and floods Leader.
+//
+// # Concurrent elections (III-B1)
+//
+// Computations are ordered by their index <num, id> (equation (1)). A node
+// that is in an election and hears a higher computation abandons its own and
+// joins the higher one; a lower one is ignored while the node elects (its
+// source hears the higher computation too, and joins it), and answered with
+// the node's Leader once the node is back in normal operation, so that a
+// stale computation ends instead of waiting for ever.
+//
+// # Lost children (III-B, Probe and Reply)
+//
+// While it waits for Acks, a node probes the nodes in S every probe
+// interval; one that did not Reply to the previous Probe has moved away or
+// crashed, and the node stops waiting for it. A neighbour reported gone by
+// the driver is dropped from S at once.
+//
+// # Leader loss, partitions and merges (III-B2, III-B3)
+//
+// The leader sends Heartbeat<leader, seq> every heartbeat interval; each
+// node forwards the first copy of each new heartbeat of its leader to its
+// other neighbours. A node that hears none for the timeout starts an
+// election: the side of a partition that kept the leader keeps hearing it and
+// does not elect. When partitions meet, a node that receives a Heartbeat of a
+// better leader than its own (higher value, then id) adopts it and forwards
+// it, so the whole merged component adopts the best leader with no new
+// election. A node also tells a neighbour that appears who its leader is, with
+// a Heartbeat, so that a merge does not wait for the next beat.
+//
+// # Crash, restart, recovery (III-B4)
+//
+// A crash is a one-node partition. A restart, with no state, starts an
+// election; a recovery, with the old leader, resumes normal operation and
+// behaves as a merge: heartbeats settle which leader wins, and if the old
+// leader is gone the timeout starts an election.
+//
+// # Desirability
+//
+// The leader is the most valued node: highest value (env.Value), then
+// highest id. Computation indices order elections by <num, id>, as in the
+// document; only the result is chosen by value.
+//
+// A node in an election that never ends (its source crashed after the node
+// acknowledged) gives up after the election timeout and starts an election of
+// its own.
+//
+// # Jitter
+//
+// When every node starts at once, or a leader's heartbeats stop reaching a
+// whole network within a few milliseconds, every node starts an election and
+// the highest computation must absorb all the others. The parameter jitter
+// (zero by default: the document's behaviour) adds a random delay of up to
+// that much before a node starts an election at boot and to every timeout,
+// so that one election usually reaches most nodes before they start their
+// own; a node that hears an election while it waits joins it.
+package vkt
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// Message types, with the names of the source document (table I).
+const (
+	Election  algo.MsgType = iota // Index: the computation <num, id>
+	Ack                           // Index: the computation; Peer: the most valued node of the subtree (NoPeer: not a child)
+	Leader                        // Index: the computation that elected it; Peer: the leader
+	Probe                         // Index: the computation
+	Reply                         // Index: the computation
+	Heartbeat                     // Peer: the leader; Index.Num: the heartbeat's sequence number
+)
+
+// MessageNames are the document's names, indexed by type.
+var MessageNames = []string{"election", "ack", "leader", "probe", "reply", "heartbeat"}
+
+// Timers.
+const (
+	timerBeat    algo.Timer = iota // leader: send the next heartbeat
+	timerTimeout                   // follower: no heartbeat for the timeout; electing: no end in sight
+	timerProbe                     // electing: probe the nodes still owing an Ack
+)
+
+// config is shared by every node of a run.
+type config struct {
+	heartbeat       time.Duration
+	timeout         time.Duration
+	probe           time.Duration
+	electionTimeout time.Duration
+	jitter          time.Duration
+	made            int
+	chunk           []node
+}
+
+// newNode makes one node's machine, from chunks that grow with the count.
+func (c *config) newNode(id algo.NodeID) algo.Machine {
+	if len(c.chunk) == 0 {
+		c.chunk = make([]node, min(max(c.made, 1), 4096))
+	}
+	n := &c.chunk[0]
+	c.chunk = c.chunk[1:]
+	c.made++
+	n.cfg, n.id = c, id
+	return n
+}
+
+// node is one node's state: the variables of table II and what heartbeats
+// and probes need.
+type node struct {
+	cfg *config
+	id  algo.NodeID
+
+	delta  bool        // δ: in an election
+	parent algo.NodeID // P: parent in the election's tree (None at the source)
+	lid    algo.Peer   // the leader (NoPeer: none)
+	src    algo.Index  // the computation this node is in, or last took part in
+	num    uint32      // highest computation number seen
+	// S: the neighbours an Ack is still awaited from, ascending, and for
+	// each whether it was probed and has not replied since.
+	pending []algo.NodeID
+	probed  []bool
+	max     algo.Peer // most valued node of the subtree heard so far
+	acked   bool      // the Ack to the parent has been sent
+
+	seq uint32 // leader: last heartbeat sent; follower: last heartbeat of lid seen
+}
+
+func (n *node) Status() algo.Status {
+	st := algo.Status{Leader: n.lid.ID, State: algo.Norm, Index: n.src}
+	if n.delta {
+		st.State = algo.Wait
+		if n.src.ID == n.id {
+			st.State = algo.Elect
+		}
+	}
+	return st
+}
+
+func (n *node) self(env algo.Env) algo.Peer { return algo.Peer{ID: n.id, Value: env.Value()} }
+
+// Start boots the node: it has no leader, so it starts an election (III-A3).
+func (n *node) Start(env algo.Env) { n.Restart(env) }
+
+// Restart boots the node with no state: a new election, after a random
+// backoff of up to the jitter when one is set (an election heard meanwhile
+// is joined instead).
+func (n *node) Restart(env algo.Env) {
+	n.lid, n.parent = algo.NoPeer, algo.None
+	if n.cfg.jitter > 0 {
+		env.SetTimer(timerTimeout, n.backoff(env))
+		return
+	}
+	n.Elect(env)
+}
+
+// backoff draws a delay in [0, jitter).
+func (n *node) backoff(env algo.Env) time.Duration {
+	if n.cfg.jitter <= 0 {
+		return 0
+	}
+	return time.Duration(env.Rand().Int64N(int64(n.cfg.jitter)))
+}
+
+// saveLen is the size of the saved state: leader id and value, computation,
+// highest number.
+const saveLen = 4 + 8 + 8 + 4
+
+// Save keeps what a recovery needs: the leader, the computation and the
+// highest computation number seen.
+func (n *node) Save() []byte {
+	b := make([]byte, 0, saveLen)
+	b = binary.BigEndian.AppendUint32(b, uint32(n.lid.ID))
+	b = binary.BigEndian.AppendUint64(b, uint64(n.lid.Value))
+	b = binary.BigEndian.AppendUint32(b, n.src.Num)
+	b = binary.BigEndian.AppendUint32(b, uint32(n.src.ID))
+	return binary.BigEndian.AppendUint32(b, n.num)
+}
+
+// Recover resumes normal operation with the saved leader, as a merge
+// (III-B4): heartbeats decide whether it stays.
+func (n *node) Recover(env algo.Env, saved []byte) error {
+	if len(saved) != saveLen {
+		return fmt.Errorf("saved state has %d bytes, want %d", len(saved), saveLen)
+	}
+	n.lid = algo.Peer{ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved))), Value: int64(binary.BigEndian.Uint64(saved[4:]))}
+	n.src = algo.Index{Num: binary.BigEndian.Uint32(saved[12:]), ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved[16:])))}
+	n.num = binary.BigEndian.Uint32(saved[20:])
+	n.delta, n.parent = false, algo.None
+	if n.lid.ID == algo.None {
+		n.Elect(env)
+		return nil
+	}
+	n.follow(env, n.lid)
+	return nil
+}
+
+// follow makes lid this node's leader in normal operation: the leader starts
+// beating, the others watch for its heartbeats.
+func (n *node) follow(env algo.Env, lid algo.Peer) {
+	n.delta = false
+	n.lid = lid
+	n.seq = 0
+	n.pending, n.probed = n.pending[:0], n.probed[:0]
+	env.StopTimer(timerProbe)
+	if lid.ID == n.id {
+		env.StopTimer(timerTimeout)
+		env.SetTimer(timerBeat, n.cfg.heartbeat)
+		return
+	}
+	env.StopTimer(timerBeat)
+	env.SetTimer(timerTimeout, n.cfg.timeout+n.backoff(env))
+}
+
+func (n *node) Timer(env algo.Env, t algo.Timer) {
+	switch t {
+	case timerBeat:
+		if !n.delta && n.lid.ID == n.id {
+			n.beat(env)
+		}
+	case timerTimeout:
+		// Normal operation: the leader is lost (no heartbeat for the
+		// timeout). In an election: it did not end in time.
+		n.Elect(env)
+	case timerProbe:
+		n.probe(env)
+	}
+}
+
+func (n *node) Receive(env algo.Env, m *algo.Message) {
+	switch m.Type {
+	case Election:
+		n.onElection(env, m)
+	case Ack:
+		n.onAck(env, m)
+	case Leader:
+		n.onLeader(env, m)
+	case Probe:
+		if m.Index == n.src && n.delta {
+			env.Send(m.From, algo.Message{Type: Reply, Index: m.Index})
+		}
+	case Reply:
+		n.onReply(m)
+	case Heartbeat:
+		n.onHeartbeat(env, m)
+	}
+}
+
+// NeighborUp: a node that appears during an election that still collects
+// Acks here is sent the Election; one that appears in normal operation is
+// told the leader, which settles a merge at once.
+func (n *node) NeighborUp(env algo.Env, id algo.NodeID) {
+	switch {
+	case n.delta && !n.acked:
+		n.await(id)
+		env.Send(id, algo.Message{Type: Election, Index: n.src})
+	case !n.delta && n.lid.ID != algo.None:
+		env.Send(id, algo.Message{Type: Heartbeat, Peer: n.lid, Index: algo.Index{Num: n.seq, ID: n.lid.ID}})
+	}
+}
+
+// NeighborDown: a child that is gone owes no Ack any more; a parent that is
+// gone cannot carry this subtree's Ack, so the node starts an election of its
+// own, which beats the broken one.
+func (n *node) NeighborDown(env algo.Env, id algo.NodeID) {
+	if !n.delta {
+		return
+	}
+	if id == n.parent && !n.acked {
+		n.Elect(env)
+		return
+	}
+	n.settle(env, id, algo.NoPeer)
+}
+
+// await adds id to S.
+func (n *node) await(id algo.NodeID) {
+	i, found := slices.BinarySearch(n.pending, id)
+	if !found {
+		n.pending = slices.Insert(n.pending, i, id)
+		n.probed = slices.Insert(n.probed, i, false)
+	}
+}

@@ -1,0 +1,283 @@
+package vkt_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	_ "github.com/electgo/elect/algo/vkt"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/trace"
+)
+
+// window counts the messages each node sends, by type, from a time on.
+type window struct {
+	from  time.Duration
+	names []string
+	sent  map[string]int
+	by    map[algo.NodeID]map[string]int
+	last  map[string]time.Duration // time of the last message of each type
+}
+
+func newWindow(from time.Duration) *window {
+	return &window{from: from, sent: map[string]int{}, by: map[algo.NodeID]map[string]int{}, last: map[string]time.Duration{}}
+}
+
+func (w *window) Observe(e *trace.Event) {
+	if e.Kind != trace.Sent || e.At < w.from {
+		return
+	}
+	name := []string{"election", "ack", "leader", "probe", "reply", "heartbeat"}[e.Msg.Type]
+	w.sent[name]++
+	if w.by[e.Node] == nil {
+		w.by[e.Node] = map[string]int{}
+	}
+	w.by[e.Node][name]++
+	w.last[name] = e.At
+}
+
+func load(t *testing.T, name string) *scenario.Scenario {
+	t.Helper()
+	s, err := scenario.Load(filepath.Join("../../scenarios", name), scenario.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func run(t *testing.T, s *scenario.Scenario, obs ...trace.Observer) *metrics.Summary {
+	t.Helper()
+	sum, err := runner.Run(s, runner.Options{Observers: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.ViolationCount > 0 {
+		t.Fatalf("%s seed %d: %d violations, first: %+v", s.Topology, s.Seed, sum.ViolationCount, sum.Violations[0])
+	}
+	if sum.Unchecked > 0 {
+		t.Fatalf("%d components not judged: make the run longer", sum.Unchecked)
+	}
+	return sum
+}
+
+func leaders(sum *metrics.Summary) map[algo.NodeID]int {
+	out := map[algo.NodeID]int{}
+	for _, f := range sum.Final {
+		if f.Alive {
+			out[f.Leader]++
+		}
+	}
+	return out
+}
+
+// TestStaticElectionExactCounts: one election over a settled, connected
+// network (an elect event after the start-up election) costs exactly one
+// Election over every edge but the tree edges' second direction, one Ack for
+// each Election, and one Leader likewise: 2E-(n-1) of each.
+func TestStaticElectionExactCounts(t *testing.T) {
+	for _, shape := range []string{"line:2", "line:12", "ring:9", "star:10", "grid:5x4", "complete:8", "tree:30", "layered:3", "ba:40:2"} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/seed%d", shape, seed), func(t *testing.T) {
+				s := scenario.Default()
+				s.Algorithm, s.Params, s.Topology, s.Seed = "vkt", nil, shape, seed
+				s.Values = sim.Values{Mode: sim.ValueRandom}
+				s.Duration = 40 * time.Second
+				s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+				at := 5 * time.Second
+				s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{1}}}
+				w := newWindow(at)
+				sum := run(t, s, w)
+				want := 2*sum.Edges - (sum.Nodes - 1)
+				for _, typ := range []string{"election", "ack", "leader"} {
+					if w.sent[typ] != want {
+						t.Errorf("%s: %d, want 2E-(n-1) = %d", typ, w.sent[typ], want)
+					}
+				}
+				if w.sent["probe"] != 0 {
+					t.Errorf("%d probes in a fast static election", w.sent["probe"])
+				}
+			})
+		}
+	}
+}
+
+// TestExperiment2LeaderCrash: after the leader crashes, the most valued
+// surviving node leads; the election ends a timeout plus a few network
+// crossings after the last heartbeat.
+func TestExperiment2LeaderCrash(t *testing.T) {
+	s := load(t, "vkt-2-leader-crash.yaml")
+	w := newWindow(0)
+	sum := run(t, s, w)
+	if l := leaders(sum); len(l) != 1 || l[43] != 44 {
+		t.Fatalf("leaders %v, want all 44 survivors following 43", l)
+	}
+	if sum.Elections.Completed != 2 {
+		t.Errorf("%d elections, want the start-up one and one after the crash", sum.Elections.Completed)
+	}
+}
+
+// TestExperiment3Partition: the local network that keeps the leader starts
+// no election; the two others each elect their own best node.
+func TestExperiment3Partition(t *testing.T) {
+	s := load(t, "vkt-3-partition.yaml")
+	w := newWindow(10 * time.Second)
+	sum := run(t, s, w)
+	for v := algo.NodeID(30); v <= 44; v++ {
+		if n := w.by[v]["election"]; n > 0 {
+			t.Errorf("node %d, on the leader's side, sent %d election messages after the partition", v, n)
+		}
+	}
+	if l := leaders(sum); len(l) != 3 || l[14] != 15 || l[29] != 15 || l[44] != 15 {
+		t.Errorf("leaders %v, want 14, 29 and 44 for 15 nodes each", l)
+	}
+}
+
+// TestExperiment4Merge: after the heal, heartbeats carry the best leader
+// across and no election message is sent at all.
+func TestExperiment4Merge(t *testing.T) {
+	s := load(t, "vkt-4-merge.yaml")
+	w := newWindow(30 * time.Second)
+	sum := run(t, s, w)
+	if w.sent["election"] != 0 || w.sent["ack"] != 0 || w.sent["leader"] != 0 {
+		t.Errorf("after the heal: %v, want no election traffic", w.sent)
+	}
+	if l := leaders(sum); len(l) != 1 || l[44] != 45 {
+		t.Errorf("leaders %v, want all 45 following 44", l)
+	}
+}
+
+// TestAllStartAtOnce: every node starting at the same instant elects the
+// most valued node of each component, on every family, under every delay
+// model, with and without the start-up jitter.
+func TestAllStartAtOnce(t *testing.T) {
+	for _, shape := range []string{"line:20", "ring:16", "grid:6x6", "complete:12", "tree:50", "geometric:120:130", "gnp:60:0.08", "ba:80:2", "layered:4"} {
+		for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms", "exponential:3ms"} {
+			for _, jitter := range []string{"0s", "200ms"} {
+				t.Run(shape+"/"+delay+"/jitter"+jitter, func(t *testing.T) {
+					s := scenario.Default()
+					s.Algorithm, s.Topology, s.Seed = "vkt", shape, 3
+					s.Params = map[string]string{"jitter": jitter}
+					s.Delay, _ = sim.ParseDelay(delay)
+					s.Values = sim.Values{Mode: sim.ValueRandom}
+					s.Duration = 25 * time.Second
+					s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+					run(t, s)
+				})
+			}
+		}
+	}
+}
+
+// TestRecoveryIsAMerge: a node that crashes and recovers its state while
+// the leader lives rejoins with no election at all.
+func TestRecoveryIsAMerge(t *testing.T) {
+	s := load(t, "vkt-1-all-start.yaml")
+	s.Duration = 50 * time.Second
+	s.Events = []sim.Action{
+		{At: 5 * time.Second, Kind: sim.Crash, Nodes: []algo.NodeID{7}},
+		{At: 6 * time.Second, Kind: sim.Recover, Nodes: []algo.NodeID{7}},
+	}
+	w := newWindow(5 * time.Second)
+	sum := run(t, s, w)
+	if w.sent["election"] != 0 {
+		t.Errorf("%d election messages after a recovery", w.sent["election"])
+	}
+	if l := leaders(sum); l[44] != 45 {
+		t.Errorf("leaders %v", l)
+	}
+}
+
+// TestRestartOfTheBest: the most valued node restarts with no state; the
+// network answers its election with the current leader, it sees that it is
+// better and starts a higher election, which it wins.
+func TestRestartOfTheBest(t *testing.T) {
+	s := load(t, "vkt-1-all-start.yaml")
+	s.Duration = 60 * time.Second
+	s.Events = []sim.Action{
+		{At: 5 * time.Second, Kind: sim.Crash, Nodes: []algo.NodeID{44}},
+		{At: 15 * time.Second, Kind: sim.Restart, Nodes: []algo.NodeID{44}},
+	}
+	sum := run(t, s)
+	if l := leaders(sum); l[44] != 45 {
+		t.Errorf("leaders %v, want all 45 following 44 again", l)
+	}
+}
+
+// TestRandomFaults drives vkt through random schedules of crashes,
+// restarts, recoveries, partitions, heals and link failures under random
+// delays; the checker must find nothing.
+func TestRandomFaults(t *testing.T) {
+	seeds := 40
+	if testing.Short() {
+		seeds = 12
+	}
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 99))
+			n := 20 + rng.IntN(100)
+			s := scenario.Default()
+			s.Algorithm, s.Params, s.Seed = "vkt", nil, seed
+			s.Topology = fmt.Sprintf("geometric:%d:%d", n, 200+rng.IntN(200))
+			s.Values = sim.Values{Mode: sim.ValueRandom}
+			s.Delay = sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: time.Duration(2+rng.IntN(20)) * time.Millisecond}
+			if rng.IntN(2) == 0 {
+				s.Params = map[string]string{"jitter": "300ms"}
+			}
+			g, _, err := runner.Network(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Events = randomFaults(rng, g, 30*time.Second)
+			s.Duration = 80 * time.Second
+			s.Check = scenario.Check{Stabilization: 8 * time.Second, Liveness: 30 * time.Second}
+			run(t, s)
+		})
+	}
+}
+
+func randomFaults(rng *rand.Rand, g *topo.Graph, until time.Duration) []sim.Action {
+	var out []sim.Action
+	n := g.N()
+	node := func() algo.NodeID { return algo.NodeID(rng.IntN(n)) }
+	edges := g.Edges()
+	for at := time.Second; at < until; at += time.Duration(200+rng.IntN(3000)) * time.Millisecond {
+		a := sim.Action{At: at}
+		switch rng.IntN(8) {
+		case 0:
+			a.Kind, a.Leader = sim.Crash, true
+		case 1:
+			a.Kind, a.Nodes = sim.Crash, []algo.NodeID{node()}
+		case 2:
+			a.Kind, a.Nodes = sim.Restart, []algo.NodeID{node()}
+		case 3:
+			a.Kind, a.Nodes = sim.Recover, []algo.NodeID{node()}
+		case 4:
+			var west []algo.NodeID
+			for v := 0; v < n; v++ {
+				if g.Pos[v].X < 200+rng.Float64()*600 {
+					west = append(west, algo.NodeID(v))
+				}
+			}
+			a.Kind, a.Groups = sim.Partition, []sim.Group{{Name: "west", Nodes: west}}
+		case 5:
+			a.Kind = sim.Heal
+		case 6, 7:
+			if len(edges) == 0 {
+				continue
+			}
+			a.Kind, a.Link = sim.LinkDown, edges[rng.IntN(len(edges))]
+			if rng.IntN(2) == 0 {
+				a.Kind = sim.LinkUp
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
