@@ -4,13 +4,14 @@ import (
 	"path/filepath"
 	"testing"
 
+	_ "github.com/electgo/elect/algo/all"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 )
 
 // TestShippedScenarios runs every scenario under scenarios/: each must pass
-// the checker and end with no event left, so that every component was
-// judged.
+// the checker and every component must have been judged (the run lasts past
+// the liveness bound, or ends with no event left).
 func TestShippedScenarios(t *testing.T) {
 	files, err := filepath.Glob("../scenarios/*.yaml")
 	if err != nil || len(files) == 0 {
@@ -26,8 +27,8 @@ func TestShippedScenarios(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sum.ViolationCount > 0 || sum.Unchecked > 0 || !sum.Quiescent {
-				t.Fatalf("violations %d (%v), unchecked %d, quiescent %v", sum.ViolationCount, sum.Violations, sum.Unchecked, sum.Quiescent)
+			if sum.ViolationCount > 0 || sum.Unchecked > 0 {
+				t.Fatalf("violations %d (%v), unchecked %d", sum.ViolationCount, sum.Violations, sum.Unchecked)
 			}
 			if sum.Elections.Completed == 0 {
 				t.Fatalf("no election completed")

@@ -10,8 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	_ "github.com/electgo/elect/algo/echo"
-	_ "github.com/electgo/elect/algo/vkt"
+	_ "github.com/electgo/elect/algo/all"
 )
 
 // Exit codes.

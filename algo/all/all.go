@@ -1,0 +1,9 @@
+// Package all registers every algorithm of elect: import it for its side
+// effect where all of them must be available (the CLI, tests that run any
+// scenario).
+package all
+
+import (
+	_ "github.com/electgo/elect/algo/echo"
+	_ "github.com/electgo/elect/algo/vkt"
+)
