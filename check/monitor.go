@@ -81,7 +81,8 @@ func (v Violation) String() string {
 // leader.
 type Election struct {
 	Start, End time.Duration
-	Nodes      int // component size when it ended
+	Nodes      int         // component size when it ended
+	Leader     algo.NodeID // the leader its nodes agreed on
 }
 
 type compState struct {
@@ -97,6 +98,7 @@ type compState struct {
 	touched    int32 // members with a nonzero election index
 	electOpen  bool
 	electStart time.Duration
+	lastLeader algo.NodeID // the leader a member took up last
 	live       bool // past its liveness deadline
 	reportedS  bool
 	reportedL  bool
@@ -411,6 +413,9 @@ func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) 
 	if s.Leader == cs.best.ID {
 		cs.correct += sign
 	}
+	if sign > 0 {
+		cs.lastLeader = s.Leader
+	}
 	k := tallyKey(c, s.Leader)
 	n := m.tally[k]
 	switch {
@@ -460,7 +465,8 @@ func (m *Monitor) review(c int32) {
 	}
 	if cs.electOpen && cs.electing == 0 && cs.notSettled == 0 && cs.distinct == 1 {
 		cs.electOpen = false
-		m.elections = append(m.elections, Election{Start: cs.electStart, End: m.now, Nodes: int(cs.size)})
+		// One leader is followed by all, so it is the last one taken up.
+		m.elections = append(m.elections, Election{Start: cs.electStart, End: m.now, Nodes: int(cs.size), Leader: cs.lastLeader})
 	}
 	if cs.distinct > 1 && m.now-cs.since > m.cfg.Stabilization {
 		m.safetyViolation(c)

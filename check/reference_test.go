@@ -235,7 +235,8 @@ func (r *refChecker) review(c *refComp) {
 	}
 	if c.electOpen && !st.electing && st.allLed && st.leaders == 1 {
 		c.electOpen = false
-		r.res.elections = append(r.res.elections, Election{Start: c.electStart, End: r.now, Nodes: len(c.members)})
+		leader := r.o.status[c.members[0]].Leader // all agree
+		r.res.elections = append(r.res.elections, Election{Start: c.electStart, End: r.now, Nodes: len(c.members), Leader: leader})
 	}
 	if st.disagree && r.now-c.since > r.cfg.Stabilization {
 		r.safety(c)

@@ -540,7 +540,7 @@ func checkExpectations(s *script, r Report) []string {
 			fail(x, "want election START..END nodes SIZE")
 			continue
 		}
-		if got := r.Elections[i]; got != (Election{Start: start, End: end, Nodes: size}) {
+		if got := r.Elections[i]; got.Start != start || got.End != end || got.Nodes != size {
 			fail(x, "got %v..%v nodes %d", got.Start, got.End, got.Nodes)
 		}
 	}

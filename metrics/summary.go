@@ -58,10 +58,20 @@ type Messages struct {
 
 // Elections summarises completed election episodes.
 type Elections struct {
-	Completed  int     `json:"completed"`
-	MeanTimeMS float64 `json:"mean_time_ms"`
-	MaxTimeMS  float64 `json:"max_time_ms"`
-	Open       int     `json:"open"`
+	Completed  int        `json:"completed"`
+	MeanTimeMS float64    `json:"mean_time_ms"`
+	MaxTimeMS  float64    `json:"max_time_ms"`
+	Open       int        `json:"open"`
+	List       []Election `json:"list"`
+}
+
+// Election is one completed election: from the first node of a component to
+// leave Norm until all of its nodes follow one leader.
+type Election struct {
+	StartMS float64     `json:"start_ms"`
+	EndMS   float64     `json:"end_ms"`
+	Nodes   int         `json:"nodes"`
+	Leader  algo.NodeID `json:"leader"`
 }
 
 // Violation is a checker violation in JSON form.
@@ -87,11 +97,13 @@ func MS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // FromCheck fills the parts of a summary that come from the checker: elections,
 // leaderless time, violations, final states and components.
 func (s *Summary) FromCheck(mon *check.Monitor, rep check.Report) {
-	s.Elections = Elections{Completed: len(rep.Elections), MeanTimeMS: MS(rep.MeanElection()), Open: rep.OpenElections}
-	for _, e := range rep.Elections {
+	s.Elections = Elections{Completed: len(rep.Elections), MeanTimeMS: MS(rep.MeanElection()), Open: rep.OpenElections,
+		List: make([]Election, len(rep.Elections))}
+	for i, e := range rep.Elections {
 		if d := MS(e.End - e.Start); d > s.Elections.MaxTimeMS {
 			s.Elections.MaxTimeMS = d
 		}
+		s.Elections.List[i] = Election{StartMS: MS(e.Start), EndMS: MS(e.End), Nodes: e.Nodes, Leader: e.Leader}
 	}
 	s.LeaderlessFraction = rep.LeaderlessFraction
 	s.EndMS = MS(rep.End)

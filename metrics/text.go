@@ -57,7 +57,15 @@ func WriteText(w io.Writer, s *Summary) error {
 	if e.Open > 0 {
 		fmt.Fprintf(&b, ", %d still open", e.Open)
 	}
-	fmt.Fprintf(&b, "\nwithout a leader: %.2f%% of node-time\n", 100*s.LeaderlessFraction)
+	b.WriteString("\n")
+	for i, el := range e.List {
+		if i == maxListed {
+			fmt.Fprintf(&b, "  ... %d more (see --json)\n", len(e.List)-maxListed)
+			break
+		}
+		fmt.Fprintf(&b, "  at %.3f s: %s nodes elected %d in %.3f ms\n", el.StartMS/1000, group(uint64(el.Nodes)), el.Leader, el.EndMS-el.StartMS)
+	}
+	fmt.Fprintf(&b, "without a leader: %.2f%% of node-time\n", 100*s.LeaderlessFraction)
 
 	fmt.Fprintf(&b, "\ncomponents: %d", len(s.Components))
 	if s.Unreached > 0 {

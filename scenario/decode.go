@@ -618,7 +618,31 @@ func (d *decoder) partition(n *yaml.Node, path string) ([]sim.Group, error) {
 		if strings.TrimSpace(e.key) == "" {
 			return nil, d.errf(e.k, path, "empty group name")
 		}
-		ids, err := d.nodeSet(e.v, join(path, e.key))
+		g := sim.Group{Name: e.key}
+		gpath := join(path, e.key)
+		if v := resolve(e.v); v.Kind == yaml.MappingNode {
+			// {area: [X0, Y0, X1, Y1]}: the nodes placed in that rectangle.
+			fields, err := d.mapping(v, gpath, "field")
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range fields {
+				if f.key != "area" {
+					return nil, d.unknown(f, gpath, []string{"area"})
+				}
+				area, err := d.area(f.v, join(gpath, "area"))
+				if err != nil {
+					return nil, err
+				}
+				g.Area = &area
+			}
+			if g.Area == nil {
+				return nil, d.errf(v, gpath, `a group is nodes (3, [1, 2], "0-9") or {area: [X0, Y0, X1, Y1]}`)
+			}
+			groups = append(groups, g)
+			continue
+		}
+		ids, err := d.nodeSet(e.v, gpath)
 		if err != nil {
 			return nil, err
 		}
@@ -628,9 +652,34 @@ func (d *decoder) partition(n *yaml.Node, path string) ([]sim.Group, error) {
 			}
 			owner[id] = e.key
 		}
-		groups = append(groups, sim.Group{Name: e.key, Nodes: ids})
+		g.Nodes = ids
+		groups = append(groups, g)
 	}
 	return groups, nil
+}
+
+// area reads [X0, Y0, X1, Y1], a rectangle of the plane in metres.
+func (d *decoder) area(n *yaml.Node, path string) (sim.Rect, error) {
+	n = resolve(n)
+	if n.Kind != yaml.SequenceNode || len(n.Content) != 4 {
+		return sim.Rect{}, d.errf(n, path, "want [X0, Y0, X1, Y1], four numbers, got %s", describe(n))
+	}
+	var c [4]float64
+	for i, item := range n.Content {
+		v, err := d.scalar(item, path, "a number")
+		if err != nil {
+			return sim.Rect{}, err
+		}
+		f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if perr != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return sim.Rect{}, d.errf(resolve(item), path, "%q is not a number", v)
+		}
+		c[i] = f
+	}
+	if c[2] <= c[0] || c[3] <= c[1] {
+		return sim.Rect{}, d.errf(n, path, "empty area: want X0 < X1 and Y0 < Y1")
+	}
+	return sim.Rect{X0: c[0], Y0: c[1], X1: c[2], Y1: c[3]}, nil
 }
 
 // link reads the two ends of a link, stored lower id first.

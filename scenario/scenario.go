@@ -122,19 +122,38 @@ func (s *Scenario) Blame(err error, fields ...string) error {
 	return err
 }
 
-// Default is the built-in scenario that `elect sim` runs with no arguments:
-// algorithm "extinction", params {"initiators": "all"}, seed 1, topology
-// "geometric:200:120", values id, delay uniform:1ms:5ms, loss 0, duration 0,
-// no events.
+// Default is what a scenario is made of before a file or flags say
+// otherwise: algorithm "vkt" with its default parameters, seed 1, topology
+// "geometric:50:250" (about ten neighbours each), random values, delay
+// uniform:1ms:5ms, no loss, a duration of 60s (heartbeats never stop, so a
+// run needs a limit), the checker's default bounds, no events.
 func Default() *Scenario {
 	return &Scenario{
-		Algorithm: "extinction",
-		Params:    map[string]string{"initiators": "all"},
+		Algorithm: "vkt",
 		Seed:      1,
-		Topology:  "geometric:200:120",
-		Values:    sim.Values{Mode: sim.ValueID},
+		Topology:  "geometric:50:250",
+		Values:    sim.Values{Mode: sim.ValueRandom},
 		Delay:     sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: 5 * time.Millisecond},
+		Duration:  60 * time.Second,
 	}
+}
+
+// Demo is what `elect sim` runs with no scenario and no flags: Default's
+// network living through the document's tests. At 10s its leader crashes; at
+// 30s the west half (x < 500) loses contact with the east half; at 60s they
+// merge again; the run ends at 100s.
+func Demo() *Scenario {
+	s := Default()
+	s.File = "demo"
+	s.Duration = 100 * time.Second
+	s.Check = Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+	s.Events = []sim.Action{
+		{At: 10 * time.Second, Kind: sim.Crash, Leader: true, Where: "demo: the leader crashes"},
+		{At: 30 * time.Second, Kind: sim.Partition, Where: "demo: west and east split",
+			Groups: []sim.Group{{Name: "west", Area: &sim.Rect{X0: 0, Y0: 0, X1: 500, Y1: 1000}}}},
+		{At: 60 * time.Second, Kind: sim.Heal, Where: "demo: they merge"},
+	}
+	return s
 }
 
 // Clone returns a deep copy of s: changing the copy's maps and slices leaves s

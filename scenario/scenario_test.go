@@ -669,3 +669,27 @@ func TestBlame(t *testing.T) {
 		}
 	}
 }
+
+func TestPartitionArea(t *testing.T) {
+	s, err := Parse("a.yaml", []byte("events:\n  - at: 1s\n    partition:\n      west: {area: [0, 0, 500, 1000]}\n      east: 3-4\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := s.Events[0].Groups
+	if len(g) != 2 || g[0].Area == nil || *g[0].Area != (sim.Rect{X0: 0, Y0: 0, X1: 500, Y1: 1000}) || g[1].Area != nil || len(g[1].Nodes) != 2 {
+		t.Errorf("groups %+v", g)
+	}
+	for doc, want := range map[string]string{
+		"{area: [0, 0, 5]}":          "want [X0, Y0, X1, Y1], four numbers",
+		"{area: [0, 0, x, 5]}":       `"x" is not a number`,
+		"{area: [5, 0, 1, 5]}":       "empty area",
+		"{area: [0, 0, 1, 1], z: 1}": `unknown field "z"`,
+		"{}":                         "a group is nodes",
+		"{area: [0, 0, .inf, 5]}":    "is not a number",
+	} {
+		_, err := Parse("a.yaml", []byte("events:\n  - at: 1s\n    partition:\n      west: "+doc+"\n"), nil)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "a.yaml:4:") {
+			t.Errorf("%s: %v, want a.yaml:4: ... %q", doc, err, want)
+		}
+	}
+}

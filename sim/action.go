@@ -56,10 +56,20 @@ func ParseActionKind(s string) (ActionKind, bool) {
 	return 0, false
 }
 
-// Group is one named side of a partition.
+// Group is one named side of a partition: listed nodes, or the nodes placed
+// in an area (for networks with positions).
 type Group struct {
 	Name  string
 	Nodes []algo.NodeID
+	Area  *Rect
+}
+
+// Rect is a rectangle of the plane, in metres: X0 <= x < X1, Y0 <= y < Y1.
+type Rect struct{ X0, Y0, X1, Y1 float64 }
+
+// Contains reports whether p lies in r.
+func (r Rect) Contains(p topo.Point) bool {
+	return p.X >= r.X0 && p.X < r.X1 && p.Y >= r.Y0 && p.Y < r.Y1
 }
 
 // Action is one entry of a run's timeline.
@@ -71,7 +81,7 @@ type Action struct {
 	// leader that the most live nodes follow (the highest id among equals),
 	// so that "the leader crashes" can be written for any network.
 	Leader bool
-	Link  topo.Edge     // LinkDown, LinkUp
+	Link   topo.Edge // LinkDown, LinkUp
 	// Groups are the sides of a Partition, in the order written.
 	Groups []Group
 	// Where says where the action was written ("run.yaml:12"), for errors.

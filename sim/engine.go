@@ -227,7 +227,10 @@ func (e *Engine) validate(a *Action) error {
 	case Partition:
 		seen := map[algo.NodeID]string{}
 		for _, g := range a.Groups {
-			for _, v := range g.Nodes {
+			if g.Area != nil && e.graph.Pos == nil {
+				return fmt.Errorf("group %s: an area needs a network with positions (geometric)", g.Name)
+			}
+			for _, v := range e.members(g) {
 				if v < 0 || int(v) >= n {
 					return fmt.Errorf("group %s: node %d does not exist (nodes 0..%d)", g.Name, v, n-1)
 				}
@@ -242,6 +245,21 @@ func (e *Engine) validate(a *Action) error {
 		return fmt.Errorf("negative time %v", a.At)
 	}
 	return nil
+}
+
+// members lists the nodes of a partition group: those listed, or those in
+// its area.
+func (e *Engine) members(g Group) []algo.NodeID {
+	if g.Area == nil {
+		return g.Nodes
+	}
+	var in []algo.NodeID
+	for v, p := range e.graph.Pos {
+		if g.Area.Contains(p) {
+			in = append(in, algo.NodeID(v))
+		}
+	}
+	return in
 }
 
 // Value returns node v's desirability.

@@ -457,3 +457,30 @@ func TestCrashLeader(t *testing.T) {
 		t.Errorf("crashed %v, want [2]", crashed)
 	}
 }
+
+// A partition group can be an area of the plane: the nodes placed in it.
+func TestPartitionByArea(t *testing.T) {
+	g := line(4)
+	g.Pos = []topo.Point{{X: 0}, {X: 10}, {X: 20}, {X: 30}}
+	g.Width, g.Height = 40, 1
+	h := &hooks{}
+	rec, _ := runProbe(t, h, sim.Config{Graph: g, Delay: sim.DefaultDelay, Timeline: []sim.Action{
+		{At: 1, Kind: sim.Partition, Groups: []sim.Group{{Name: "west", Area: &sim.Rect{X0: 0, Y0: 0, X1: 15, Y1: 1}}}},
+	}})
+	var cut []string
+	for _, e := range rec.events {
+		if e.Kind == trace.LinkDown {
+			cut = append(cut, fmt.Sprintf("%d-%d", e.Node, e.Peer))
+		}
+	}
+	if strings.Join(cut, " ") != "1-2" {
+		t.Errorf("cut %v, want the one link between x<15 and the rest", cut)
+	}
+	current = &hooks{}
+	_, err := sim.New(sim.Config{Algorithm: probeAlgo, Graph: line(3), Timeline: []sim.Action{
+		{Kind: sim.Partition, Groups: []sim.Group{{Name: "west", Area: &sim.Rect{X1: 1, Y1: 1}}}},
+	}})
+	if err == nil || !strings.Contains(err.Error(), "group west: an area needs a network with positions") {
+		t.Errorf("area on a network without positions: %v", err)
+	}
+}

@@ -70,7 +70,7 @@ func (e *Engine) act(a *Action) {
 	case Partition:
 		group := make([]int32, len(e.nodes))
 		for gi, g := range a.Groups {
-			for _, v := range g.Nodes {
+			for _, v := range e.members(g) {
 				group[v] = int32(gi + 1)
 			}
 		}

@@ -44,6 +44,7 @@ func newScenario(t *testing.T, alg, topology, delay string, seed uint64, params 
 		t.Fatal(err)
 	}
 	s.Delay = d
+	s.Values = sim.Values{Mode: sim.ValueID}
 	return s
 }
 

@@ -114,12 +114,15 @@ func decodeSummary(t testing.TB, out string) (*metrics.Summary, map[string]any) 
 	return &s, m
 }
 
+// With no arguments, sim runs the demo: vkt on 50 nodes through a leader
+// crash, a partition and a merge; three elections (start-up, after the
+// crash, in the half that lost its leader) and none at the merge.
 func TestSimDefault(t *testing.T) {
 	code, out, errOut := cli(t, "sim")
 	if code != exitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"extinction on geometric:200:120: 200 nodes", "seed 1", "trace hash ", "messages: ", "elections: 1 completed", "check: OK"} {
+	for _, want := range []string{"vkt on geometric:50:250: 50 nodes", "seed 1", "trace hash ", "messages: ", "heartbeat", "elections: 3 completed", "at 0.000 s: 50 nodes elected", "check: OK"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
@@ -129,7 +132,7 @@ func TestSimDefault(t *testing.T) {
 // The fields DESIGN.md and README.md promise to scripts, with their JSON
 // types.
 func TestSimJSONFields(t *testing.T) {
-	s, m := simJSON(t, "--algo", "echo", "--topology", "grid:4x4")
+	s, m := simJSON(t, "--algo", "echo", "--topology", "grid:4x4", "--values", "id")
 	type kind int
 	const (
 		str kind = iota
@@ -234,10 +237,14 @@ func TestSimJSONFields(t *testing.T) {
 	}
 }
 
+// flagBase is the scenario the flag tests vary: the waves run to their end,
+// so that every run's figures can be compared with the base's.
+var flagBase = []string{"--algo", "extinction", "--topology", "geometric:200:120", "--values", "id", "--duration", "0"}
+
 func TestSimFlags(t *testing.T) {
-	base, _ := simJSON(t)
-	if base.Algorithm != "extinction" || base.Topology != "geometric:200:120" || base.Seed != 1 || base.Nodes != 200 {
-		t.Fatalf("the default scenario changed: %+v", base)
+	base, _ := simJSON(t, flagBase...)
+	if base.Algorithm != "extinction" || base.Topology != "geometric:200:120" || base.Seed != 1 || base.Nodes != 200 || !base.Quiescent {
+		t.Fatalf("the base scenario changed: %+v", base)
 	}
 	for _, c := range []struct {
 		args []string
@@ -301,7 +308,8 @@ func TestSimFlags(t *testing.T) {
 		}},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			_, s, _ := runJSON(t, append([]string{"sim"}, c.args...)...)
+			args := append(append([]string{"sim"}, flagBase...), c.args...)
+			_, s, _ := runJSON(t, args...)
 			if !c.ok(s) {
 				b, _ := json.Marshal(s)
 				t.Errorf("unexpected summary: %s", b)
@@ -447,12 +455,12 @@ func TestBadInput(t *testing.T) {
 		{[]string{"sim", "--loss", "much"}, `"--loss"`},
 		{[]string{"sim", "--param", "initiators"}, `--param "initiators": want NAME=VALUE`},
 		{[]string{"sim", "--param", "=3"}, `--param "=3": want NAME=VALUE`},
-		{[]string{"sim", "--param", "colour=red"}, `--param colour=red: extinction has no parameter "colour"`},
-		{[]string{"sim", "--param", "initiators=x"}, `--param initiators=x: extinction parameter initiators`},
-		{[]string{"sim", "--param", "initiators=0,300"}, `--param initiators=0,300: initiator 300 does not exist`},
+		{[]string{"sim", "--algo", "extinction", "--param", "colour=red"}, `--param colour=red: extinction has no parameter "colour"`},
+		{[]string{"sim", "--algo", "extinction", "--param", "initiators=x"}, `--param initiators=x: extinction parameter initiators`},
+		{[]string{"sim", "--algo", "extinction", "--param", "initiators=0,300"}, `--param initiators=0,300: initiator 300 does not exist`},
 		{[]string{"sim", "--algo", "echo", "--topology", "ring:5", "--initiator", "5"}, `--initiator: initiator 5 does not exist (the network has nodes 0..4)`},
 		{[]string{"sim", "--algo", "echo", "--initiator", "-1"}, `--initiator: echo parameter initiator: invalid node id "-1"`},
-		{[]string{"sim", "--initiator", "2"}, `--initiator: extinction has no parameter "initiator"`},
+		{[]string{"sim", "--algo", "extinction", "--initiator", "2"}, `--initiator: extinction has no parameter "initiator"`},
 		{[]string{"sim", "--algo", "echo", "--topology", "ring:5", "--param", "root=5"}, `--param root=5: root 5 does not exist`},
 		{[]string{"sim", "--duration", "5x"}, `--duration: invalid duration "5x"`},
 		{[]string{"sim", "--duration", "-1s"}, `--duration: negative duration "-1s"`},
