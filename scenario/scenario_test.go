@@ -86,19 +86,21 @@ func TestExample(t *testing.T) {
 func TestDefault(t *testing.T) {
 	d := Default()
 	want := &Scenario{
-		Algorithm: "extinction",
-		Params:    map[string]string{"initiators": "all"},
+		Algorithm: "vkt",
 		Seed:      1,
-		Topology:  "geometric:200:120",
-		Values:    sim.Values{Mode: sim.ValueID},
+		Topology:  "geometric:50:250",
+		Values:    sim.Values{Mode: sim.ValueRandom},
 		Delay:     sim.Delay{Kind: sim.Uniform, A: 1 * ms, B: 5 * ms},
+		Duration:  60 * time.Second,
 	}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("Default() = %+v, want %+v", d, want)
 	}
-	d.Params["x"] = "y"
-	if _, ok := Default().Params["x"]; ok {
-		t.Fatal("Default shares its params map between calls")
+	demo := Demo()
+	demo.Events[0].At = 0
+	demo.Events[1].Groups[0].Area.X1 = 1
+	if again := Demo(); again.Events[0].At == 0 || again.Events[1].Groups[0].Area.X1 == 1 {
+		t.Fatal("Demo shares its events between calls")
 	}
 }
 
@@ -119,7 +121,7 @@ var validCases = []struct {
 	// extinction.
 	{"algorithm", "algorithm: echo\n", func(s *Scenario) { s.Algorithm, s.Params = "echo", nil }},
 	{"algorithm trimmed", "algorithm: ' echo '\n", func(s *Scenario) { s.Algorithm, s.Params = "echo", nil }},
-	{"same algorithm keeps params", "algorithm: extinction\n", func(s *Scenario) {}},
+	{"same algorithm keeps params", "algorithm: vkt\n", func(s *Scenario) {}},
 	{"another algorithm with params", "algorithm: echo\nparams: {initiator: 3}\n", func(s *Scenario) {
 		s.Algorithm, s.Params = "echo", map[string]string{"initiator": "3"}
 	}},
@@ -150,7 +152,7 @@ var validCases = []struct {
 	{"loss half", "loss: 0.5\n", func(s *Scenario) { s.Loss = 0.5 }},
 	{"loss exponent", "loss: 1e-3\n", func(s *Scenario) { s.Loss = 0.001 }},
 	{"loss just below one", "loss: 0.999\n", func(s *Scenario) { s.Loss = 0.999 }},
-	{"duration zero", "duration: 0\n", nil},
+	{"duration zero", "duration: 0\n", func(s *Scenario) { s.Duration = 0 }},
 	{"duration", "duration: 1m30s\n", func(s *Scenario) { s.Duration = 90 * time.Second }},
 	{"check both", "check: {stabilization: 2s, liveness: 250ms}\n", func(s *Scenario) {
 		s.Check = Check{Stabilization: 2 * time.Second, Liveness: 250 * ms}

@@ -14,6 +14,7 @@ import (
 	_ "github.com/electgo/elect/algo/echo"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/trace"
 )
 
@@ -26,6 +27,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 //	go test ./trace -run Golden -update
 func TestGolden(t *testing.T) {
 	s := scenario.Default()
+	s.Values = sim.Values{Mode: sim.ValueID}
 	s.Algorithm = "echo"
 	s.Params = nil
 	s.Topology = "ring:5"
