@@ -89,10 +89,7 @@ func (n *node) finish(env algo.Env) {
 }
 
 // announce adopts lid as the leader of computation src and floods it to the
-// neighbours, except the one it came from. A node never follows a leader
-// less valued than itself: that happens only when the election that chose
-// lid did not count this node (it restarted, or sat in a stale computation),
-// and then it starts an election of its own, numbered above lid's.
+// neighbours, except the one it came from.
 func (n *node) announce(env algo.Env, lid algo.Peer, from algo.NodeID) {
 	for _, u := range env.Neighbors() {
 		if u != from {
@@ -100,9 +97,6 @@ func (n *node) announce(env algo.Env, lid algo.Peer, from algo.NodeID) {
 		}
 	}
 	n.follow(env, lid)
-	if n.self(env).Better(lid) {
-		n.Elect(env)
-	}
 }
 
 // onLeader adopts the result of the node's computation, or of a higher one

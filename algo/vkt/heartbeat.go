@@ -36,6 +36,10 @@ func (n *node) onHeartbeat(env algo.Env, m *algo.Message) {
 	default:
 		return // a worse leader's heartbeat: its side will adopt ours
 	}
+	if n.self(env).Better(n.lid) {
+		n.Elect(env) // the leader is now worth less than this node: see follow
+		return
+	}
 	if n.lid.ID == n.id {
 		return // this node's own heartbeat, come back
 	}

@@ -148,7 +148,7 @@ func TestSaveRecover(t *testing.T) {
 	n := testNode(2)
 	n.num = 7
 	n.src = algo.Index{Num: 7, ID: 9}
-	n.follow(env, algo.Peer{ID: 9, Value: -3})
+	n.follow(env, algo.Peer{ID: 9, Value: 1 << 40}) // more valued than node 2: followed
 	m := testNode(2)
 	if err := m.Recover(env, n.Save()); err != nil {
 		t.Fatal(err)
@@ -158,5 +158,33 @@ func TestSaveRecover(t *testing.T) {
 	}
 	if err := m.Recover(env, []byte{1, 2}); err == nil {
 		t.Error("accepted two bytes of state")
+	}
+}
+
+// A node never follows a leader less valued than itself, however it hears
+// of one: it starts an election instead.
+func TestNeverFollowWorse(t *testing.T) {
+	env := newEnv(7, 1)
+	n := testNode(7)
+	n.follow(env, algo.Peer{ID: 3, Value: 3})
+	if st := n.Status(); st.State != algo.Elect {
+		t.Errorf("following a worse leader: %+v", st)
+	}
+	env = newEnv(7, 1)
+	n = testNode(7)
+	n.follow(env, algo.Peer{ID: 9, Value: 9})
+	env.take()
+	n.Receive(env, &algo.Message{Type: Heartbeat, From: 1, Peer: algo.Peer{ID: 5, Value: 50}, Index: algo.Index{Num: 1, ID: 5}})
+	if n.lid.ID != 5 {
+		t.Fatalf("did not adopt the better leader 5: %+v", n.lid)
+	}
+	// The leader's value drops below this node's (values can change at run
+	// time): its next heartbeat makes the node elect.
+	m := testNode(8)
+	envM := newEnv(8, 1)
+	m.follow(envM, algo.Peer{ID: 9, Value: 9})
+	m.Receive(envM, &algo.Message{Type: Heartbeat, From: 1, Peer: algo.Peer{ID: 9, Value: 7}, Index: algo.Index{Num: 1, ID: 9}})
+	if st := m.Status(); st.State != algo.Elect {
+		t.Errorf("node 8 (value 8) still follows 9 at value 7: %+v", st)
 	}
 }

@@ -215,7 +215,17 @@ func (n *node) Recover(env algo.Env, saved []byte) error {
 
 // follow makes lid this node's leader in normal operation: the leader starts
 // beating, the others watch for its heartbeats.
+//
+// A node never follows a leader less valued than itself. That happens when
+// whatever chose lid did not count this node: an election it was not part
+// of (it restarted, or sat in a stale computation), or the state it
+// recovered. It then starts an election of its own, numbered above every
+// one it knows, which it wins.
 func (n *node) follow(env algo.Env, lid algo.Peer) {
+	if n.self(env).Better(lid) {
+		n.Elect(env)
+		return
+	}
 	n.delta = false
 	n.lid = lid
 	n.seq = 0

@@ -218,7 +218,13 @@ func TestRandomFaults(t *testing.T) {
 	if testing.Short() {
 		seeds = 12
 	}
+	// 1082 and 1247 once ended with a component following a leader less
+	// valued than one of its nodes, which had taken it up from a heartbeat.
+	list := []uint64{1082, 1247}
 	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		list = append(list, seed)
+	}
+	for _, seed := range list {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 99))
 			n := 20 + rng.IntN(100)
