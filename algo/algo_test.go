@@ -132,3 +132,16 @@ func TestStateNames(t *testing.T) {
 		t.Error("ParseState accepted Leader")
 	}
 }
+
+func TestSlab(t *testing.T) {
+	var s Slab[[3]int]
+	seen := map[*[3]int]bool{}
+	for i := 0; i < 10000; i++ {
+		v := s.New()
+		if seen[v] || *v != [3]int{} {
+			t.Fatalf("value %d reused or not zero", i)
+		}
+		v[0] = i
+		seen[v] = true
+	}
+}

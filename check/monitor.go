@@ -99,7 +99,7 @@ type compState struct {
 	electOpen  bool
 	electStart time.Duration
 	lastLeader algo.NodeID // the leader a member took up last
-	live       bool // past its liveness deadline
+	live       bool        // past its liveness deadline
 	reportedS  bool
 	reportedL  bool
 	dissolving bool // emptied by a recompute, to be freed

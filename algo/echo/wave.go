@@ -66,22 +66,14 @@ type waveConfig struct {
 // large chunks: a million nodes then cost a few dozen allocations instead of
 // two million.
 type arena struct {
-	waves []wave
-	made  int // machines made so far: chunks grow with them
+	waves algo.Slab[wave]
 	ids   []algo.NodeID
 	marks []mark
 }
 
-// newWave makes one node's machine. Chunks start at one machine and double up
-// to 4096, so that a process running one node does not reserve thousands.
+// newWave makes one node's machine.
 func (c *waveConfig) newWave(id algo.NodeID) algo.Machine {
-	a := &c.arena
-	if len(a.waves) == 0 {
-		a.waves = make([]wave, min(max(a.made, 1), 4096))
-	}
-	a.made++
-	w := &a.waves[0]
-	a.waves = a.waves[1:]
+	w := c.arena.waves.New()
 	w.cfg, w.id = c, id
 	return w
 }

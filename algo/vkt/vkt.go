@@ -107,18 +107,12 @@ type config struct {
 	probe           time.Duration
 	electionTimeout time.Duration
 	jitter          time.Duration
-	made            int
-	chunk           []node
+	nodes           algo.Slab[node]
 }
 
-// newNode makes one node's machine, from chunks that grow with the count.
+// newNode makes one node's machine.
 func (c *config) newNode(id algo.NodeID) algo.Machine {
-	if len(c.chunk) == 0 {
-		c.chunk = make([]node, min(max(c.made, 1), 4096))
-	}
-	n := &c.chunk[0]
-	c.chunk = c.chunk[1:]
-	c.made++
+	n := c.nodes.New()
 	n.cfg, n.id = c, id
 	return n
 }
