@@ -287,3 +287,37 @@ func randomFaults(rng *rand.Rand, g *topo.Graph, until time.Duration) []sim.Acti
 	}
 	return out
 }
+
+// TestGeometricPartitionMerge: tests 3 and 4 on a random geometric network
+// cut into three strips: the two strips without the leader elect, the one
+// with it does not, and after the heal no election traffic at all.
+func TestGeometricPartitionMerge(t *testing.T) {
+	s := load(t, "vkt-geometric-partition.yaml")
+	during, after := newWindow(10*time.Second), newWindow(30*time.Second)
+	sum := run(t, s, during, after)
+	if sum.Elections.Completed != 3 {
+		t.Errorf("%d elections, want start-up + two strips", sum.Elections.Completed)
+	}
+	leader := sum.Elections.List[0].Leader
+	g, _, err := runner.Network(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strip := func(v algo.NodeID) int { // the scenario's areas
+		switch x := g.Pos[v].X; {
+		case x < 333:
+			return 0
+		case x < 667:
+			return 1
+		}
+		return 2
+	}
+	for v, by := range during.by {
+		if strip(v) == strip(leader) && by["election"] > 0 && sum.Final[v].Alive {
+			t.Errorf("node %d, in the leader's strip, sent %d election messages", v, by["election"])
+		}
+	}
+	if after.sent["election"]+after.sent["ack"]+after.sent["leader"] != 0 {
+		t.Errorf("election traffic after the heal: %v", after.sent)
+	}
+}
