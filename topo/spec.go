@@ -78,6 +78,9 @@ type Spec struct {
 	W, H int
 	// Range is the geometric radio range in metres.
 	Range float64
+	// Degree, when set (geometric:N:dDEG), is the mean degree asked for;
+	// Range is then the range that gives it (RangeForDegree).
+	Degree float64
 	// Width and Height are the geometric area in metres; Parse sets the
 	// default 1000 x 1000 when the spec gives none, and Build reads zero as
 	// that default.
@@ -111,11 +114,20 @@ func expectedForm(k Kind) string {
 	return string(k) + ":N"
 }
 
+// RangeForDegree is the radio range at which n nodes placed uniformly in a
+// w by h area have deg neighbours on average (ignoring the border, where
+// nodes have fewer): each of the n-1 others is in range with probability
+// pi*r*r/(w*h).
+func RangeForDegree(deg float64, n int, w, h float64) float64 {
+	return math.Sqrt(deg * w * h / (math.Pi * float64(max(n-1, 1))))
+}
+
 // Parse reads a topology spec:
 //
 //	line:N  ring:N  star:N  complete:N  tree:N
 //	grid:WxH
 //	geometric:N:RANGE[:WxH]   (area W by H metres, default 1000x1000)
+//	geometric:N:dDEG[:WxH]    (the range giving DEG neighbours on average)
 //	gnp:N:P
 //	ba:N:M
 //	layered:L
@@ -243,12 +255,22 @@ func (p *parser) parse() (Spec, error) {
 		if s.N, err = p.count(parts[0], form); err != nil {
 			return s, err
 		}
-		if s.Range, err = parsePosFloat("range", parts[1]); err != nil {
+		if deg, ok := strings.CutPrefix(strings.TrimSpace(parts[1]), "d"); ok {
+			// dDEG: the range that gives DEG neighbours on average.
+			if s.Degree, err = parsePosFloat("mean degree", deg); err != nil {
+				return s, err
+			}
+		} else if s.Range, err = parsePosFloat("range", parts[1]); err != nil {
 			return s, err
 		}
 		s.Width, s.Height = defaultSide, defaultSide
 		if len(parts) == 3 {
-			s.Width, s.Height, err = parseArea(parts[2])
+			if s.Width, s.Height, err = parseArea(parts[2]); err != nil {
+				return s, err
+			}
+		}
+		if s.Degree > 0 {
+			s.Range = RangeForDegree(s.Degree, s.N, s.Width, s.Height)
 		}
 	case KindGNP:
 		if err := need(2, 2, "edge probability P"); err != nil {
@@ -400,7 +422,11 @@ func (s Spec) String() string {
 	case KindGrid:
 		return "grid:" + strconv.Itoa(s.W) + "x" + strconv.Itoa(s.H)
 	case KindGeometric:
-		out := "geometric:" + n + ":" + f(s.Range)
+		r := f(s.Range)
+		if s.Degree > 0 {
+			r = "d" + f(s.Degree)
+		}
+		out := "geometric:" + n + ":" + r
 		w, h := s.area()
 		if w != defaultSide || h != defaultSide {
 			out += ":" + f(w) + "x" + f(h)

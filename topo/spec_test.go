@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,6 +155,36 @@ func TestParseErrors(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "topology "+strconv.Quote(c.spec)) {
 			t.Errorf("Parse(%q, %d) error %q does not name the spec", c.spec, c.nodes, err)
+		}
+	}
+}
+
+// geometric:N:dDEG picks the range that gives DEG neighbours on average; it
+// round-trips in that form, follows the nodes override, and the graphs it
+// builds have about that mean degree (a little less: border nodes have
+// fewer neighbours).
+func TestGeometricDegree(t *testing.T) {
+	s, err := Parse("geometric:2000:d10", 0)
+	if err != nil || s.Degree != 10 || s.String() != "geometric:2000:d10" {
+		t.Fatalf("%+v %v %q", s, err, s.String())
+	}
+	if want := RangeForDegree(10, 2000, 1000, 1000); s.Range != want {
+		t.Errorf("range %v, want %v", s.Range, want)
+	}
+	g, err := s.Build(rand.New(rand.NewPCG(1, 2)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mean := 2 * float64(g.M()) / float64(g.N()); mean < 8.5 || mean > 10.5 {
+		t.Errorf("mean degree %.2f, want about 10", mean)
+	}
+	o, err := Parse("geometric:5:d10", 3000)
+	if err != nil || o.N != 3000 || o.Range != RangeForDegree(10, 3000, 1000, 1000) {
+		t.Errorf("override: %+v %v", o, err)
+	}
+	for _, bad := range []string{"geometric:10:d", "geometric:10:d-3", "geometric:10:dx"} {
+		if _, err := Parse(bad, 0); err == nil || !strings.Contains(err.Error(), "mean degree") {
+			t.Errorf("%s: %v", bad, err)
 		}
 	}
 }
