@@ -64,6 +64,6 @@ completed but the checker found violations.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd())
+	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd(), newBenchCmd())
 	return root
 }

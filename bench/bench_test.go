@@ -1,0 +1,156 @@
+package bench
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	_ "github.com/electgo/elect/algo/all"
+	"github.com/electgo/elect/sim"
+)
+
+func tinySweep(t *testing.T) *Sweep {
+	t.Helper()
+	lay, err := ParseTopology("layered:{n}@2..3", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	geo, err := ParseTopology("geometric:{n}:d6", []int{20, 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Sweep{
+		Experiments: []string{"start", "crash"}, Algorithms: []string{"vkt"},
+		Topologies: []Topology{lay, geo}, Seeds: []uint64{1, 2},
+		Delay: sim.DefaultDelay, Values: sim.Values{Mode: sim.ValueRandom},
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	for in, want := range map[string][]int{
+		"5": {5}, "50,100": {50, 100}, "2..5": {2, 3, 4, 5}, "16..100*2": {16, 32, 64}, "9..9": {9}, "1..10*3,50": {1, 3, 9, 50},
+	} {
+		got, err := ParseSizes(in)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: %v %v, want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "x", "0", "5..2", "2..8*1", "1..9*x", "-3"} {
+		if _, err := ParseSizes(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if _, err := ParseTopology("ring:12@3..5", nil); err == nil || !strings.Contains(err.Error(), "no {n}") {
+		t.Errorf("a template without {n} took sizes: %v", err)
+	}
+}
+
+// The shards of a sweep hold every run once, whatever the number of shards.
+func TestShards(t *testing.T) {
+	runs, err := tinySweep(t).Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2*1*4*2 {
+		t.Fatalf("%d runs, want 16", len(runs))
+	}
+	for n := 1; n <= 5; n++ {
+		seen := map[int]int{}
+		for k := 1; k <= n; k++ {
+			for _, r := range (Shard{K: k, N: n}).Of(runs) {
+				seen[r.Index]++
+			}
+		}
+		for i := range runs {
+			if seen[i] != 1 {
+				t.Fatalf("%d shards: run %d in %d of them", n, i, seen[i])
+			}
+		}
+	}
+	for _, bad := range []string{"0/2", "3/2", "1", "a/b", "1/0"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("shard %q accepted", bad)
+		}
+	}
+	if runs[0].Topology != "layered:2" || runs[4].Topology != "geometric:20:d6" {
+		t.Errorf("sizes not filled in: %+v, %+v", runs[0], runs[4])
+	}
+}
+
+// A sweep run on two cores gives what it gives on one; its CSV reads back
+// the same; shards merged give the whole sweep.
+func TestRunCSVMerge(t *testing.T) {
+	sw := tinySweep(t)
+	runs, _ := sw.Runs()
+	one, err := sw.RunAll(runs, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := sw.RunAll(runs, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range one {
+		a, b := *one[i], *two[i]
+		a.WallMS, b.WallMS = 0, 0
+		if a != b {
+			t.Fatalf("run %d differs between 1 and 2 jobs:\n%+v\n%+v", i, a, b)
+		}
+		if a.Violations != 0 || a.Unchecked != 0 {
+			t.Fatalf("run %d: %d violations, %d unchecked", i, a.Violations, a.Unchecked)
+		}
+		if a.Elections == 0 || a.Messages == 0 {
+			t.Fatalf("run %d measured nothing: %+v", i, a)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, one); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadCSV(bytes.NewReader(buf.Bytes()), "r.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range one {
+		if *back[i] != *one[i] {
+			t.Fatalf("row %d: %+v\nread back as %+v", i, one[i], back[i])
+		}
+	}
+	half := (Shard{K: 1, N: 2}).Of(runs)
+	var first, second []*Result
+	for _, r := range one {
+		if r.Index%2 == 0 {
+			first = append(first, r)
+		} else {
+			second = append(second, r)
+		}
+	}
+	if len(first) != len(half) {
+		t.Fatalf("shard sizes")
+	}
+	merged, err := Merge(second, first, first)
+	if err != nil || len(merged) != len(one) || merged[3] != one[3] {
+		t.Fatalf("merge: %d rows, %v", len(merged), err)
+	}
+	bad := *one[3]
+	bad.TraceHash = "x"
+	if _, err := Merge(one, []*Result{&bad}); err == nil {
+		t.Error("merged two different runs 3")
+	}
+	points := Aggregate(merged)
+	if len(points) != 2*4 || points[0].Runs != 2 || points[0].Nodes != 9 {
+		t.Fatalf("points %+v", points)
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	for doc, want := range map[string]string{
+		"a,b\n": "not a results file",
+		strings.Join(columns, ",") + "\n" + strings.Repeat("x,", len(columns)-1) + "x\n": `r.csv:2: column index: "x" is not a count`,
+	} {
+		if _, err := ReadCSV(strings.NewReader(doc), "r.csv"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", doc, err, want)
+		}
+	}
+}

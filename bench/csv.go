@@ -1,0 +1,136 @@
+package bench
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+)
+
+// columns are the CSV file's columns, in order. Files are merged and read
+// back by these names.
+var columns = []string{
+	"index", "experiment", "algorithm", "template", "size", "topology", "seed",
+	"nodes", "edges", "elections", "election_ms", "messages", "messages_per_election",
+	"messages_per_node", "heartbeats", "leaderless_fraction", "violations", "unchecked",
+	"wall_ms", "trace_hash",
+}
+
+// WriteCSV writes results, one row each, after a header.
+func WriteCSV(w io.Writer, results []*Result) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(columns); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, r := range results {
+		row := []string{
+			strconv.Itoa(r.Index), r.Experiment, r.Algorithm, r.Template, strconv.Itoa(r.Size), r.Topology,
+			strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Nodes), strconv.Itoa(r.Edges), strconv.Itoa(r.Elections),
+			f(r.ElectionMS), strconv.FormatUint(r.Messages, 10), f(r.PerElection()), f(r.PerNode()),
+			strconv.FormatUint(r.Heartbeats, 10), f(r.Leaderless), strconv.Itoa(r.Violations), strconv.Itoa(r.Unchecked),
+			f(r.WallMS), r.TraceHash,
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadCSV reads results written by WriteCSV; name is used in errors.
+func ReadCSV(r io.Reader, name string) ([]*Result, error) {
+	cr := csv.NewReader(r) // every row as long as the header, once it is ours
+	header, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if !slices.Equal(header, columns) {
+		return nil, fmt.Errorf("%s:1: not a results file of elect bench (the columns differ)", name)
+	}
+	var out []*Result
+	for line := 2; ; line++ {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		res, err := parseRow(row)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		out = append(out, res)
+	}
+}
+
+func parseRow(row []string) (*Result, error) {
+	r := &Result{}
+	var err error
+	num := func(col int, dst *int) {
+		if err == nil {
+			if *dst, err = strconv.Atoi(row[col]); err != nil || *dst < 0 {
+				err = fmt.Errorf("column %s: %q is not a count", columns[col], row[col])
+			}
+		}
+	}
+	u64 := func(col int, dst *uint64) {
+		if err == nil {
+			if *dst, err = strconv.ParseUint(row[col], 10, 64); err != nil {
+				err = fmt.Errorf("column %s: %q is not a count", columns[col], row[col])
+			}
+		}
+	}
+	float := func(col int, dst *float64) {
+		if err == nil {
+			if *dst, err = strconv.ParseFloat(row[col], 64); err != nil {
+				err = fmt.Errorf("column %s: %q is not a number", columns[col], row[col])
+			}
+		}
+	}
+	num(0, &r.Index)
+	r.Experiment, r.Algorithm, r.Template = row[1], row[2], row[3]
+	num(4, &r.Size)
+	r.Topology = row[5]
+	u64(6, &r.Seed)
+	num(7, &r.Nodes)
+	num(8, &r.Edges)
+	num(9, &r.Elections)
+	float(10, &r.ElectionMS)
+	u64(11, &r.Messages)
+	u64(14, &r.Heartbeats)
+	float(15, &r.Leaderless)
+	num(16, &r.Violations)
+	num(17, &r.Unchecked)
+	float(18, &r.WallMS)
+	r.TraceHash = row[19]
+	return r, err
+}
+
+// Merge joins the results of several files (the shards of a sweep), one row
+// per run index, in index order. A run found twice with different trace
+// hashes means the files come from different sweeps.
+func Merge(sets ...[]*Result) ([]*Result, error) {
+	byIndex := map[int]*Result{}
+	for _, set := range sets {
+		for _, r := range set {
+			if old, ok := byIndex[r.Index]; ok {
+				if old.TraceHash != r.TraceHash || old.Topology != r.Topology || old.Seed != r.Seed {
+					return nil, fmt.Errorf("run %d appears twice with different results (%s seed %d, %s seed %d): are these shards of one sweep?",
+						r.Index, old.Topology, old.Seed, r.Topology, r.Seed)
+				}
+				continue
+			}
+			byIndex[r.Index] = r
+		}
+	}
+	out := make([]*Result, 0, len(byIndex))
+	for _, r := range byIndex {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b *Result) int { return a.Index - b.Index })
+	return out, nil
+}

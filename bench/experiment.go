@@ -1,0 +1,172 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/trace"
+)
+
+// Experiment is one of the tests of 000_c3bedb07ea4749d7.txt as a scenario,
+// with the moment from which its figures are measured.
+type Experiment struct {
+	Name  string
+	Title string // short, for plots
+	Doc   string
+	// From is when measuring starts: elections that begin earlier, and
+	// messages sent earlier, are not counted.
+	From time.Duration
+	// Setup turns the base scenario into the experiment.
+	Setup func(s *scenario.Scenario)
+}
+
+func simCrashLeader(at time.Duration) sim.Action {
+	return sim.Action{At: at, Kind: sim.Crash, Leader: true, Where: "experiment crash"}
+}
+
+// Experiments are the documents' tests that make sense on any topology.
+var Experiments = []Experiment{
+	{
+		Name: "start", Title: "test 1, all start", Doc: "test 1: every node starts at the same instant",
+		Setup: func(s *scenario.Scenario) {
+			s.Duration = 8 * time.Second
+			s.Check = scenario.Check{Stabilization: 3 * time.Second, Liveness: 6 * time.Second}
+		},
+	},
+	{
+		Name: "crash", Title: "test 2, leader crash", Doc: "test 2: the leader crashes at 5s, once the network has settled",
+		From: 5 * time.Second,
+		Setup: func(s *scenario.Scenario) {
+			s.Duration = 16 * time.Second
+			s.Check = scenario.Check{Stabilization: 3 * time.Second, Liveness: 8 * time.Second}
+			s.Events = append(s.Events, simCrashLeader(5*time.Second))
+		},
+	},
+}
+
+func experiment(name string) (*Experiment, error) {
+	var names []string
+	for i := range Experiments {
+		if Experiments[i].Name == name {
+			return &Experiments[i], nil
+		}
+		names = append(names, Experiments[i].Name)
+	}
+	return nil, fmt.Errorf("unknown experiment %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// Result is what one run measured: one row of the CSV file.
+type Result struct {
+	Run
+	Nodes, Edges int
+	// Elections counts the elections that began from the experiment's From;
+	// ElectionMS is their mean duration.
+	Elections  int
+	ElectionMS float64
+	// Messages counts the messages sent from From on, heartbeats apart
+	// (they are the algorithm's upkeep, not its elections), and Heartbeats
+	// those.
+	Messages   uint64
+	Heartbeats uint64
+	Leaderless float64
+	Violations int
+	// Unchecked counts components whose liveness the run was too short to
+	// judge.
+	Unchecked int
+	WallMS    float64
+	TraceHash string
+}
+
+// PerElection is the message overhead of one election, the documents'
+// first metric.
+func (r *Result) PerElection() float64 {
+	if r.Elections == 0 {
+		return 0
+	}
+	return float64(r.Messages) / float64(r.Elections)
+}
+
+// PerNode is the message overhead per node.
+func (r *Result) PerNode() float64 { return float64(r.Messages) / float64(max(r.Nodes, 1)) }
+
+// from counts messages sent from a moment on, heartbeats apart.
+type from struct {
+	at         time.Duration
+	heartbeat  int // type of the heartbeat messages, -1 if none
+	messages   uint64
+	heartbeats uint64
+}
+
+func (f *from) Observe(e *trace.Event) {
+	if e.Kind != trace.Sent || e.At < f.at {
+		return
+	}
+	if int(e.Msg.Type) == f.heartbeat {
+		f.heartbeats++
+	} else {
+		f.messages++
+	}
+}
+
+// Execute runs one run of a sweep.
+func (s *Sweep) Execute(r Run) (*Result, error) {
+	x, err := experiment(r.Experiment)
+	if err != nil {
+		return nil, err
+	}
+	a, err := algo.Lookup(r.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	sc := scenario.Default()
+	sc.File = ""
+	sc.Algorithm, sc.Topology, sc.Seed = r.Algorithm, r.Topology, r.Seed
+	sc.Delay, sc.Values = s.Delay, s.Values
+	sc.Params = map[string]string{}
+	for _, p := range a.Params {
+		if v, ok := s.Params[p.Name]; ok {
+			sc.Params[p.Name] = v
+		}
+	}
+	x.Setup(sc)
+	count := &from{at: x.From, heartbeat: -1}
+	for t, name := range a.Messages {
+		if name == "heartbeat" {
+			count.heartbeat = t
+		}
+	}
+	sum, err := runner.Run(sc, runner.Options{Observers: []trace.Observer{count}})
+	if err != nil {
+		return nil, fmt.Errorf("run %d (%s %s %s seed %d): %w", r.Index, r.Experiment, r.Algorithm, r.Topology, r.Seed, err)
+	}
+	res := &Result{
+		Run: r, Nodes: sum.Nodes, Edges: sum.Edges,
+		Messages: count.messages, Heartbeats: count.heartbeats,
+		Leaderless: sum.LeaderlessFraction, Violations: sum.ViolationCount, Unchecked: sum.Unchecked,
+		WallMS: sum.WallMS, TraceHash: sum.TraceHash,
+	}
+	res.Elections, res.ElectionMS = elections(sum, x.From)
+	return res, nil
+}
+
+// elections counts the elections that began from a moment on and their mean
+// duration.
+func elections(sum *metrics.Summary, at time.Duration) (int, float64) {
+	n, total := 0, 0.0
+	for _, e := range sum.Elections.List {
+		if e.StartMS >= metrics.MS(at) {
+			n++
+			total += e.EndMS - e.StartMS
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return n, total / float64(n)
+}

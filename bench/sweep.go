@@ -1,0 +1,165 @@
+// Package bench runs the experiments of the source documents as sweeps:
+// every combination of experiment, algorithm, topology, size and seed is one
+// simulated run, checked like any other, whose figures (message overhead,
+// election time, time without a leader) become one row of a CSV file. Runs
+// are independent, so a sweep spreads over the cores of a machine, and over
+// many machines by shards whose CSV files merge afterwards; aggregates and
+// plots are made from the merged rows.
+package bench
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/electgo/elect/sim"
+)
+
+// Sweep is a study: the cross product of its lists.
+type Sweep struct {
+	Experiments []string
+	Algorithms  []string
+	// Topologies are topology specs in which {n} stands for each of their
+	// sizes.
+	Topologies []Topology
+	// Seeds are the seeds of each combination.
+	Seeds  []uint64
+	Delay  sim.Delay
+	Values sim.Values
+	// Params are algorithm parameters, for the algorithms that have them.
+	Params map[string]string
+}
+
+// Topology is a topology spec with {n} standing for each size:
+// "geometric:{n}:d10" over node counts, "layered:{n}" over levels.
+type Topology struct {
+	Template string
+	Sizes    []int
+}
+
+// ParseTopology reads TEMPLATE@SIZES (see ParseSizes), or a template alone,
+// which takes the sizes given.
+func ParseTopology(s string, sizes []int) (Topology, error) {
+	tmpl, sz, ok := strings.Cut(s, "@")
+	t := Topology{Template: strings.TrimSpace(tmpl), Sizes: sizes}
+	if ok {
+		var err error
+		if t.Sizes, err = ParseSizes(sz); err != nil {
+			return t, fmt.Errorf("topology %q: %w", s, err)
+		}
+	}
+	if len(t.Sizes) > 1 && !strings.Contains(t.Template, "{n}") {
+		return t, fmt.Errorf("topology %q has no {n} for its sizes to fill in", s)
+	}
+	if len(t.Sizes) == 0 {
+		t.Sizes = []int{0} // a template with no {n} runs once
+	}
+	return t, nil
+}
+
+// Run is one run of a sweep. Index is its place in the sweep, which shards
+// and merged files keep.
+type Run struct {
+	Index      int
+	Experiment string
+	Algorithm  string
+	Template   string // the topology as the sweep gave it
+	Size       int
+	Topology   string // with the size filled in
+	Seed       uint64
+}
+
+// Runs lists the runs of the sweep in a fixed order: experiment, algorithm,
+// topology, size, seed.
+func (s *Sweep) Runs() ([]Run, error) {
+	for _, e := range s.Experiments {
+		if _, err := experiment(e); err != nil {
+			return nil, err
+		}
+	}
+	var runs []Run
+	for _, e := range s.Experiments {
+		for _, a := range s.Algorithms {
+			for _, t := range s.Topologies {
+				for _, n := range t.Sizes {
+					for _, seed := range s.Seeds {
+						runs = append(runs, Run{
+							Index: len(runs), Experiment: e, Algorithm: a, Template: t.Template, Size: n,
+							Topology: strings.ReplaceAll(t.Template, "{n}", strconv.Itoa(n)), Seed: seed,
+						})
+					}
+				}
+			}
+		}
+	}
+	return runs, nil
+}
+
+// Shard is part K of N of a sweep (1 <= K <= N): the runs whose index is K-1
+// modulo N. Shards together hold every run once, and interleaving spreads
+// large and small runs evenly.
+type Shard struct{ K, N int }
+
+// ParseShard reads "K/N".
+func ParseShard(s string) (Shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	sh := Shard{}
+	var err1, err2 error
+	sh.K, err1 = strconv.Atoi(strings.TrimSpace(k))
+	sh.N, err2 = strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err1 != nil || err2 != nil || sh.N < 1 || sh.K < 1 || sh.K > sh.N {
+		return Shard{}, fmt.Errorf("invalid shard %q (want K/N with 1 <= K <= N, like 2/8)", s)
+	}
+	return sh, nil
+}
+
+// Of keeps the runs of this shard.
+func (sh Shard) Of(runs []Run) []Run {
+	if sh.N <= 1 {
+		return runs
+	}
+	var out []Run
+	for _, r := range runs {
+		if r.Index%sh.N == sh.K-1 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ParseSizes reads a comma-separated list of sizes and ranges: A..B counts
+// from A to B, A..B*F multiplies by F from A up to B: "50,100", "2..12",
+// "16..16384*2".
+func ParseSizes(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if lo, rest, ok := strings.Cut(part, ".."); ok {
+			hi, factor, mult := strings.Cut(rest, "*")
+			a, err1 := strconv.Atoi(lo)
+			b, err2 := strconv.Atoi(hi)
+			f, err3 := 1, error(nil)
+			if mult {
+				f, err3 = strconv.Atoi(factor)
+			}
+			if err1 != nil || err2 != nil || err3 != nil || a < 1 || b < a || mult && f < 2 || b > 1<<24 {
+				return nil, fmt.Errorf("invalid size range %q (want A..B, or A..B*F like 16..4096*2)", part)
+			}
+			for v := a; v <= b; {
+				out = append(out, v)
+				if mult {
+					v *= f
+				} else {
+					v++
+				}
+			}
+			continue
+		}
+		v, err := strconv.Atoi(part)
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("invalid size %q (want a positive integer)", part)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

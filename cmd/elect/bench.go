@@ -1,0 +1,296 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/bench"
+	"github.com/electgo/elect/sim"
+)
+
+// benchFlags define a sweep.
+type benchFlags struct {
+	experiments string
+	algos       string
+	topologies  []string
+	sizes       string
+	seeds       int
+	delay       string
+	values      string
+	params      []string
+	jobs        int
+	out         string
+	format      string
+	shard       string
+	quiet       bool
+}
+
+var defaultTopologies = []string{"layered:{n}@2..8", "geometric:{n}:d10@16..2048*2"}
+
+func newBenchCmd() *cobra.Command {
+	var f benchFlags
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Run the documents' experiments as sweeps: CSV of every run, table and plots of the means",
+		Long: `Run a sweep: every combination of experiment, algorithm, topology, size and
+seed is one simulated run, checked like any other. Runs spread over --jobs
+cores. The results go to OUT/results.csv (one row per run), the means to
+OUT/summary.txt and the plots to OUT/*.png: election time, messages per
+election and messages per node against the number of nodes, for each
+experiment (the figures 3 to 6 of 000_c3bedb07ea4749d7.txt).
+
+Experiments: start (test 1: every node starts at once) and crash (test 2:
+the leader crashes once the network has settled).
+
+Topologies are specs where {n} stands for each size, with their sizes after
+an @: layered:{n}@2..12 runs 2 to 12 levels (9 to 12,285 nodes),
+geometric:{n}:d10@16..16384*2 doubles the node count at a mean degree of 10.
+
+A large study splits with --shard K/N: each machine runs its share and
+writes OUT/results-K-of-N.csv; "elect bench plot FILES..." merges them and
+makes the table and plots.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sw, err := f.sweep()
+			if err != nil {
+				return err
+			}
+			runs, err := sw.Runs()
+			if err != nil {
+				return err
+			}
+			shard := bench.Shard{K: 1, N: 1}
+			if f.shard != "" {
+				if shard, err = bench.ParseShard(f.shard); err != nil {
+					return fmt.Errorf("--shard: %w", err)
+				}
+				runs = shard.Of(runs)
+			}
+			if err := os.MkdirAll(f.out, 0o755); err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
+			results, err := runSweep(sw, runs, f.jobs, f.quiet, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			name := "results.csv"
+			if shard.N > 1 {
+				name = fmt.Sprintf("results-%d-of-%d.csv", shard.K, shard.N)
+			}
+			path := filepath.Join(f.out, name)
+			if err := writeResults(path, results); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d runs written to %s\n", len(results), path)
+			if shard.N > 1 {
+				fmt.Fprintf(cmd.OutOrStdout(), "merge the shards and plot with: elect bench plot %s/results-*-of-%d.csv --out %s\n", f.out, shard.N, f.out)
+				return checkRuns(results)
+			}
+			if err := report(cmd.OutOrStdout(), results, f.out, f.format); err != nil {
+				return err
+			}
+			return checkRuns(results)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash")
+	fl.StringVar(&f.algos, "algos", "vkt", "algorithms, comma-separated")
+	fl.StringArrayVar(&f.topologies, "topology", nil, "topology with {n} for the size, and its sizes after @ (repeatable; default "+strings.Join(defaultTopologies, " and ")+")")
+	fl.StringVar(&f.sizes, "sizes", "", "sizes for the topologies given without @: 50,100 or 2..12 or 16..4096*2")
+	fl.IntVar(&f.seeds, "seeds", 3, "seeds per combination (1..N)")
+	fl.StringVar(&f.delay, "delay", "uniform:1ms:5ms", "link delay")
+	fl.StringVar(&f.values, "values", "random", "node values: id or random")
+	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE, for the algorithms that have it (repeatable)")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "runs at once")
+	fl.StringVar(&f.out, "out", "bench-out", "directory for the results, table and plots")
+	fl.StringVar(&f.format, "format", "png", "plot format: png or svg")
+	fl.StringVar(&f.shard, "shard", "", "run only part K of N of the sweep (K/N)")
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	cmd.AddCommand(newBenchPlotCmd())
+	return cmd
+}
+
+// sweep builds the sweep the flags describe.
+func (f *benchFlags) sweep() (*bench.Sweep, error) {
+	sw := &bench.Sweep{Params: map[string]string{}}
+	sw.Experiments = splitList(f.experiments)
+	sw.Algorithms = splitList(f.algos)
+	if len(sw.Experiments) == 0 || len(sw.Algorithms) == 0 {
+		return nil, fmt.Errorf("--experiments and --algos need at least one name each")
+	}
+	for _, a := range sw.Algorithms {
+		if _, err := algo.Lookup(a); err != nil {
+			return nil, fmt.Errorf("--algos: %w", err)
+		}
+	}
+	var sizes []int
+	if f.sizes != "" {
+		var err error
+		if sizes, err = bench.ParseSizes(f.sizes); err != nil {
+			return nil, fmt.Errorf("--sizes: %w", err)
+		}
+	}
+	tops := f.topologies
+	if len(tops) == 0 {
+		tops = defaultTopologies
+	}
+	for _, t := range tops {
+		topo, err := bench.ParseTopology(t, sizes)
+		if err != nil {
+			return nil, fmt.Errorf("--topology: %w", err)
+		}
+		sw.Topologies = append(sw.Topologies, topo)
+	}
+	if f.seeds < 1 {
+		return nil, fmt.Errorf("--seeds: %d, want at least 1", f.seeds)
+	}
+	for s := 1; s <= f.seeds; s++ {
+		sw.Seeds = append(sw.Seeds, uint64(s))
+	}
+	var err error
+	if sw.Delay, err = sim.ParseDelay(f.delay); err != nil {
+		return nil, fmt.Errorf("--delay: %w", err)
+	}
+	mode, err := sim.ParseValueMode(f.values)
+	if err != nil {
+		return nil, fmt.Errorf("--values: %w", err)
+	}
+	sw.Values = sim.Values{Mode: mode}
+	for _, p := range f.params {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--param %q: want NAME=VALUE", p)
+		}
+		sw.Params[k] = v
+	}
+	if f.format != "png" && f.format != "svg" {
+		return nil, fmt.Errorf("--format: %q, want png or svg", f.format)
+	}
+	return sw, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// runSweep runs with a progress bar on w.
+func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writer) ([]*bench.Result, error) {
+	var bar *progressbar.ProgressBar
+	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		quiet = true // a bar redrawn with carriage returns only garbles a log
+	}
+	if !quiet {
+		bar = progressbar.NewOptions(len(runs),
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription("runs"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+		)
+	}
+	return sw.RunAll(runs, jobs, func(*bench.Result) {
+		if bar != nil {
+			bar.Add(1)
+		}
+	})
+}
+
+func writeResults(path string, results []*bench.Result) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteCSV(f, results); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// report writes the summary table (to out and OUT/summary.txt) and the
+// plots.
+func report(out io.Writer, results []*bench.Result, dir, format string) error {
+	points := bench.Aggregate(results)
+	sum, err := os.Create(filepath.Join(dir, "summary.txt"))
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteTable(io.MultiWriter(out, sum), points); err != nil {
+		sum.Close()
+		return err
+	}
+	if err := sum.Close(); err != nil {
+		return err
+	}
+	files, err := bench.Plot(points, dir, format)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "plots: %s\n", strings.Join(files, " "))
+	return nil
+}
+
+// checkRuns fails the command when a run broke the specification.
+func checkRuns(results []*bench.Result) error {
+	v := 0
+	for _, r := range results {
+		v += r.Violations
+	}
+	if v > 0 {
+		return violationError{v}
+	}
+	return nil
+}
+
+func newBenchPlotCmd() *cobra.Command {
+	var out, format string
+	cmd := &cobra.Command{
+		Use:   "plot RESULTS.csv...",
+		Short: "Merge results files (the shards of a sweep) and make the table and plots",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var sets [][]*bench.Result
+			for _, path := range args {
+				f, err := os.Open(path)
+				if err != nil {
+					return err
+				}
+				rs, err := bench.ReadCSV(f, path)
+				f.Close()
+				if err != nil {
+					return err
+				}
+				sets = append(sets, rs)
+			}
+			merged, err := bench.Merge(sets...)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
+			if err := writeResults(filepath.Join(out, "results.csv"), merged); err != nil {
+				return err
+			}
+			return report(cmd.OutOrStdout(), merged, out, format)
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "bench-out", "directory for the merged results, table and plots")
+	cmd.Flags().StringVar(&format, "format", "png", "plot format: png or svg")
+	return cmd
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A sweep split in two shards and merged gives the table of the whole sweep,
+// and the plots are written.
+func TestBenchShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	sweep := []string{"bench", "--quiet", "--topology", "layered:{n}@2..3", "--topology", "geometric:{n}:d6@20,40", "--seeds", "2"}
+	code, _, errOut := cli(t, append(sweep, "--out", filepath.Join(dir, "whole"))...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for k := 1; k <= 2; k++ {
+		args := append(sweep, "--out", filepath.Join(dir, "shards"), "--shard", []string{"1/2", "2/2"}[k-1])
+		if code, _, errOut := cli(t, args...); code != exitOK {
+			t.Fatalf("shard %d: exit %d: %s", k, code, errOut)
+		}
+	}
+	shards, _ := filepath.Glob(filepath.Join(dir, "shards", "results-*-of-2.csv"))
+	code, merged, errOut := cli(t, append([]string{"bench", "plot", "--out", filepath.Join(dir, "merged")}, shards...)...)
+	if code != exitOK || len(shards) != 2 {
+		t.Fatalf("plot: exit %d, %d shards: %s", code, len(shards), errOut)
+	}
+	read := func(sub string) string {
+		b, err := os.ReadFile(filepath.Join(dir, sub, "summary.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if whole, got := read("whole"), read("merged"); got != whole || !strings.Contains(merged, "experiment") || strings.Count(whole, "\n") != 9 {
+		t.Errorf("merged shards:\n%s\nwhole sweep:\n%s", got, whole)
+	}
+	for _, name := range []string{"results.csv", "summary.txt", "start-election-time.png", "crash-messages-per-node.png"} {
+		if _, err := os.Stat(filepath.Join(dir, "merged", name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestBenchBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--experiments", "fly"}, `unknown experiment "fly"`},
+		{[]string{"bench", "--algos", "nope"}, `--algos: unknown algorithm "nope"`},
+		{[]string{"bench", "--topology", "ring:5@2..3"}, `--topology: topology "ring:5@2..3" has no {n}`},
+		{[]string{"bench", "--sizes", "5..1"}, `--sizes: invalid size range "5..1"`},
+		{[]string{"bench", "--shard", "3/2"}, `--shard: invalid shard "3/2"`},
+		{[]string{"bench", "--seeds", "0"}, "--seeds: 0, want at least 1"},
+		{[]string{"bench", "--format", "gif"}, `--format: "gif", want png or svg`},
+		{[]string{"bench", "plot", "/no/such.csv"}, "no such file"},
+	} {
+		code, out, errOut := cli(t, c.args...)
+		if code != exitError || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
