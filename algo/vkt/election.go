@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/algo/adhoc"
 )
 
 // Elect starts an election from this node (III-A4): a computation numbered
@@ -20,7 +21,7 @@ func (n *node) join(env algo.Env, src algo.Index, parent algo.NodeID) {
 	n.num = max(n.num, src.Num)
 	n.max = n.self(env)
 	n.pending, n.probed = n.pending[:0], n.probed[:0]
-	env.StopTimer(timerBeat)
+	n.up.Stop(env)
 	for _, u := range env.Neighbors() {
 		if u != parent {
 			n.pending = append(n.pending, u)
@@ -28,7 +29,7 @@ func (n *node) join(env algo.Env, src algo.Index, parent algo.NodeID) {
 			env.Send(u, algo.Message{Type: Election, Index: src})
 		}
 	}
-	env.SetTimer(timerTimeout, n.cfg.electionTimeout)
+	env.SetTimer(adhoc.TimerTimeout, n.cfg.electionTimeout)
 	if len(n.pending) > 0 {
 		env.SetTimer(timerProbe, n.cfg.probe)
 	}
@@ -45,10 +46,10 @@ func (n *node) onElection(env algo.Env, m *algo.Message) {
 		// The same computation from a node that is not the parent: the
 		// edge is not part of the tree.
 		env.Send(m.From, algo.Message{Type: Ack, Index: src, Peer: algo.NoPeer})
-	case !n.delta && n.lid.ID != algo.None:
+	case !n.delta && n.up.Leader.ID != algo.None:
 		// A lower computation reaching a node in normal operation: tell
 		// it the leader, which ends it.
-		env.Send(m.From, algo.Message{Type: Leader, Index: n.src, Peer: n.lid})
+		env.Send(m.From, algo.Message{Type: Leader, Index: n.src, Peer: n.up.Leader})
 	}
 }
 

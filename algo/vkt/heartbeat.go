@@ -2,53 +2,12 @@ package vkt
 
 import "github.com/electgo/elect/algo"
 
-// beat sends the leader's next heartbeat and schedules the one after.
-func (n *node) beat(env algo.Env) {
-	n.seq++
-	n.lid.Value = env.Value() // the leader's own value may have changed
-	hb := algo.Message{Type: Heartbeat, Peer: n.lid, Index: algo.Index{Num: n.seq, ID: n.id}}
-	for _, u := range env.Neighbors() {
-		env.Send(u, hb)
-	}
-	env.SetTimer(timerBeat, n.cfg.heartbeat)
-}
-
-// onHeartbeat forwards each new heartbeat of the node's leader once, and
-// adopts the leader of a heartbeat that names a better one: a merge of
-// partitions, settled with no election (III-B3). Heartbeats are ignored
-// during an election, which ends with a leader of its own.
+// onHeartbeat: heartbeats are the upkeep's (adhoc.Leadership), in normal
+// operation; during an election they are ignored, as it ends with a leader
+// of its own.
 func (n *node) onHeartbeat(env algo.Env, m *algo.Message) {
-	if n.delta {
-		return
-	}
-	hb := m.Peer
-	switch {
-	case hb.ID == n.lid.ID:
-		if m.Index.Num <= n.seq {
-			return // a copy already forwarded
-		}
-		n.lid = hb // its value may have changed
-	case hb.Better(n.lid):
-		if n.lid.ID == n.id {
-			env.StopTimer(timerBeat) // a better leader: this one steps down
-		}
-		n.lid = hb
-	default:
-		return // a worse leader's heartbeat: its side will adopt ours
-	}
-	if n.self(env).Better(n.lid) {
-		n.Elect(env) // the leader is now worth less than this node: see follow
-		return
-	}
-	if n.lid.ID == n.id {
-		return // this node's own heartbeat, come back
-	}
-	n.seq = m.Index.Num
-	env.SetTimer(timerTimeout, n.cfg.timeout+n.backoff(env))
-	for _, u := range env.Neighbors() {
-		if u != m.From {
-			env.Send(u, algo.Message{Type: Heartbeat, Peer: hb, Index: m.Index})
-		}
+	if !n.delta && n.up.Heartbeat(env, n.self(env), m) {
+		n.Elect(env)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/algo/adhoc"
 )
 
 // fakeEnv drives one machine by hand: what it sends is written down, timers
@@ -43,7 +44,7 @@ func (f *fakeEnv) take() string {
 }
 
 func testNode(id algo.NodeID) *node {
-	c := &config{heartbeat: time.Second, timeout: 3 * time.Second, probe: 500 * time.Millisecond, electionTimeout: 10 * time.Second}
+	c := &config{up: adhoc.Config{Heartbeat: time.Second, Timeout: 3 * time.Second, Type: Heartbeat}, probe: 500 * time.Millisecond, electionTimeout: 10 * time.Second}
 	return c.newNode(id).(*node)
 }
 
@@ -130,14 +131,14 @@ func TestLeaderStepsDown(t *testing.T) {
 	env := newEnv(5, 1)
 	n := testNode(5)
 	n.follow(env, algo.Peer{ID: 5, Value: 5})
-	if _, ok := env.timers[timerBeat]; !ok {
+	if _, ok := env.timers[adhoc.TimerBeat]; !ok {
 		t.Fatal("a leader must beat")
 	}
 	n.Receive(env, &algo.Message{Type: Heartbeat, From: 1, Peer: algo.Peer{ID: 8, Value: 8}, Index: algo.Index{Num: 3, ID: 8}})
-	if _, ok := env.timers[timerBeat]; ok {
+	if _, ok := env.timers[adhoc.TimerBeat]; ok {
 		t.Error("a leader that stepped down still beats")
 	}
-	if _, ok := env.timers[timerTimeout]; !ok {
+	if _, ok := env.timers[adhoc.TimerTimeout]; !ok {
 		t.Error("a follower must watch for heartbeats")
 	}
 }
@@ -153,7 +154,7 @@ func TestSaveRecover(t *testing.T) {
 	if err := m.Recover(env, n.Save()); err != nil {
 		t.Fatal(err)
 	}
-	if m.lid != n.lid || m.src != n.src || m.num != 7 || m.delta {
+	if m.up.Leader != n.up.Leader || m.src != n.src || m.num != 7 || m.delta {
 		t.Errorf("recovered %+v from %+v", m, n)
 	}
 	if err := m.Recover(env, []byte{1, 2}); err == nil {
@@ -175,8 +176,8 @@ func TestNeverFollowWorse(t *testing.T) {
 	n.follow(env, algo.Peer{ID: 9, Value: 9})
 	env.take()
 	n.Receive(env, &algo.Message{Type: Heartbeat, From: 1, Peer: algo.Peer{ID: 5, Value: 50}, Index: algo.Index{Num: 1, ID: 5}})
-	if n.lid.ID != 5 {
-		t.Fatalf("did not adopt the better leader 5: %+v", n.lid)
+	if n.up.Leader.ID != 5 {
+		t.Fatalf("did not adopt the better leader 5: %+v", n.up.Leader)
 	}
 	// The leader's value drops below this node's (values can change at run
 	// time): its next heartbeat makes the node elect.

@@ -78,6 +78,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/algo/adhoc"
 )
 
 // Message types, with the names of the source document (table I).
@@ -93,20 +94,15 @@ const (
 // MessageNames are the document's names, indexed by type.
 var MessageNames = []string{"election", "ack", "leader", "probe", "reply", "heartbeat"}
 
-// Timers.
-const (
-	timerBeat    algo.Timer = iota // leader: send the next heartbeat
-	timerTimeout                   // follower: no heartbeat for the timeout; electing: no end in sight
-	timerProbe                     // electing: probe the nodes still owing an Ack
-)
+// Timers: the upkeep's (adhoc.TimerBeat; adhoc.TimerTimeout, which also
+// ends an election that lasts too long) and the probes'.
+const timerProbe = adhoc.FirstFreeTimer // electing: probe the nodes still owing an Ack
 
 // config is shared by every node of a run.
 type config struct {
-	heartbeat       time.Duration
-	timeout         time.Duration
+	up              adhoc.Config
 	probe           time.Duration
 	electionTimeout time.Duration
-	jitter          time.Duration
 	nodes           algo.Slab[node]
 }
 
@@ -114,6 +110,7 @@ type config struct {
 func (c *config) newNode(id algo.NodeID) algo.Machine {
 	n := c.nodes.New()
 	n.cfg, n.id = c, id
+	n.up = adhoc.Leadership{Cfg: &c.up, Leader: algo.NoPeer}
 	return n
 }
 
@@ -123,11 +120,11 @@ type node struct {
 	cfg *config
 	id  algo.NodeID
 
-	delta  bool        // δ: in an election
-	parent algo.NodeID // P: parent in the election's tree (None at the source)
-	lid    algo.Peer   // the leader (NoPeer: none)
-	src    algo.Index  // the computation this node is in, or last took part in
-	num    uint32      // highest computation number seen
+	delta  bool             // δ: in an election
+	parent algo.NodeID      // P: parent in the election's tree (None at the source)
+	up     adhoc.Leadership // the leader (lid) and its heartbeats
+	src    algo.Index       // the computation this node is in, or last took part in
+	num    uint32           // highest computation number seen
 	// S: the neighbours an Ack is still awaited from, ascending, and for
 	// each whether it was probed and has not replied since.
 	pending []algo.NodeID
@@ -139,7 +136,7 @@ type node struct {
 }
 
 func (n *node) Status() algo.Status {
-	st := algo.Status{Leader: n.lid.ID, State: algo.Norm, Index: n.src}
+	st := algo.Status{Leader: n.up.Leader.ID, State: algo.Norm, Index: n.src}
 	if n.delta {
 		st.State = algo.Wait
 		if n.src.ID == n.id {
@@ -158,20 +155,12 @@ func (n *node) Start(env algo.Env) { n.Restart(env) }
 // backoff of up to the jitter when one is set (an election heard meanwhile
 // is joined instead).
 func (n *node) Restart(env algo.Env) {
-	n.lid, n.parent = algo.NoPeer, algo.None
-	if n.cfg.jitter > 0 {
-		env.SetTimer(timerTimeout, n.backoff(env))
+	n.up.Leader, n.parent = algo.NoPeer, algo.None
+	if n.cfg.up.Jitter > 0 {
+		env.SetTimer(adhoc.TimerTimeout, n.cfg.up.Backoff(env))
 		return
 	}
 	n.Elect(env)
-}
-
-// backoff draws a delay in [0, jitter).
-func (n *node) backoff(env algo.Env) time.Duration {
-	if n.cfg.jitter <= 0 {
-		return 0
-	}
-	return time.Duration(env.Rand().Int64N(int64(n.cfg.jitter)))
 }
 
 // saveLen is the size of the saved state: leader id and value, computation,
@@ -182,8 +171,8 @@ const saveLen = 4 + 8 + 8 + 4
 // highest computation number seen.
 func (n *node) Save() []byte {
 	b := make([]byte, 0, saveLen)
-	b = binary.BigEndian.AppendUint32(b, uint32(n.lid.ID))
-	b = binary.BigEndian.AppendUint64(b, uint64(n.lid.Value))
+	b = binary.BigEndian.AppendUint32(b, uint32(n.up.Leader.ID))
+	b = binary.BigEndian.AppendUint64(b, uint64(n.up.Leader.Value))
 	b = binary.BigEndian.AppendUint32(b, n.src.Num)
 	b = binary.BigEndian.AppendUint32(b, uint32(n.src.ID))
 	return binary.BigEndian.AppendUint32(b, n.num)
@@ -195,52 +184,37 @@ func (n *node) Recover(env algo.Env, saved []byte) error {
 	if len(saved) != saveLen {
 		return fmt.Errorf("saved state has %d bytes, want %d", len(saved), saveLen)
 	}
-	n.lid = algo.Peer{ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved))), Value: int64(binary.BigEndian.Uint64(saved[4:]))}
+	lid := algo.Peer{ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved))), Value: int64(binary.BigEndian.Uint64(saved[4:]))}
 	n.src = algo.Index{Num: binary.BigEndian.Uint32(saved[12:]), ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved[16:])))}
 	n.num = binary.BigEndian.Uint32(saved[20:])
 	n.delta, n.parent = false, algo.None
-	if n.lid.ID == algo.None {
+	if lid.ID == algo.None {
 		n.Elect(env)
 		return nil
 	}
-	n.follow(env, n.lid)
+	n.follow(env, lid)
 	return nil
 }
 
-// follow makes lid this node's leader in normal operation: the leader starts
-// beating, the others watch for its heartbeats.
-//
-// A node never follows a leader less valued than itself. That happens when
-// whatever chose lid did not count this node: an election it was not part
-// of (it restarted, or sat in a stale computation), or the state it
-// recovered. It then starts an election of its own, numbered above every
-// one it knows, which it wins.
+// follow ends the election and makes lid the leader (adhoc.Leadership): a
+// node never follows a leader less valued than itself, and starts an
+// election instead, which it wins.
 func (n *node) follow(env algo.Env, lid algo.Peer) {
-	if n.self(env).Better(lid) {
-		n.Elect(env)
-		return
-	}
 	n.delta = false
-	n.lid = lid
-	n.seq = 0
 	n.pending, n.probed = n.pending[:0], n.probed[:0]
 	env.StopTimer(timerProbe)
-	if lid.ID == n.id {
-		env.StopTimer(timerTimeout)
-		env.SetTimer(timerBeat, n.cfg.heartbeat)
-		return
+	if !n.up.Follow(env, n.self(env), lid) {
+		n.Elect(env)
 	}
-	env.StopTimer(timerBeat)
-	env.SetTimer(timerTimeout, n.cfg.timeout+n.backoff(env))
 }
 
 func (n *node) Timer(env algo.Env, t algo.Timer) {
 	switch t {
-	case timerBeat:
-		if !n.delta && n.lid.ID == n.id {
-			n.beat(env)
+	case adhoc.TimerBeat:
+		if !n.delta && n.up.Leads(n.id) {
+			n.up.Beat(env)
 		}
-	case timerTimeout:
+	case adhoc.TimerTimeout:
 		// Normal operation: the leader is lost (no heartbeat for the
 		// timeout). In an election: it did not end in time.
 		n.Elect(env)
@@ -276,8 +250,8 @@ func (n *node) NeighborUp(env algo.Env, id algo.NodeID) {
 	case n.delta && !n.acked:
 		n.await(id)
 		env.Send(id, algo.Message{Type: Election, Index: n.src})
-	case !n.delta && n.lid.ID != algo.None:
-		env.Send(id, algo.Message{Type: Heartbeat, Peer: n.lid, Index: algo.Index{Num: n.seq, ID: n.lid.ID}})
+	case !n.delta:
+		n.up.Tell(env, id)
 	}
 }
 

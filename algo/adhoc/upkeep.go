@@ -1,0 +1,146 @@
+// Package adhoc holds what the election algorithms for mobile ad hoc networks
+// (vkt, park) share once a leader is elected: the leader's heartbeats,
+// flooded through its component and forwarded once per beat; the timeout
+// that reveals the leader's loss; merges, where a node that hears a better
+// leader than its own adopts it with no election; and the rule that a node
+// never follows a leader less valued than itself.
+package adhoc
+
+import (
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// The upkeep's timers. Algorithms number their own from FirstFreeTimer.
+const (
+	TimerBeat      algo.Timer = iota // leader: send the next heartbeat
+	TimerTimeout                     // follower: no heartbeat for the timeout
+	FirstFreeTimer                   //
+)
+
+// Params are the upkeep's tunables, for an algorithm's registry entry.
+var Params = []algo.Param{
+	{Name: "heartbeat", Default: "1s", Doc: "interval between the leader's heartbeats", Check: algo.CheckPositiveDuration},
+	{Name: "timeout", Default: "3s", Doc: "how long without a heartbeat before a node starts an election", Check: algo.CheckPositiveDuration},
+	{Name: "jitter", Default: "0s", Doc: "random backoff, up to this, before a node starts an election at boot or on a timeout (0: none, as in the documents)", Check: algo.CheckDuration},
+}
+
+// Config is the upkeep of one run.
+type Config struct {
+	Heartbeat, Timeout, Jitter time.Duration
+	// Type is the algorithm's heartbeat message type.
+	Type algo.MsgType
+}
+
+// Read takes the upkeep's parameters.
+func (c *Config) Read(p algo.Params) error {
+	for name, dst := range map[string]*time.Duration{"heartbeat": &c.Heartbeat, "timeout": &c.Timeout, "jitter": &c.Jitter} {
+		d, err := p.Duration(name)
+		if err != nil {
+			return err
+		}
+		*dst = d
+	}
+	return nil
+}
+
+// Backoff draws a delay in [0, Jitter).
+func (c *Config) Backoff(env algo.Env) time.Duration {
+	if c.Jitter <= 0 {
+		return 0
+	}
+	return time.Duration(env.Rand().Int64N(int64(c.Jitter)))
+}
+
+// Leadership is a node's leader in normal operation. Heartbeats are
+// Heartbeat messages with Peer the leader and Index.Num the beat's sequence
+// number.
+type Leadership struct {
+	Cfg    *Config
+	Leader algo.Peer // NoPeer: none
+	seq    uint32    // leader: last beat sent; follower: last beat of Leader seen
+}
+
+// Follow makes lid the leader: the leader beats, the others watch for its
+// heartbeats. It refuses, changing nothing, when self is more valued than
+// lid: whatever chose lid did not count this node (an election it was not
+// part of, state it recovered), and the caller must start an election, which
+// it will win.
+func (l *Leadership) Follow(env algo.Env, self, lid algo.Peer) bool {
+	if self.Better(lid) {
+		return false
+	}
+	l.Leader, l.seq = lid, 0
+	if lid.ID == self.ID {
+		env.StopTimer(TimerTimeout)
+		env.SetTimer(TimerBeat, l.Cfg.Heartbeat)
+		return true
+	}
+	env.StopTimer(TimerBeat)
+	env.SetTimer(TimerTimeout, l.Cfg.Timeout+l.Cfg.Backoff(env))
+	return true
+}
+
+// Stop ends normal operation, for an election: no more beats; the election
+// sets its own timeout.
+func (l *Leadership) Stop(env algo.Env) { env.StopTimer(TimerBeat) }
+
+// Leads reports whether this node is the leader.
+func (l *Leadership) Leads(self algo.NodeID) bool { return l.Leader.ID == self }
+
+// Beat sends the leader's next heartbeat and schedules the one after.
+func (l *Leadership) Beat(env algo.Env) {
+	l.seq++
+	l.Leader.Value = env.Value() // the leader's own value may have changed
+	hb := algo.Message{Type: l.Cfg.Type, Peer: l.Leader, Index: algo.Index{Num: l.seq, ID: l.Leader.ID}}
+	for _, u := range env.Neighbors() {
+		env.Send(u, hb)
+	}
+	env.SetTimer(TimerBeat, l.Cfg.Heartbeat)
+}
+
+// Heartbeat handles a heartbeat in normal operation. Each new beat of the
+// node's leader is forwarded once; a beat naming a better leader is adopted
+// and forwarded: a merge of partitions, settled with no election. It reports
+// elect when the node must start an election: its leader is now worth less
+// than itself.
+func (l *Leadership) Heartbeat(env algo.Env, self algo.Peer, m *algo.Message) (elect bool) {
+	hb := m.Peer
+	switch {
+	case hb.ID == l.Leader.ID:
+		if m.Index.Num <= l.seq {
+			return false // a copy already forwarded
+		}
+		l.Leader = hb // its value may have changed
+	case hb.Better(l.Leader):
+		if l.Leads(self.ID) {
+			env.StopTimer(TimerBeat) // a better leader: this one steps down
+		}
+		l.Leader = hb
+	default:
+		return false // a worse leader's heartbeat: its side will adopt ours
+	}
+	if self.Better(l.Leader) {
+		return true
+	}
+	if l.Leads(self.ID) {
+		return false // this node's own heartbeat, come back
+	}
+	l.seq = m.Index.Num
+	env.SetTimer(TimerTimeout, l.Cfg.Timeout+l.Cfg.Backoff(env))
+	for _, u := range env.Neighbors() {
+		if u != m.From {
+			env.Send(u, algo.Message{Type: l.Cfg.Type, Peer: hb, Index: m.Index})
+		}
+	}
+	return false
+}
+
+// Tell lets a neighbour that just appeared know the leader, with a
+// heartbeat, so that a merge does not wait for the next beat.
+func (l *Leadership) Tell(env algo.Env, to algo.NodeID) {
+	if l.Leader.ID != algo.None {
+		env.Send(to, algo.Message{Type: l.Cfg.Type, Peer: l.Leader, Index: algo.Index{Num: l.seq, ID: l.Leader.ID}})
+	}
+}
