@@ -5,5 +5,6 @@ package all
 
 import (
 	_ "github.com/electgo/elect/algo/echo"
+	_ "github.com/electgo/elect/algo/park"
 	_ "github.com/electgo/elect/algo/vkt"
 )
