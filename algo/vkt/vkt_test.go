@@ -13,7 +13,6 @@ import (
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
-	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -240,84 +239,10 @@ func TestRandomFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.Events = randomFaults(rng, g, 30*time.Second)
+			s.Events = sim.RandomTimeline(rng, g, 30*time.Second)
 			s.Duration = 80 * time.Second
 			s.Check = scenario.Check{Stabilization: 8 * time.Second, Liveness: 30 * time.Second}
 			run(t, s)
 		})
-	}
-}
-
-func randomFaults(rng *rand.Rand, g *topo.Graph, until time.Duration) []sim.Action {
-	var out []sim.Action
-	n := g.N()
-	node := func() algo.NodeID { return algo.NodeID(rng.IntN(n)) }
-	edges := g.Edges()
-	for at := time.Second; at < until; at += time.Duration(200+rng.IntN(3000)) * time.Millisecond {
-		a := sim.Action{At: at}
-		switch rng.IntN(8) {
-		case 0:
-			a.Kind, a.Leader = sim.Crash, true
-		case 1:
-			a.Kind, a.Nodes = sim.Crash, []algo.NodeID{node()}
-		case 2:
-			a.Kind, a.Nodes = sim.Restart, []algo.NodeID{node()}
-		case 3:
-			a.Kind, a.Nodes = sim.Recover, []algo.NodeID{node()}
-		case 4:
-			var west []algo.NodeID
-			for v := 0; v < n; v++ {
-				if g.Pos[v].X < 200+rng.Float64()*600 {
-					west = append(west, algo.NodeID(v))
-				}
-			}
-			a.Kind, a.Groups = sim.Partition, []sim.Group{{Name: "west", Nodes: west}}
-		case 5:
-			a.Kind = sim.Heal
-		case 6, 7:
-			if len(edges) == 0 {
-				continue
-			}
-			a.Kind, a.Link = sim.LinkDown, edges[rng.IntN(len(edges))]
-			if rng.IntN(2) == 0 {
-				a.Kind = sim.LinkUp
-			}
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// TestGeometricPartitionMerge: tests 3 and 4 on a random geometric network
-// cut into three strips: the two strips without the leader elect, the one
-// with it does not, and after the heal no election traffic at all.
-func TestGeometricPartitionMerge(t *testing.T) {
-	s := load(t, "vkt-geometric-partition.yaml")
-	during, after := newWindow(10*time.Second), newWindow(30*time.Second)
-	sum := run(t, s, during, after)
-	if sum.Elections.Completed != 3 {
-		t.Errorf("%d elections, want start-up + two strips", sum.Elections.Completed)
-	}
-	leader := sum.Elections.List[0].Leader
-	g, _, err := runner.Network(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	strip := func(v algo.NodeID) int { // the scenario's areas
-		switch x := g.Pos[v].X; {
-		case x < 333:
-			return 0
-		case x < 667:
-			return 1
-		}
-		return 2
-	}
-	for v, by := range during.by {
-		if strip(v) == strip(leader) && by["election"] > 0 && sum.Final[v].Alive {
-			t.Errorf("node %d, in the leader's strip, sent %d election messages", v, by["election"])
-		}
-	}
-	if after.sent["election"]+after.sent["ack"]+after.sent["leader"] != 0 {
-		t.Errorf("election traffic after the heal: %v", after.sent)
 	}
 }

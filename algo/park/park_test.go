@@ -1,0 +1,192 @@
+package park_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	_ "github.com/electgo/elect/algo/park"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/trace"
+)
+
+// sent counts messages by type name from a time on.
+type sent struct {
+	from time.Duration
+	by   map[string]int
+	node map[algo.NodeID]int // election messages by sender
+}
+
+func newSent(from time.Duration) *sent {
+	return &sent{from: from, by: map[string]int{}, node: map[algo.NodeID]int{}}
+}
+
+func (s *sent) Observe(e *trace.Event) {
+	if e.Kind != trace.Sent || e.At < s.from {
+		return
+	}
+	name := []string{"election", "ack", "leader", "heartbeat"}[e.Msg.Type]
+	s.by[name]++
+	if name == "election" {
+		s.node[e.Node]++
+	}
+}
+
+func run(t *testing.T, s *scenario.Scenario, obs ...trace.Observer) *metrics.Summary {
+	t.Helper()
+	sum, err := runner.Run(s, runner.Options{Observers: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.ViolationCount > 0 || sum.Unchecked > 0 {
+		t.Fatalf("%s seed %d: %d violations (%v), %d unchecked", s.Topology, s.Seed, sum.ViolationCount, sum.Violations, sum.Unchecked)
+	}
+	return sum
+}
+
+func load(t *testing.T, name string) *scenario.Scenario {
+	t.Helper()
+	s, err := scenario.Load(filepath.Join("../../scenarios", name), scenario.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Algorithm, s.Params = "park", nil
+	return s
+}
+
+func leaders(sum *metrics.Summary) map[algo.NodeID]int {
+	out := map[algo.NodeID]int{}
+	for _, f := range sum.Final {
+		if f.Alive {
+			out[f.Leader]++
+		}
+	}
+	return out
+}
+
+// distances are the hop counts from v in g.
+func distances(g *topo.Graph, v algo.NodeID) []int {
+	d := make([]int, g.N())
+	for i := range d {
+		d[i] = -1
+	}
+	d[v] = 0
+	q := []algo.NodeID{v}
+	for len(q) > 0 {
+		u := q[0]
+		q = q[1:]
+		for _, w := range g.Neighbors(u) {
+			if d[w] < 0 {
+				d[w] = d[u] + 1
+				q = append(q, w)
+			}
+		}
+	}
+	return d
+}
+
+// TestOneElectionExactCounts: one election over a settled network (an elect
+// event) scatters one Election over every edge but the second direction of
+// the tree's, floods one Leader likewise, and every other node's Ack travels
+// to the source one hop at a time: with constant delays the Elections arrive
+// first along shortest paths, so the Acks number the sum of the distances.
+func TestOneElectionExactCounts(t *testing.T) {
+	for _, shape := range []string{"line:2", "line:10", "ring:9", "star:8", "grid:5x4", "complete:7", "tree:25", "layered:3"} {
+		t.Run(shape, func(t *testing.T) {
+			s := scenario.Default()
+			s.Algorithm, s.Topology, s.Params = "park", shape, nil
+			s.Delay = sim.DefaultDelay
+			s.Duration = 40 * time.Second
+			s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+			at := 5 * time.Second
+			s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{1}}}
+			w := newSent(at)
+			sum := run(t, s, w)
+			g, _, _ := runner.Network(s)
+			want := 2*sum.Edges - (sum.Nodes - 1)
+			hops := 0
+			for _, d := range distances(g, 1) {
+				hops += d
+			}
+			if w.by["election"] != want || w.by["leader"] != want || w.by["ack"] != hops {
+				t.Errorf("election %d, leader %d, ack %d; want %d, %d, %d", w.by["election"], w.by["leader"], w.by["ack"], want, want, hops)
+			}
+		})
+	}
+}
+
+// The document's four tests, as for vkt: the best survivor after a crash,
+// no election on the leader's side of a partition, none at all at a merge.
+func TestExperiments(t *testing.T) {
+	sum := run(t, load(t, "vkt-2-leader-crash.yaml"))
+	if l := leaders(sum); len(l) != 1 || l[43] != 44 {
+		t.Errorf("after the crash: %v, want all 44 following 43", l)
+	}
+	w := newSent(10 * time.Second)
+	sum = run(t, load(t, "vkt-3-partition.yaml"), w)
+	for v := algo.NodeID(30); v <= 44; v++ {
+		if w.node[v] > 0 {
+			t.Errorf("node %d, on the leader's side, sent %d elections after the partition", v, w.node[v])
+		}
+	}
+	if l := leaders(sum); l[14] != 15 || l[29] != 15 || l[44] != 15 {
+		t.Errorf("after the partition: %v", l)
+	}
+	w = newSent(30 * time.Second)
+	sum = run(t, load(t, "vkt-4-merge.yaml"), w)
+	if w.by["election"]+w.by["ack"]+w.by["leader"] != 0 {
+		t.Errorf("after the heal: %v", w.by)
+	}
+	if l := leaders(sum); l[44] != 45 {
+		t.Errorf("after the heal: %v", l)
+	}
+}
+
+// TestAllStartAtOnce on every family and delay model.
+func TestAllStartAtOnce(t *testing.T) {
+	for _, shape := range []string{"line:20", "ring:16", "grid:6x6", "complete:12", "tree:50", "geometric:120:130", "gnp:60:0.08", "ba:80:2", "layered:4"} {
+		for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms", "exponential:3ms"} {
+			t.Run(shape+"/"+delay, func(t *testing.T) {
+				s := scenario.Default()
+				s.Algorithm, s.Topology, s.Seed, s.Params = "park", shape, 3, nil
+				s.Delay, _ = sim.ParseDelay(delay)
+				s.Duration = 25 * time.Second
+				s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+				run(t, s)
+			})
+		}
+	}
+}
+
+// TestRandomFaults: random crashes, restarts, recoveries, partitions, heals
+// and link failures under random delays; the checker finds nothing.
+func TestRandomFaults(t *testing.T) {
+	seeds := 40
+	if testing.Short() {
+		seeds = 12
+	}
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 77))
+			s := scenario.Default()
+			s.Algorithm, s.Params, s.Seed = "park", nil, seed
+			s.Topology = fmt.Sprintf("geometric:%d:%d", 20+rng.IntN(100), 200+rng.IntN(200))
+			s.Delay = sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: time.Duration(2+rng.IntN(20)) * time.Millisecond}
+			g, _, err := runner.Network(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Events = sim.RandomTimeline(rng, g, 30*time.Second)
+			s.Duration = 80 * time.Second
+			s.Check = scenario.Check{Stabilization: 8 * time.Second, Liveness: 30 * time.Second}
+			run(t, s)
+		})
+	}
+}
