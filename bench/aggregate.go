@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -14,12 +15,14 @@ type Point struct {
 	Experiment, Algorithm, Template string
 	Size                            int
 	Runs                            int
-	Nodes                           float64 // mean node count
-	ElectionMS                      float64 // mean election time, over the runs that elected
-	ElectionSD                      float64 // its standard deviation
-	PerElection                     float64 // mean messages per election
-	PerNode                         float64 // mean messages per node
-	Violations                      int     // over all runs
+	Nodes                           float64            // mean node count
+	ElectionMS                      float64            // mean election time, over the runs that elected
+	ElectionSD                      float64            // its standard deviation
+	PerElection                     float64            // mean messages per election
+	PerNode                         float64            // mean messages per node
+	Leaderless                      float64            // mean fraction of node-time without a leader
+	ByType                          map[string]float64 // mean messages per node, by type
+	Violations                      int                // over all runs
 	Unchecked                       int
 }
 
@@ -42,12 +45,16 @@ func Aggregate(results []*Result) []Point {
 	points := make([]Point, 0, len(order))
 	for _, k := range order {
 		rs := groups[k]
-		p := Point{Experiment: k.e, Algorithm: k.a, Template: k.t, Size: k.n, Runs: len(rs)}
+		p := Point{Experiment: k.e, Algorithm: k.a, Template: k.t, Size: k.n, Runs: len(rs), ByType: map[string]float64{}}
 		var times []float64
 		elected := 0
 		for _, r := range rs {
 			p.Nodes += float64(r.Nodes)
 			p.PerNode += r.PerNode()
+			p.Leaderless += r.Leaderless
+			for t, c := range r.ByType {
+				p.ByType[t] += float64(c) / float64(max(r.Nodes, 1)) / float64(len(rs))
+			}
 			p.Violations += r.Violations
 			p.Unchecked += r.Unchecked
 			if r.Elections > 0 {
@@ -58,6 +65,7 @@ func Aggregate(results []*Result) []Point {
 		}
 		p.Nodes /= float64(len(rs))
 		p.PerNode /= float64(len(rs))
+		p.Leaderless /= float64(len(rs))
 		if elected > 0 {
 			p.PerElection /= float64(elected)
 			p.ElectionMS, p.ElectionSD = meanSD(times)
@@ -83,10 +91,11 @@ func meanSD(xs []float64) (float64, float64) {
 // WriteTable writes the points as a readable table.
 func WriteTable(w io.Writer, points []Point) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tsize\truns\tnodes\telection ms\t± sd\tmsgs/election\tmsgs/node\tviolations\t")
+	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tsize\truns\tnodes\telection ms\t± sd\tmsgs/election\tmsgs/node\tby type, per node\tleaderless %\tviolations\t")
 	for _, p := range points {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t\n",
-			p.Experiment, p.Algorithm, p.Template, p.Size, p.Runs, p.Nodes, p.ElectionMS, p.ElectionSD, p.PerElection, p.PerNode, p.Violations)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%.3f\t%d\t\n",
+			p.Experiment, p.Algorithm, p.Template, p.Size, p.Runs, p.Nodes, p.ElectionMS, p.ElectionSD, p.PerElection, p.PerNode,
+			byTypeText(p.ByType), 100*p.Leaderless, p.Violations)
 	}
 	return tw.Flush()
 }
@@ -109,4 +118,21 @@ func series(points []Point, experiment string) (names []string, lines map[string
 		slices.SortFunc(ps, func(a, b Point) int { return int(a.Nodes - b.Nodes) })
 	}
 	return names, lines
+}
+
+// byTypeText writes per-node counts by type, heartbeats apart, in name
+// order: "ack 12.3 election 9.1".
+func byTypeText(m map[string]float64) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		if k != "heartbeat" {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%s %.1f", k, m[k])
+	}
+	return strings.Join(parts, " ")
 }

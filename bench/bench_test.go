@@ -94,13 +94,13 @@ func TestRunCSVMerge(t *testing.T) {
 	for i := range one {
 		a, b := *one[i], *two[i]
 		a.WallMS, b.WallMS = 0, 0
-		if a != b {
+		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("run %d differs between 1 and 2 jobs:\n%+v\n%+v", i, a, b)
 		}
 		if a.Violations != 0 || a.Unchecked != 0 {
 			t.Fatalf("run %d: %d violations, %d unchecked", i, a.Violations, a.Unchecked)
 		}
-		if a.Elections == 0 || a.Messages == 0 {
+		if a.Elections == 0 || a.Messages == 0 || a.ByType["election"] == 0 || a.ByType["heartbeat"] != a.Heartbeats {
 			t.Fatalf("run %d measured nothing: %+v", i, a)
 		}
 	}
@@ -113,7 +113,7 @@ func TestRunCSVMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range one {
-		if *back[i] != *one[i] {
+		if !reflect.DeepEqual(*back[i], *one[i]) {
 			t.Fatalf("row %d: %+v\nread back as %+v", i, one[i], back[i])
 		}
 	}
@@ -130,7 +130,7 @@ func TestRunCSVMerge(t *testing.T) {
 		t.Fatalf("shard sizes")
 	}
 	merged, err := Merge(second, first, first)
-	if err != nil || len(merged) != len(one) || merged[3] != one[3] {
+	if err != nil || len(merged) != len(one) || !reflect.DeepEqual(merged[3], one[3]) {
 		t.Fatalf("merge: %d rows, %v", len(merged), err)
 	}
 	bad := *one[3]

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // columns are the CSV file's columns, in order. Files are merged and read
@@ -14,7 +15,7 @@ var columns = []string{
 	"index", "experiment", "algorithm", "template", "size", "topology", "seed",
 	"nodes", "edges", "elections", "election_ms", "messages", "messages_per_election",
 	"messages_per_node", "heartbeats", "leaderless_fraction", "violations", "unchecked",
-	"wall_ms", "trace_hash",
+	"wall_ms", "trace_hash", "messages_by_type",
 }
 
 // WriteCSV writes results, one row each, after a header.
@@ -30,7 +31,7 @@ func WriteCSV(w io.Writer, results []*Result) error {
 			strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Nodes), strconv.Itoa(r.Edges), strconv.Itoa(r.Elections),
 			f(r.ElectionMS), strconv.FormatUint(r.Messages, 10), f(r.PerElection()), f(r.PerNode()),
 			strconv.FormatUint(r.Heartbeats, 10), f(r.Leaderless), strconv.Itoa(r.Violations), strconv.Itoa(r.Unchecked),
-			f(r.WallMS), r.TraceHash,
+			f(r.WallMS), r.TraceHash, formatByType(r.ByType),
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -107,7 +108,40 @@ func parseRow(row []string) (*Result, error) {
 	num(17, &r.Unchecked)
 	float(18, &r.WallMS)
 	r.TraceHash = row[19]
+	if err == nil {
+		r.ByType, err = parseByType(row[20])
+	}
 	return r, err
+}
+
+// formatByType writes counts by type as "ack=3;election=5", in name order.
+func formatByType(m map[string]uint64) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = k + "=" + strconv.FormatUint(m[k], 10)
+	}
+	return strings.Join(parts, ";")
+}
+
+func parseByType(s string) (map[string]uint64, error) {
+	m := map[string]uint64{}
+	if s == "" {
+		return m, nil
+	}
+	for _, part := range strings.Split(s, ";") {
+		k, v, ok := strings.Cut(part, "=")
+		n, err := strconv.ParseUint(v, 10, 64)
+		if !ok || k == "" || err != nil {
+			return nil, fmt.Errorf("column messages_by_type: %q is not NAME=COUNT", part)
+		}
+		m[k] = n
+	}
+	return m, nil
 }
 
 // Merge joins the results of several files (the shards of a sweep), one row
@@ -118,7 +152,7 @@ func Merge(sets ...[]*Result) ([]*Result, error) {
 	for _, set := range sets {
 		for _, r := range set {
 			if old, ok := byIndex[r.Index]; ok {
-				if old.TraceHash != r.TraceHash || old.Topology != r.Topology || old.Seed != r.Seed {
+				if old.TraceHash != r.TraceHash || old.Topology != r.Topology || old.Seed != r.Seed || old.Algorithm != r.Algorithm {
 					return nil, fmt.Errorf("run %d appears twice with different results (%s seed %d, %s seed %d): are these shards of one sweep?",
 						r.Index, old.Topology, old.Seed, r.Topology, r.Seed)
 				}

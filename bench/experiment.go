@@ -74,6 +74,8 @@ type Result struct {
 	// those.
 	Messages   uint64
 	Heartbeats uint64
+	// ByType counts every message type sent from From, heartbeats included.
+	ByType     map[string]uint64
 	Leaderless float64
 	Violations int
 	// Unchecked counts components whose liveness the run was too short to
@@ -95,22 +97,15 @@ func (r *Result) PerElection() float64 {
 // PerNode is the message overhead per node.
 func (r *Result) PerNode() float64 { return float64(r.Messages) / float64(max(r.Nodes, 1)) }
 
-// from counts messages sent from a moment on, heartbeats apart.
+// from counts messages sent from a moment on, by type.
 type from struct {
-	at         time.Duration
-	heartbeat  int // type of the heartbeat messages, -1 if none
-	messages   uint64
-	heartbeats uint64
+	at     time.Duration
+	byType []uint64
 }
 
 func (f *from) Observe(e *trace.Event) {
-	if e.Kind != trace.Sent || e.At < f.at {
-		return
-	}
-	if int(e.Msg.Type) == f.heartbeat {
-		f.heartbeats++
-	} else {
-		f.messages++
+	if e.Kind == trace.Sent && e.At >= f.at && int(e.Msg.Type) < len(f.byType) {
+		f.byType[e.Msg.Type]++
 	}
 }
 
@@ -135,21 +130,23 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 		}
 	}
 	x.Setup(sc)
-	count := &from{at: x.From, heartbeat: -1}
-	for t, name := range a.Messages {
-		if name == "heartbeat" {
-			count.heartbeat = t
-		}
-	}
+	count := &from{at: x.From, byType: make([]uint64, len(a.Messages))}
 	sum, err := runner.Run(sc, runner.Options{Observers: []trace.Observer{count}})
 	if err != nil {
 		return nil, fmt.Errorf("run %d (%s %s %s seed %d): %w", r.Index, r.Experiment, r.Algorithm, r.Topology, r.Seed, err)
 	}
 	res := &Result{
-		Run: r, Nodes: sum.Nodes, Edges: sum.Edges,
-		Messages: count.messages, Heartbeats: count.heartbeats,
+		Run: r, Nodes: sum.Nodes, Edges: sum.Edges, ByType: map[string]uint64{},
 		Leaderless: sum.LeaderlessFraction, Violations: sum.ViolationCount, Unchecked: sum.Unchecked,
 		WallMS: sum.WallMS, TraceHash: sum.TraceHash,
+	}
+	for t, c := range count.byType {
+		res.ByType[a.Messages[t]] = c
+		if a.Messages[t] == "heartbeat" {
+			res.Heartbeats += c
+		} else {
+			res.Messages += c
+		}
 	}
 	res.Elections, res.ElectionMS = elections(sum, x.From)
 	return res, nil

@@ -23,6 +23,7 @@ var figures = []figure{
 	{"election-time", "mean election time", "milliseconds", func(p Point) float64 { return p.ElectionMS }},
 	{"messages-per-election", "message overhead per election", "messages", func(p Point) float64 { return p.PerElection }},
 	{"messages-per-node", "message overhead per node", "messages", func(p Point) float64 { return p.PerNode }},
+	{"leaderless", "time without a leader", "% of node-time", func(p Point) float64 { return 100 * p.Leaderless }},
 }
 
 // Plot writes, for every experiment among the points, one plot of each
