@@ -1,46 +1,17 @@
 package vkt
 
 import (
-	"fmt"
-	"math/rand/v2"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/algo/adhoc"
+	"github.com/electgo/elect/algo/algotest"
 )
 
-// fakeEnv drives one machine by hand: what it sends is written down, timers
-// are remembered, not run.
-type fakeEnv struct {
-	id     algo.NodeID
-	nbrs   []algo.NodeID
-	sent   []string
-	timers map[algo.Timer]time.Duration
-	rng    *rand.Rand
-}
-
-func newEnv(id algo.NodeID, nbrs ...algo.NodeID) *fakeEnv {
-	return &fakeEnv{id: id, nbrs: nbrs, timers: map[algo.Timer]time.Duration{}, rng: rand.New(rand.NewPCG(1, 1))}
-}
-
-func (f *fakeEnv) ID() algo.NodeID          { return f.id }
-func (f *fakeEnv) Value() int64             { return int64(f.id) }
-func (f *fakeEnv) Now() time.Duration       { return 0 }
-func (f *fakeEnv) Rand() *rand.Rand         { return f.rng }
-func (f *fakeEnv) Neighbors() []algo.NodeID { return f.nbrs }
-func (f *fakeEnv) Send(to algo.NodeID, m algo.Message) {
-	f.sent = append(f.sent, fmt.Sprintf("%s>%d %v %v", MessageNames[m.Type], to, m.Index, m.Peer.ID))
-}
-func (f *fakeEnv) SetTimer(t algo.Timer, d time.Duration) { f.timers[t] = d }
-func (f *fakeEnv) StopTimer(t algo.Timer)                 { delete(f.timers, t) }
-
-// take returns what was sent since the last call.
-func (f *fakeEnv) take() string {
-	s := strings.Join(f.sent, "; ")
-	f.sent = nil
-	return s
+// newEnv drives one vkt node by hand.
+func newEnv(id algo.NodeID, nbrs ...algo.NodeID) *algotest.Env {
+	return algotest.New(id, MessageNames, nbrs...)
 }
 
 func testNode(id algo.NodeID) *node {
@@ -48,9 +19,9 @@ func testNode(id algo.NodeID) *node {
 	return c.newNode(id).(*node)
 }
 
-func expect(t *testing.T, env *fakeEnv, want string) {
+func expect(t *testing.T, env *algotest.Env, want string) {
 	t.Helper()
-	if got := env.take(); got != want {
+	if got := env.Take(); got != want {
 		t.Errorf("sent %q\nwant %q", got, want)
 	}
 }
@@ -62,8 +33,8 @@ func TestProbeDropsLostChild(t *testing.T) {
 	n := testNode(0)
 	n.Start(env)
 	expect(t, env, "election>1 <1,0> 0; election>2 <1,0> 0")
-	if env.timers[timerProbe] != 500*time.Millisecond {
-		t.Fatalf("probe timer %v", env.timers)
+	if env.Timers[timerProbe] != 500*time.Millisecond {
+		t.Fatalf("probe timer %v", env.Timers)
 	}
 	n.Receive(env, &algo.Message{Type: Ack, From: 1, Index: algo.Index{Num: 1, ID: 0}, Peer: algo.Peer{ID: 1, Value: 1}})
 	expect(t, env, "")
@@ -81,7 +52,7 @@ func TestProbeKeepsLiveChild(t *testing.T) {
 	env := newEnv(0, 2)
 	n := testNode(0)
 	n.Start(env)
-	env.take()
+	env.Take()
 	n.Timer(env, timerProbe)
 	expect(t, env, "probe>2 <1,0> 0")
 	n.Receive(env, &algo.Message{Type: Reply, From: 2, Index: algo.Index{Num: 1, ID: 0}})
@@ -131,14 +102,14 @@ func TestLeaderStepsDown(t *testing.T) {
 	env := newEnv(5, 1)
 	n := testNode(5)
 	n.follow(env, algo.Peer{ID: 5, Value: 5})
-	if _, ok := env.timers[adhoc.TimerBeat]; !ok {
+	if _, ok := env.Timers[adhoc.TimerBeat]; !ok {
 		t.Fatal("a leader must beat")
 	}
 	n.Receive(env, &algo.Message{Type: Heartbeat, From: 1, Peer: algo.Peer{ID: 8, Value: 8}, Index: algo.Index{Num: 3, ID: 8}})
-	if _, ok := env.timers[adhoc.TimerBeat]; ok {
+	if _, ok := env.Timers[adhoc.TimerBeat]; ok {
 		t.Error("a leader that stepped down still beats")
 	}
-	if _, ok := env.timers[adhoc.TimerTimeout]; !ok {
+	if _, ok := env.Timers[adhoc.TimerTimeout]; !ok {
 		t.Error("a follower must watch for heartbeats")
 	}
 }
@@ -174,7 +145,7 @@ func TestNeverFollowWorse(t *testing.T) {
 	env = newEnv(7, 1)
 	n = testNode(7)
 	n.follow(env, algo.Peer{ID: 9, Value: 9})
-	env.take()
+	env.Take()
 	n.Receive(env, &algo.Message{Type: Heartbeat, From: 1, Peer: algo.Peer{ID: 5, Value: 50}, Index: algo.Index{Num: 1, ID: 5}})
 	if n.up.Leader.ID != 5 {
 		t.Fatalf("did not adopt the better leader 5: %+v", n.up.Leader)

@@ -1,0 +1,55 @@
+// Package algotest drives one machine by hand, for unit tests of algorithms:
+// an algo.Env whose clock the test sets, which writes down what the machine
+// sends and remembers the timers it sets instead of running them.
+package algotest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// Env is a scripted algo.Env. The node's value is its id.
+type Env struct {
+	Self   algo.NodeID
+	Nbrs   []algo.NodeID
+	Clock  time.Duration
+	Names  []string // message type names, for Take
+	Timers map[algo.Timer]time.Duration
+	sent   []string
+	rng    *rand.Rand
+}
+
+// New returns an Env for node self with the given neighbours.
+func New(self algo.NodeID, names []string, nbrs ...algo.NodeID) *Env {
+	return &Env{Self: self, Nbrs: nbrs, Names: names, Timers: map[algo.Timer]time.Duration{}, rng: rand.New(rand.NewPCG(1, 1))}
+}
+
+func (f *Env) ID() algo.NodeID          { return f.Self }
+func (f *Env) Value() int64             { return int64(f.Self) }
+func (f *Env) Now() time.Duration       { return f.Clock }
+func (f *Env) Rand() *rand.Rand         { return f.rng }
+func (f *Env) Neighbors() []algo.NodeID { return f.Nbrs }
+
+// Send writes the message down as "TYPE>TO INDEX PEER", with "(again)" for a
+// message of Level 1.
+func (f *Env) Send(to algo.NodeID, m algo.Message) {
+	s := fmt.Sprintf("%s>%d %v %v", f.Names[m.Type], to, m.Index, m.Peer.ID)
+	if m.Level == 1 {
+		s += " (again)"
+	}
+	f.sent = append(f.sent, s)
+}
+
+func (f *Env) SetTimer(t algo.Timer, d time.Duration) { f.Timers[t] = d }
+func (f *Env) StopTimer(t algo.Timer)                 { delete(f.Timers, t) }
+
+// Take returns what was sent since the last call, "; "-separated.
+func (f *Env) Take() string {
+	s := strings.Join(f.sent, "; ")
+	f.sent = nil
+	return s
+}
