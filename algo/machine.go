@@ -29,14 +29,25 @@ type Env interface {
 	Neighbors() []NodeID
 	// Send hands m to the driver for delivery to node to. The driver sets
 	// m.From and m.To. Messages to nodes that are not neighbours are lost.
-	// m.Peers then belongs to the message: the machine must not change it.
+	// m.Peers and m.Data then belong to the message: the machine must not
+	// change them.
 	Send(to NodeID, m Message)
 	// SetTimer arranges for Timer(t) to be called after d, replacing any pending
 	// expiry of the same timer.
 	SetTimer(t Timer, d time.Duration)
 	// StopTimer cancels a pending expiry of t, if any.
 	StopTimer(t Timer)
+	// Report records something the algorithm detected and that its document
+	// says to report (a failure naming its phase, a corrupted payload). It
+	// goes into the run's trace and summary; it changes nothing.
+	Report(what string)
 }
+
+// PulseLength is the length of a pulse for synchronous algorithms
+// (Model.Synchronous): drivers deliver every message sent during pulse k at
+// the start of pulse k+1, so a machine that acts half-way through each pulse
+// has heard everything sent in the previous one.
+const PulseLength = time.Millisecond
 
 // Machine is one node's election algorithm. Every method is one input; the
 // driver never calls two at once and reads Status after each.

@@ -40,6 +40,13 @@ type Model struct {
 	// keep the specification under message loss, node crashes, partitions and
 	// heals, and moving nodes.
 	Loss, Crash, Partition, Mobility bool
+	// Synchronous algorithms run in pulses (PulseLength): drivers deliver
+	// every message at the start of the pulse after the one it was sent in,
+	// whatever delay a scenario asks for.
+	Synchronous bool
+	// Topology names the network the algorithm needs ("complete", "ring"),
+	// empty for any; drivers refuse another.
+	Topology string
 }
 
 // MessageName returns the document's name of message type t.

@@ -88,9 +88,10 @@ type MsgType uint8
 // Message is what machines send one another. It is a fixed-size value so that
 // drivers move it without allocating; the fields carry the payloads the source
 // documents give each message type, and each algorithm documents which fields
-// each of its types uses. Peers is the only variable-size part (the neighbour
-// list piggybacked on an Ack in 004_ad961bc0493bda85.txt, for example); the hot
-// paths of the wave algorithms leave it nil.
+// each of its types uses. Peers and Data are the variable-size parts (the
+// neighbour list piggybacked on an Ack in 004_ad961bc0493bda85.txt, the
+// ring's checksummed payload in 003_995b7edf0113a8b5.txt); hot paths leave
+// them nil.
 type Message struct {
 	Type  MsgType
 	Level int32  // a level: distance to a root, a capture level
@@ -99,6 +100,7 @@ type Message struct {
 	Index Index  // a computation index or wave identity
 	Peer  Peer   // the node the message speaks of: candidate, most valued, leader
 	Peers []Peer // a variable list of nodes, when a document's message carries one
+	Data  []byte // a payload of bytes, when a document's message carries one
 }
 
 // State is the phase a node is in, as the specification of

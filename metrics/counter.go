@@ -9,6 +9,8 @@ import (
 // and out of a trace read back from a file.
 type Counter struct {
 	Events    uint64   // every event of the stream
+	Reports   []Report // the first MaxReports reports
+	Reported  int      // all of them
 	Sent      []uint64 // by message type
 	Delivered []uint64 // by message type
 	Dropped   [trace.NumDropReasons]uint64
@@ -35,6 +37,11 @@ func (c *Counter) Observe(e *trace.Event) {
 	case trace.Dropped:
 		if e.Reason < trace.NumDropReasons {
 			c.Dropped[e.Reason]++
+		}
+	case trace.Reported:
+		c.Reported++
+		if len(c.Reports) < MaxReports {
+			c.Reports = append(c.Reports, Report{AtMS: MS(e.At), Node: e.Node, Text: e.Text})
 		}
 	}
 }

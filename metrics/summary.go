@@ -45,7 +45,21 @@ type Summary struct {
 
 	Final      []NodeFinal     `json:"final"`
 	Components [][]algo.NodeID `json:"components"`
+	// Reports are what the machines reported (failures they detected),
+	// the first MaxReports of them; ReportCount counts them all.
+	Reports     []Report `json:"reports"`
+	ReportCount int      `json:"report_count"`
 }
+
+// Report is one thing a machine reported.
+type Report struct {
+	AtMS float64     `json:"at_ms"`
+	Node algo.NodeID `json:"node"`
+	Text string      `json:"text"`
+}
+
+// MaxReports bounds the reports a summary lists.
+const MaxReports = 100
 
 // Messages counts traffic by the documents' type names.
 type Messages struct {

@@ -84,6 +84,17 @@ func WriteText(w io.Writer, s *Summary) error {
 		fmt.Fprintf(&b, "  %s %s (%s): %s\n", group(uint64(len(c))), noun, span(c), s.leaders(c))
 	}
 
+	if s.ReportCount > 0 {
+		fmt.Fprintf(&b, "\nreported by the nodes: %d\n", s.ReportCount)
+		for i, r := range s.Reports {
+			if i == maxListed {
+				fmt.Fprintf(&b, "  ... %d more (see --json)\n", s.ReportCount-maxListed)
+				break
+			}
+			fmt.Fprintf(&b, "  at %.3f ms, node %d: %s\n", r.AtMS, r.Node, r.Text)
+		}
+	}
+
 	b.WriteString("\ncheck: ")
 	switch {
 	case s.ViolationCount == 0 && s.Unchecked == 0:

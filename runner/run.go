@@ -61,6 +61,25 @@ func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
 	return cfg
 }
 
+// fits checks that the network is one the algorithm needs.
+func fits(a *algo.Algorithm, g *topo.Graph) error {
+	n := g.N()
+	switch a.Model.Topology {
+	case "complete":
+		if g.M() != n*(n-1)/2 {
+			return fmt.Errorf("%s needs a complete network (complete:N); this one has %d of the %d links", a.Name, g.M(), n*(n-1)/2)
+		}
+	case "ring":
+		_, comps := g.Components()
+		for v := 0; v < n; v++ {
+			if g.Degree(algo.NodeID(v)) != 2 || comps != 1 {
+				return fmt.Errorf("%s needs a ring (ring:N): every node with two neighbours, all connected", a.Name)
+			}
+		}
+	}
+	return nil
+}
+
 // Run runs a scenario once.
 func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	a, err := algo.Lookup(s.Algorithm)
@@ -74,6 +93,13 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	g, spec, err := Network(s)
 	if err != nil {
 		return nil, err
+	}
+	if err := fits(a, g); err != nil {
+		return nil, err
+	}
+	delay := s.Delay
+	if a.Model.Synchronous {
+		delay = sim.Delay{Kind: sim.Pulse, A: algo.PulseLength} // rounds, whatever the scenario says
 	}
 	ccfg := CheckConfig(s, a)
 	live := ccfg
@@ -95,7 +121,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	eng, err := sim.New(sim.Config{
 		Algorithm: a, Params: params, Graph: g, Values: s.Values, Seed: s.Seed,
-		Delay: s.Delay, Loss: s.Loss, Duration: s.Duration, Timeline: s.Events,
+		Delay: delay, Loss: s.Loss, Duration: s.Duration, Timeline: s.Events,
 		Observers: observers,
 	})
 	if err != nil {
@@ -118,5 +144,9 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		TraceHash: fmt.Sprintf("%016x", res.Hash),
 	}
 	sum.FromCheck(mon, mon.Report())
+	sum.Reports, sum.ReportCount = counter.Reports, counter.Reported
+	if sum.Reports == nil {
+		sum.Reports = []metrics.Report{}
+	}
 	return sum, nil
 }

@@ -417,7 +417,7 @@ func (d *decoder) check(n *yaml.Node, path string, c *Check) error {
 	return nil
 }
 
-var eventFields = []string{"at", "crash", "restart", "recover", "partition", "heal", "link_down", "link_up", "elect"}
+var eventFields = []string{"at", "crash", "restart", "recover", "partition", "heal", "link_down", "link_up", "elect", "crash_on", "corrupt"}
 
 func (d *decoder) events(n *yaml.Node, path string) ([]sim.Action, error) {
 	n = resolve(n)
@@ -489,7 +489,9 @@ func (d *decoder) event(n *yaml.Node, path string) (sim.Action, error) {
 	a.Kind, _ = sim.ParseActionKind(e.key)
 	apath := join(path, e.key)
 	switch a.Kind {
-	case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt:
+	case sim.CrashOn:
+		err = d.crashOn(e.v, apath, &a)
+	case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt, sim.Corrupt:
 		if v := resolve(e.v); a.Kind == sim.Crash && v.Kind == yaml.ScalarNode && v.Value == "leader" {
 			a.Leader = true // whichever node leads when the event comes
 			break
@@ -703,5 +705,32 @@ func (d *decoder) link(n *yaml.Node, path string, a *sim.Action) error {
 		return d.errf(n, path, "a link joins two different nodes, got %d twice", x)
 	}
 	a.Link.A, a.Link.B = min(x, y), max(x, y)
+	return nil
+}
+
+// crashOn reads {node: N, message: TYPE}: N crashes when a TYPE message
+// reaches it.
+func (d *decoder) crashOn(n *yaml.Node, path string, a *sim.Action) error {
+	fields, err := d.mapping(n, path, "field")
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		switch f.key {
+		case "node", "nodes":
+			if a.Nodes, err = d.nodeSet(f.v, join(path, f.key)); err != nil {
+				return err
+			}
+		case "message":
+			if a.Message, err = d.name(f.v, join(path, f.key), "a message type"); err != nil {
+				return err
+			}
+		default:
+			return d.unknown(f, path, []string{"node", "message"})
+		}
+	}
+	if len(a.Nodes) == 0 || a.Message == "" {
+		return d.errf(resolve(n), path, "want {node: N, message: TYPE}")
+	}
 	return nil
 }

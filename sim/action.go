@@ -32,11 +32,20 @@ const (
 	LinkUp
 	// ElectAt asks nodes to start an election (Machine.Elect).
 	ElectAt
+	// CrashOn arms a crash: each of Nodes crashes the moment a message of
+	// type Message reaches it, before handling it (the ring's node that dies
+	// during gathering or during confirmation). The message is lost.
+	CrashOn
+	// Corrupt makes Nodes jokers: from then on, every message they send
+	// leaves with its payload altered (the first byte of Data flipped; with
+	// no Data, the Value of Peer).
+	Corrupt
 )
 
 var actionNames = [...]string{
 	Crash: "crash", Restart: "restart", Recover: "recover", Partition: "partition",
 	Heal: "heal", LinkDown: "link_down", LinkUp: "link_up", ElectAt: "elect",
+	CrashOn: "crash_on", Corrupt: "corrupt",
 }
 
 func (k ActionKind) String() string {
@@ -77,6 +86,8 @@ type Action struct {
 	At    time.Duration
 	Kind  ActionKind
 	Nodes []algo.NodeID // Crash, Restart, Recover, ElectAt
+	// Message names a message type of the algorithm, for CrashOn.
+	Message string
 	// Leader, on a Crash, names the node to crash when the event comes: the
 	// leader that the most live nodes follow (the highest id among equals),
 	// so that "the leader crashes" can be written for any network.

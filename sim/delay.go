@@ -19,6 +19,10 @@ const (
 	Uniform
 	// Exponential draws delays from an exponential distribution of mean A.
 	Exponential
+	// Pulse delivers every message sent during pulse k, [kA, (k+1)A), at
+	// the start of pulse k+1: the round-based driver of synchronous
+	// algorithms.
+	Pulse
 )
 
 // Delay is a link delay model. The delay of each message is drawn when it is
@@ -74,13 +78,22 @@ func ParseDelay(s string) (Delay, error) {
 			return bad(err.Error())
 		}
 		return Delay{Kind: Exponential, A: d[0]}, nil
+	case "pulse":
+		d, err := durs(parts[1:], 1)
+		if err != nil {
+			return bad(err.Error())
+		}
+		if d[0] == 0 {
+			return bad("a pulse must last more than zero")
+		}
+		return Delay{Kind: Pulse, A: d[0]}, nil
 	}
 	if len(parts) == 1 {
 		if d, err := algo.ParseDuration(parts[0]); err == nil {
 			return Delay{Kind: Constant, A: d}, nil
 		}
 	}
-	return bad("unknown kind " + fmt.Sprintf("%q", parts[0]))
+	return bad("unknown kind " + fmt.Sprintf("%q", parts[0]) + ", or pulse:LENGTH")
 }
 
 // String writes the delay in the form ParseDelay reads.
@@ -90,12 +103,25 @@ func (d Delay) String() string {
 		return fmt.Sprintf("uniform:%v:%v", d.A, d.B)
 	case Exponential:
 		return fmt.Sprintf("exponential:%v", d.A)
+	case Pulse:
+		return fmt.Sprintf("pulse:%v", d.A)
 	}
 	return fmt.Sprintf("constant:%v", d.A)
 }
 
-// sample draws one delay. Constant delays draw nothing from rng, so adding a
-// constant-delay link never shifts the random stream of a run.
+// deliveryTime is when a message sent at now arrives. Constant delays and
+// pulses draw nothing from rng, so they never shift the random stream of a
+// run.
+func (d Delay) deliveryTime(now int64, rng *rand.Rand) int64 {
+	switch d.Kind {
+	case Pulse:
+		return (now/int64(d.A) + 1) * int64(d.A)
+	case Uniform, Exponential:
+		return now + d.sample(rng)
+	}
+	return now + int64(d.A)
+}
+
 func (d Delay) sample(rng *rand.Rand) int64 {
 	switch d.Kind {
 	case Uniform:

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -119,6 +120,10 @@ type Engine struct {
 	// partitioned) and links taken down one by one.
 	group []int32
 	down  map[topo.Edge]bool
+
+	// Injected faults: crashes armed on a message type, jokers.
+	crashOn map[algo.NodeID]algo.MsgType
+	jokers  map[algo.NodeID]bool
 }
 
 // New validates a configuration and prepares a run.
@@ -212,9 +217,16 @@ func (e *Engine) validate(a *Action) error {
 		}
 	}
 	switch a.Kind {
-	case Crash, Restart, Recover, ElectAt:
+	case Crash, Restart, Recover, ElectAt, Corrupt:
 		if len(a.Nodes) == 0 && !(a.Kind == Crash && a.Leader) {
 			return fmt.Errorf("names no node")
+		}
+	case CrashOn:
+		if len(a.Nodes) == 0 {
+			return fmt.Errorf("names no node")
+		}
+		if _, ok := e.msgType(a.Message); !ok {
+			return fmt.Errorf("%s has no message type %q (it has: %s)", e.alg.Name, a.Message, strings.Join(e.alg.Messages, ", "))
 		}
 	case LinkDown, LinkUp:
 		l := a.Link
@@ -260,6 +272,16 @@ func (e *Engine) members(g Group) []algo.NodeID {
 		}
 	}
 	return in
+}
+
+// msgType finds a message type of the algorithm by name.
+func (e *Engine) msgType(name string) (algo.MsgType, bool) {
+	for t, n := range e.alg.Messages {
+		if n == name {
+			return algo.MsgType(t), true
+		}
+	}
+	return 0, false
 }
 
 // Value returns node v's desirability.
@@ -379,6 +401,9 @@ func (e *Engine) linkIndex(v, u algo.NodeID) (int, bool) {
 func (e *Engine) send(to algo.NodeID, m algo.Message) {
 	nd, from := e.env.nd, e.env.v
 	m.From, m.To = from, to
+	if e.jokers[from] {
+		corrupt(&m)
+	}
 	e.emitMsg(trace.Sent, from, to, &m, 0)
 	i, ok := slices.BinarySearch(nd.nbrs, to)
 	if !ok {
@@ -390,8 +415,8 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		return
 	}
 	l := &nd.links[i]
-	at := e.now + e.cfg.Delay.sample(e.rng)
-	if e.cfg.Delay.Kind != Constant {
+	at := e.cfg.Delay.deliveryTime(e.now, e.rng)
+	if k := e.cfg.Delay.Kind; k == Uniform || k == Exponential {
 		// FIFO: never overtake an earlier message on this link.
 		at = max(at, l.last)
 		l.last = at
@@ -418,6 +443,10 @@ func (e *Engine) deliver(ev event) {
 	m := &e.msgs[ev.slot]
 	nd := &e.nodes[ev.node]
 	to := nd.id
+	if t, armed := e.crashOn[to]; armed && t == m.Type {
+		delete(e.crashOn, to)
+		e.crash(to) // it dies as the message reaches it
+	}
 	if ev.gen != e.downs && !e.linkSurvived(m.From, to, e.msgInc[ev.slot]) {
 		e.drop(m.From, to, m, trace.LinkBroke)
 	} else {

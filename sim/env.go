@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/trace"
 )
 
 // env is the algo.Env the engine hands a machine: one value, pointed at the
@@ -24,3 +25,8 @@ func (en *env) Neighbors() []algo.NodeID               { return en.nd.nbrs }
 func (en *env) Send(to algo.NodeID, m algo.Message)    { en.e.send(to, m) }
 func (en *env) SetTimer(t algo.Timer, d time.Duration) { en.e.setTimer(t, d) }
 func (en *env) StopTimer(t algo.Timer)                 { en.e.stopTimer(t) }
+
+// Report emits a Reported event.
+func (en *env) Report(what string) {
+	en.e.emit(trace.Event{At: time.Duration(en.e.now), Kind: trace.Reported, Node: en.v, Peer: algo.None, Text: what})
+}

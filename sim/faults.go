@@ -77,6 +77,21 @@ func (e *Engine) act(a *Action) {
 		e.regroup(group)
 	case Heal:
 		e.regroup(nil)
+	case CrashOn:
+		t, _ := e.msgType(a.Message)
+		if e.crashOn == nil {
+			e.crashOn = map[algo.NodeID]algo.MsgType{}
+		}
+		for _, v := range a.Nodes {
+			e.crashOn[v] = t
+		}
+	case Corrupt:
+		if e.jokers == nil {
+			e.jokers = map[algo.NodeID]bool{}
+		}
+		for _, v := range a.Nodes {
+			e.jokers[v] = true
+		}
 	case LinkDown, LinkUp:
 		k := a.Link
 		if k.A > k.B {
@@ -267,4 +282,17 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 	}
 	nd.nbrs = slices.Delete(nd.nbrs, i, i+1)
 	nd.links = slices.Delete(nd.links, i, i+1)
+}
+
+// corrupt alters a message's payload, as a joker does: the first byte of
+// Data flipped, or, with no Data, the Value of Peer. The Data is copied: the
+// sender's bytes stay as they were.
+func corrupt(m *algo.Message) {
+	if len(m.Data) > 0 {
+		d := slices.Clone(m.Data)
+		d[0] ^= 0xff
+		m.Data = d
+		return
+	}
+	m.Peer.Value ^= 1
 }

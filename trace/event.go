@@ -40,6 +40,9 @@ const (
 	ValueChanged
 	// End closes a run.
 	End
+	// Reported is something a machine detected and reported (Env.Report):
+	// Text says what.
+	Reported
 	numKinds
 )
 
@@ -47,7 +50,7 @@ var kindNames = [...]string{
 	NodeAdded: "node", LinkUp: "link_up", LinkDown: "link_down", Crashed: "crash",
 	Restarted: "restart", Recovered: "recover", ElectCalled: "elect", Sent: "send",
 	Delivered: "deliver", Dropped: "drop", TimerFired: "timer", StatusChanged: "status",
-	ValueChanged: "value", End: "end",
+	ValueChanged: "value", End: "end", Reported: "report",
 }
 
 func (k Kind) String() string {
@@ -96,6 +99,8 @@ type Event struct {
 	// Quiescent is set on End when no event was left to run: the final state
 	// is permanent.
 	Quiescent bool
+	// Text is what a Reported event says.
+	Text string
 }
 
 // Header opens a trace: what a reader needs to interpret and re-check it.

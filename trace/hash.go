@@ -1,6 +1,9 @@
 package trace
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Hasher fingerprints a run: it folds every event, field by field, into a
 // 64-bit value. Two runs with the same hash took the same steps; the simulator
@@ -51,6 +54,7 @@ func (h *Hasher) Add(e *Event) {
 			h.word(uint64(uint32(p.ID)))
 			h.word(uint64(p.Value))
 		}
+		h.bytes(m.Data)
 	case TimerFired:
 		h.word(uint64(e.Timer))
 	case StatusChanged:
@@ -61,5 +65,22 @@ func (h *Hasher) Add(e *Event) {
 		if e.Quiescent {
 			h.word(1)
 		}
+	case Reported:
+		h.bytes([]byte(e.Text))
 	}
+}
+
+// bytes folds in a length and then the bytes, eight at a time.
+func (h *Hasher) bytes(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	h.word(uint64(len(b)))
+	for len(b) >= 8 {
+		h.word(binary.LittleEndian.Uint64(b))
+		b = b[8:]
+	}
+	var last [8]byte
+	copy(last[:], b)
+	h.word(binary.LittleEndian.Uint64(last[:]))
 }

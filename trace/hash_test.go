@@ -97,10 +97,13 @@ func TestHasherEveryField(t *testing.T) {
 		{"Msg.Peers[1].ID top", func(e *Event) { e.Msg.Peers[1].ID ^= 1 << 30 }},
 		{"Msg.Peers[1].Value", func(e *Event) { e.Msg.Peers[1].Value-- }},
 		{"Msg.Peers swapped", func(e *Event) { e.Msg.Peers[0], e.Msg.Peers[1] = e.Msg.Peers[1], e.Msg.Peers[0] }},
+		{"Msg.Data byte", func(e *Event) { e.Msg.Data = []byte{1, 2, 3, 5} }},
+		{"Msg.Data longer", func(e *Event) { e.Msg.Data = []byte{1, 2, 3, 4, 0} }},
+		{"Msg.Data none", func(e *Event) { e.Msg.Data = nil }},
 	}
 	withPeers := func(e Event) Event {
 		e.Msg = algo.Message{Type: 2, Level: 3, Index: algo.Index{Num: 4, ID: 5}, Peer: algo.Peer{ID: 6, Value: 7},
-			Peers: []algo.Peer{{ID: 1, Value: 10}, {ID: 2, Value: 20}}}
+			Peers: []algo.Peer{{ID: 1, Value: 10}, {ID: 2, Value: 20}}, Data: []byte{1, 2, 3, 4}}
 		return e
 	}
 	cases := []struct {
@@ -122,6 +125,10 @@ func TestHasherEveryField(t *testing.T) {
 		{Event{At: 5, Kind: Restarted, Node: 3, Peer: algo.None}, []mutation{{"Kind", func(e *Event) { e.Kind = Recovered }}}},
 		{Event{At: 5, Kind: Recovered, Node: 3, Peer: algo.None}, []mutation{{"Kind", func(e *Event) { e.Kind = ElectCalled }}}},
 		{Event{At: 5, Kind: ElectCalled, Node: 3, Peer: algo.None}, []mutation{{"Kind", func(e *Event) { e.Kind = Crashed }}}},
+		{Event{At: 5, Kind: Reported, Node: 3, Peer: algo.None, Text: "died in gathering"}, []mutation{
+			{"Text", func(e *Event) { e.Text = "died in confirmation" }},
+			{"Text empty", func(e *Event) { e.Text = "" }},
+		}},
 		{withPeers(Event{At: 5, Kind: Sent, Node: 3, Peer: 4}), append(msg, mutation{"Kind", func(e *Event) { e.Kind = Delivered }})},
 		{withPeers(Event{At: 5, Kind: Delivered, Node: 4, Peer: 3}), append(msg, mutation{"Kind", func(e *Event) { e.Kind = Sent }})},
 		{withPeers(Event{At: 5, Kind: Dropped, Node: 3, Peer: 4, Reason: Lost}), append(msg,

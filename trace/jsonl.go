@@ -3,6 +3,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -95,6 +96,9 @@ func (tw *Writer) Observe(e *Event) {
 	case End:
 		b = append(b, `,"quiescent":`...)
 		b = strconv.AppendBool(b, e.Quiescent)
+	case Reported:
+		b = append(b, `,"text":`...)
+		b = appendJSONString(b, e.Text)
 	}
 	b = append(b, "}\n"...)
 	tw.buf = b
@@ -130,6 +134,11 @@ func (tw *Writer) appendMsg(b []byte, m *algo.Message) []byte {
 			b = appendPair(b, int64(p.ID), p.Value)
 		}
 		b = append(b, ']')
+	}
+	if len(m.Data) > 0 {
+		b = append(b, `,"data":"`...)
+		b = hex.AppendEncode(b, m.Data)
+		b = append(b, '"')
 	}
 	return append(b, '}')
 }
@@ -285,6 +294,7 @@ type jsonMsg struct {
 	Index pair   `json:"index"`
 	Peer  pair   `json:"peer"`
 	Peers []pair `json:"peers"`
+	Data  string `json:"data"`
 }
 
 type jsonEvent struct {
@@ -300,6 +310,7 @@ type jsonEvent struct {
 	State     string   `json:"state"`
 	Index     pair     `json:"index"`
 	Quiescent bool     `json:"quiescent"`
+	Text      string   `json:"text"`
 }
 
 // Next reads the next event into e. It returns io.EOF after the last one.
@@ -410,6 +421,8 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 		e.Status.Index = idx
 	case End:
 		e.Quiescent = j.Quiescent
+	case Reported:
+		e.Text = j.Text
 	}
 	return nil
 }
@@ -434,6 +447,11 @@ func (tr *Reader) decodeMsg(j *jsonMsg, m *algo.Message) error {
 			if m.Peers[i], err = peer(jp, fmt.Sprintf("msg peers[%d]", i)); err != nil {
 				return err
 			}
+		}
+	}
+	if j.Data != "" {
+		if m.Data, err = hex.DecodeString(j.Data); err != nil {
+			return fmt.Errorf("msg data %q is not hexadecimal", j.Data)
 		}
 	}
 	return nil
@@ -485,4 +503,11 @@ func parseReason(s string) (DropReason, bool) {
 		}
 	}
 	return 0, false
+}
+
+// appendJSONString appends s as a JSON string. Reports are rare: the
+// standard encoder's allocation does not matter.
+func appendJSONString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s)
+	return append(b, q...)
 }

@@ -78,6 +78,8 @@ func sampleEvents() []Event {
 		{At: 8 * ms, Kind: StatusChanged, Node: 5, Peer: none, Status: algo.Status{Leader: maxID, State: algo.Wait, Index: algo.Index{Num: math.MaxUint32, ID: algo.None}}},
 		{At: 9 * ms, Kind: ValueChanged, Node: 6, Peer: none, Value: -1},
 		{At: 9 * ms, Kind: ValueChanged, Node: 6, Peer: none, Value: 0},
+		{At: 9 * ms, Kind: Reported, Node: 6, Peer: none, Text: "checksum mismatch: \"x\" \u2028 é"},
+		{At: 9 * ms, Kind: Sent, Node: 6, Peer: 0, Msg: algo.Message{Type: 1, Data: []byte{0, 0xff, 7}}},
 		{At: 10 * ms, Kind: End, Peer: none, Quiescent: false},
 		{At: math.MaxInt64, Kind: End, Peer: none, Quiescent: true},
 	}

@@ -45,7 +45,10 @@ func (f *Env) Send(to algo.NodeID, m algo.Message) {
 }
 
 func (f *Env) SetTimer(t algo.Timer, d time.Duration) { f.Timers[t] = d }
-func (f *Env) StopTimer(t algo.Timer)                 { delete(f.Timers, t) }
+
+// Report writes the report down as "report: WHAT".
+func (f *Env) Report(what string)     { f.sent = append(f.sent, "report: "+what) }
+func (f *Env) StopTimer(t algo.Timer) { delete(f.Timers, t) }
 
 // Take returns what was sent since the last call, "; "-separated.
 func (f *Env) Take() string {

@@ -130,5 +130,9 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 		TraceHash: fmt.Sprintf("%016x", hash.Sum()),
 	}
 	sum.FromCheck(mon, mon.Report())
+	sum.Reports, sum.ReportCount = counter.Reports, counter.Reported
+	if sum.Reports == nil {
+		sum.Reports = []metrics.Report{}
+	}
 	return sum, nil
 }
