@@ -695,3 +695,24 @@ func TestPartitionArea(t *testing.T) {
 		}
 	}
 }
+
+func TestFaultInjectionEvents(t *testing.T) {
+	s, err := Parse("f.yaml", []byte("events:\n  - {at: 0s, crash_on: {node: 3, message: gather}}\n  - {at: 1s, corrupt: 5}\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := s.Events[0], s.Events[1]
+	if a.Kind != sim.CrashOn || a.Message != "gather" || len(a.Nodes) != 1 || a.Nodes[0] != 3 || b.Kind != sim.Corrupt || b.Nodes[0] != 5 {
+		t.Errorf("events %+v", s.Events)
+	}
+	for doc, want := range map[string]string{
+		"{at: 0s, crash_on: {node: 3}}":                   "want {node: N, message: TYPE}",
+		"{at: 0s, crash_on: {node: 3, message: x, y: 1}}": `unknown field "y"`,
+		"{at: 0s, crash_on: 3}":                           "want a mapping",
+		"{at: 0s, corrupt: x}":                            "invalid node id",
+	} {
+		if _, err := Parse("f.yaml", []byte("events:\n  - "+doc+"\n"), nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", doc, err, want)
+		}
+	}
+}

@@ -484,3 +484,96 @@ func TestPartitionByArea(t *testing.T) {
 		t.Errorf("area on a network without positions: %v", err)
 	}
 }
+
+// Pulses: whatever is sent during pulse k arrives at the start of pulse k+1.
+func TestPulseDelivery(t *testing.T) {
+	ms := time.Millisecond
+	h := &hooks{
+		onStart: func(p *probe, env algo.Env) {
+			if p.id == 0 {
+				p.send(env, 1) // sent at 0: arrives at 1ms
+				env.SetTimer(0, 1500*time.Microsecond)
+			}
+		},
+		onTimer: func(p *probe, env algo.Env, _ algo.Timer) { p.send(env, 1) }, // sent at 1.5ms: arrives at 2ms
+	}
+	runProbe(t, h, sim.Config{Graph: line(2), Delay: sim.Delay{Kind: sim.Pulse, A: ms}})
+	wantLog(t, h, "1ms 1 got #1 from 0", "1.5ms timer 0 at 0", "2ms 1 got #2 from 0")
+	if d, err := sim.ParseDelay("pulse:2ms"); err != nil || d != (sim.Delay{Kind: sim.Pulse, A: 2 * ms}) || d.String() != "pulse:2ms" {
+		t.Errorf("ParseDelay(pulse:2ms) = %v, %v", d, err)
+	}
+	if _, err := sim.ParseDelay("pulse:0s"); err == nil {
+		t.Error("a pulse of zero accepted")
+	}
+}
+
+// crash_on crashes a node the moment a message of the named type reaches
+// it; the message is lost.
+func TestCrashOn(t *testing.T) {
+	h := &hooks{onStart: func(p *probe, env algo.Env) {
+		if p.id == 0 {
+			p.send(env, 1)
+		}
+	}}
+	rec, _ := runProbe(t, h, sim.Config{Graph: line(2), Delay: sim.DefaultDelay, Timeline: []sim.Action{
+		{Kind: sim.CrashOn, Nodes: []algo.NodeID{1}, Message: "ping"},
+	}})
+	if rec.count(trace.Crashed, 0) != 1 || rec.count(trace.Delivered, 0) != 0 || rec.count(trace.Dropped, trace.LinkBroke) != 1 {
+		t.Errorf("events: %+v", rec.events)
+	}
+	current = &hooks{}
+	_, err := sim.New(sim.Config{Algorithm: probeAlgo, Graph: line(2), Timeline: []sim.Action{{Kind: sim.CrashOn, Nodes: []algo.NodeID{1}, Message: "pong"}}})
+	if err == nil || !strings.Contains(err.Error(), `has no message type "pong" (it has: ping)`) {
+		t.Errorf("unknown type: %v", err)
+	}
+}
+
+// corrupt makes a node a joker: what it sends leaves altered.
+func TestCorrupt(t *testing.T) {
+	var got []algo.Message
+	h := &hooks{
+		onStart: func(p *probe, env algo.Env) {
+			if p.id == 0 {
+				env.SetTimer(0, time.Millisecond) // after the event that makes it a joker
+			}
+		},
+		onTimer: func(p *probe, env algo.Env, _ algo.Timer) {
+			data := []byte{1, 2, 3}
+			env.Send(1, algo.Message{Data: data})
+			env.Send(1, algo.Message{Peer: algo.Peer{ID: 4, Value: 10}})
+			if data[0] != 1 {
+				t.Error("the joker changed the sender's own bytes")
+			}
+		},
+	}
+	rec, _ := runProbe(t, h, sim.Config{Graph: line(2), Delay: sim.DefaultDelay, Timeline: []sim.Action{
+		{Kind: sim.Corrupt, Nodes: []algo.NodeID{0}},
+	}})
+	for _, e := range rec.events {
+		if e.Kind == trace.Delivered {
+			got = append(got, e.Msg)
+		}
+	}
+	if len(got) != 2 || got[0].Data[0] != 0xfe || got[0].Data[1] != 2 || got[1].Peer.Value != 11 {
+		t.Errorf("delivered %+v", got)
+	}
+}
+
+// Report puts what a machine reports into the event stream.
+func TestReport(t *testing.T) {
+	h := &hooks{onStart: func(p *probe, env algo.Env) {
+		if p.id == 1 {
+			env.Report("checksum mismatch in gathering")
+		}
+	}}
+	rec, _ := runProbe(t, h, sim.Config{Graph: line(2), Delay: sim.DefaultDelay})
+	n := 0
+	for _, e := range rec.events {
+		if e.Kind == trace.Reported && e.Node == 1 && e.Text == "checksum mismatch in gathering" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d reports", n)
+	}
+}
