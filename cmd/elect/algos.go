@@ -19,7 +19,7 @@ func newAlgosCmd() *cobra.Command {
 			w := cmd.OutOrStdout()
 			for _, name := range algo.Names() {
 				a, _ := algo.Lookup(name)
-				fmt.Fprintf(w, "%s: %s\n  source: %s\n  messages: %s\n", a.Name, a.Summary, a.Source, strings.Join(a.Messages, ", "))
+				fmt.Fprintf(w, "%s: %s\n  source: %s\n  messages: %s\n  %s\n", a.Name, a.Summary, a.Source, strings.Join(a.Messages, ", "), model(a.Model))
 				if len(a.Params) > 0 {
 					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 					fmt.Fprintln(tw, "  param\tdefault\tmeaning")
@@ -33,4 +33,37 @@ func newAlgosCmd() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// model says in a line what network an algorithm needs and what it
+// tolerates.
+func model(m algo.Model) string {
+	net := "any connected network"
+	switch m.Topology {
+	case "complete":
+		net = "a complete network"
+	case "ring":
+		net = "a ring"
+	}
+	var tol []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{m.Loss, "loss"}, {m.Crash, "crashes"}, {m.Partition, "partitions"}, {m.Mobility, "mobility"}} {
+		if f.on {
+			tol = append(tol, f.name)
+		}
+	}
+	tolerates := "nothing (a static, reliable network)"
+	if len(tol) > 0 {
+		tolerates = strings.Join(tol, ", ")
+	}
+	how := "elects where an initiator starts"
+	if m.Spontaneous {
+		how = "elects on its own in every component"
+	}
+	if m.Synchronous {
+		how += ", in synchronous pulses"
+	}
+	return fmt.Sprintf("needs %s; %s; tolerates %s", net, how, tolerates)
 }
