@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "github.com/electgo/elect/algo/capture"
 	_ "github.com/electgo/elect/algo/echo"
 	_ "github.com/electgo/elect/algo/park"
 	_ "github.com/electgo/elect/algo/vkt"
