@@ -38,7 +38,7 @@ const (
 	CrashOn
 	// Corrupt makes Nodes jokers: from then on, every message they send
 	// leaves with its payload altered (the first byte of Data flipped; with
-	// no Data, the Value of Peer).
+	// no Data, the lowest bit of the Value of Peer).
 	Corrupt
 )
 
@@ -81,7 +81,9 @@ func (r Rect) Contains(p topo.Point) bool {
 	return p.X >= r.X0 && p.X < r.X1 && p.Y >= r.Y0 && p.Y < r.Y1
 }
 
-// Action is one entry of a run's timeline.
+// Action is one entry of a run's timeline. Actions at time 0 run right after
+// every node has booted, except the arming of faults (CrashOn, Corrupt),
+// which holds from the boot on.
 type Action struct {
 	At    time.Duration
 	Kind  ActionKind

@@ -301,7 +301,12 @@ func (e *Engine) Run() Result {
 	e.started = true
 	e.announce()
 	for i := range e.cfg.Timeline {
-		e.q.push(event{at: int64(e.cfg.Timeline[i].At), kind: evAction, slot: int32(i)})
+		a := &e.cfg.Timeline[i]
+		if a.At == 0 && (a.Kind == CrashOn || a.Kind == Corrupt) {
+			e.act(a) // faults armed at 0 hold from the boot on
+			continue
+		}
+		e.q.push(event{at: int64(a.At), kind: evAction, slot: int32(i)})
 	}
 	for v := range e.nodes {
 		e.boot(algo.NodeID(v), bootStart)

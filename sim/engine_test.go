@@ -577,3 +577,21 @@ func TestReport(t *testing.T) {
 		t.Errorf("%d reports", n)
 	}
 }
+
+// Faults armed at time 0 hold from the boot on: a joker's very first
+// message leaves altered.
+func TestFaultsArmedAtZero(t *testing.T) {
+	h := &hooks{onStart: func(p *probe, env algo.Env) {
+		if p.id == 0 {
+			env.Send(1, algo.Message{Data: []byte{7}})
+		}
+	}}
+	rec, _ := runProbe(t, h, sim.Config{Graph: line(2), Delay: sim.DefaultDelay, Timeline: []sim.Action{
+		{Kind: sim.Corrupt, Nodes: []algo.NodeID{0}},
+	}})
+	for _, e := range rec.events {
+		if e.Kind == trace.Delivered && e.Msg.Data[0] != 7^0xff {
+			t.Errorf("delivered %v, want the joker's byte altered", e.Msg.Data)
+		}
+	}
+}

@@ -285,8 +285,9 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 }
 
 // corrupt alters a message's payload, as a joker does: the first byte of
-// Data flipped, or, with no Data, the Value of Peer. The Data is copied: the
-// sender's bytes stay as they were.
+// Data flipped, or, with no Data, the lowest bit of the Value of Peer. The
+// Data is copied: the sender's bytes stay as they were. A message that
+// passes the same joker twice comes out as it went in.
 func corrupt(m *algo.Message) {
 	if len(m.Data) > 0 {
 		d := slices.Clone(m.Data)

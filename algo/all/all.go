@@ -4,8 +4,10 @@
 package all
 
 import (
+	_ "github.com/electgo/elect/algo/bully"
 	_ "github.com/electgo/elect/algo/capture"
 	_ "github.com/electgo/elect/algo/echo"
 	_ "github.com/electgo/elect/algo/park"
+	_ "github.com/electgo/elect/algo/ring"
 	_ "github.com/electgo/elect/algo/vkt"
 )

@@ -1,0 +1,56 @@
+package ring
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+const source = "003_995b7edf0113a8b5.txt"
+
+func init() {
+	algo.Register(&algo.Algorithm{
+		Name:     "ring",
+		Summary:  "the commander's ring election: gather every identity round the ring with a checksummed payload, confirm the most valued round it; timeouts and checksum failures reported, dead nodes and jokers bypassed",
+		Source:   source,
+		Messages: MessageNames,
+		Params: []algo.Param{
+			{Name: "commander", Default: "0", Doc: "the node that starts the election at boot", Check: algo.CheckNodeID},
+			{Name: "timeout", Default: "1s", Doc: "how long the commander waits for a round (gather or confirm) to come back before reporting a failure of that phase and restarting", Check: algo.CheckPositiveDuration},
+			{Name: "wait_timeout", Default: "3s", Doc: "how long a node that joined an election waits for its confirm before starting an election of its own", Check: algo.CheckPositiveDuration},
+		},
+		Model: algo.Model{Topology: "ring"},
+		Build: build,
+	})
+	algo.Register(&algo.Algorithm{
+		Name:     "chang-roberts",
+		Summary:  "Chang and Roberts on a unidirectional ring: every node sends its identity to its successor, only the better one goes on; the winner announces itself",
+		Source:   source,
+		Messages: CRMessageNames,
+		Model:    algo.Model{Topology: "ring"},
+		Build: func(_ algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
+			c := &crConfig{n: n}
+			return c.newNode, nil
+		},
+	})
+}
+
+func build(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
+	cmd, err := algo.ParseNodeID(p["commander"])
+	if err != nil {
+		return nil, err
+	}
+	if int(cmd) >= n {
+		return nil, fmt.Errorf("commander %d is not a node (nodes 0..%d)", cmd, n-1)
+	}
+	c := &config{n: n, commander: cmd}
+	for name, dst := range map[string]*time.Duration{"timeout": &c.timeout, "wait_timeout": &c.waitTimeout} {
+		d, err := p.Duration(name)
+		if err != nil {
+			return nil, err
+		}
+		*dst = d
+	}
+	return c.newNode, nil
+}
