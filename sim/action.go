@@ -37,8 +37,9 @@ const (
 	// during gathering or during confirmation). The message is lost.
 	CrashOn
 	// Corrupt makes Nodes jokers: from then on, every message they send
-	// leaves with its payload altered (the first byte of Data flipped; with
-	// no Data, the lowest bit of the Value of Peer).
+	// leaves with its payload altered (1 added to the first byte of Data;
+	// with no Data, 1 added to the Value of Peer): an alteration that never
+	// cancels, even on a message that passes the same joker twice.
 	Corrupt
 )
 

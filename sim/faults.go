@@ -284,16 +284,17 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 	nd.links = slices.Delete(nd.links, i, i+1)
 }
 
-// corrupt alters a message's payload, as a joker does: the first byte of
-// Data flipped, or, with no Data, the lowest bit of the Value of Peer. The
-// Data is copied: the sender's bytes stay as they were. A message that
-// passes the same joker twice comes out as it went in.
+// corrupt alters a message's payload, as a joker does: 1 added to the first
+// byte of Data (wrapping round), or, with no Data, 1 added to the Value of
+// Peer. The Data is copied: the sender's bytes stay as they were. The
+// alteration never cancels: a message that passes the same joker twice
+// comes out altered twice, not as it went in.
 func corrupt(m *algo.Message) {
 	if len(m.Data) > 0 {
 		d := slices.Clone(m.Data)
-		d[0] ^= 0xff
+		d[0]++
 		m.Data = d
 		return
 	}
-	m.Peer.Value ^= 1
+	m.Peer.Value++
 }

@@ -29,8 +29,9 @@
 // as a message reaches it; the first node that finds it wrong appends a
 // trailer naming the node the message came from (the suspect) and itself,
 // so that the commander learns where the checksum first failed. A joker
-// (the scenario's corrupt event) flips the first byte of Data of every
-// message it sends: the checksum catches it.
+// (the scenario's corrupt event) alters the first byte of Data of every
+// message it sends, an alteration that never cancels (a line-mode message
+// passes a joker out and back): the checksum catches it.
 //
 // # Faults
 //
@@ -39,7 +40,7 @@
 // the round: the commander's timeout turns the stall into a report naming
 // the phase ("failure during gather: ..."/"failure during confirm: ...").
 // It then restarts the election (a higher Index, which every node joins) in
-// line mode: a dead node breaks the ring into a line, so the commander sends
+// line mode, the ring now known broken: a dead node breaks the ring into a line, so the commander sends
 // one branch each way, to its successor and to its predecessor; each node
 // writes its identity and passes the branch on in the same direction, until
 // the next node is dead (not among its live neighbours) or excluded: there
@@ -57,9 +58,18 @@
 // neighbours, so that nothing J sends is needed, and J's identity is taken
 // from the failed round (the joker alters the payload, not the identities).
 // In the confirmation the nodes next to J send it a leaf confirm, which J
-// adopts and does not pass on. A second mismatch (a second joker, or the
-// commander being the joker) is reported and tolerated: the commander
-// decides with the identities it has.
+// adopts and does not pass on. Excluding J needs the ring whole: with a dead
+// node too, J and the dead node would cut the line in two, and the nodes
+// between them could be reached only through J. So once the ring is known
+// broken (a round timed out, a branch was reflected at a dead node, marked
+// in Level, or a line-mode direction starts at one), J relays: a mismatch
+// it causes then is reported and tolerated, and so are the mismatches of
+// the joker found before (an excluded joker relays again after a timeout),
+// of a second joker and of the commander's own messages: the commander
+// decides with the identities it has (a gather), or the leader stands (a
+// confirm). A commander restarts at most maxRetries elections after
+// failures; past that it reports that it gives up and decides with the
+// identities it has, so that no run restarts for ever.
 //
 // A node that joined an election and sees no confirm within wait_timeout
 // (its commander died, or two dead nodes cut it off) reports it and starts a
@@ -74,8 +84,8 @@
 //
 // Level encodes the route: bit 0 the direction (0 towards the successor, 1
 // towards the predecessor), bit 1 line mode, bit 2 travelling back to the
-// commander, bit 3 a leaf confirm; the bits above hold the excluded node
-// plus one (0: none).
+// commander, bit 3 a leaf confirm, bit 4 reflected at a dead node; the bits
+// above hold the excluded node plus one (0: none).
 package ring
 
 import (
@@ -104,7 +114,8 @@ const (
 	fLine                // line mode: reflect where the ring is broken
 	fReturn              // reflected: travelling back to the commander
 	fLeaf                // a confirm for the excluded node: adopt, do not pass on
-	flagBits = 4
+	fBroken              // reflected at a dead node: the ring is broken
+	flagBits = 5
 )
 
 func route(flags int32, excl algo.NodeID) int32 { return flags | int32(excl+1)<<flagBits }
@@ -160,8 +171,16 @@ type node struct {
 	suspect algo.NodeID // where it first failed: the node that sent it
 	spotter algo.NodeID // and the node that found it
 	tainted bool        // a mismatch was already reported and excluded once
+	joker   algo.NodeID // the joker found (None: none), tolerated from then on
+	broken  bool        // a dead node breaks the ring: a joker cannot be bypassed
+	retries int         // elections restarted since begin
 	lost    bool        // a neighbour came or went in normal operation
 }
+
+// maxRetries bounds the elections a commander restarts after failures
+// before it decides with what it has: one dead node and one joker need at
+// most two (the joker excluded, then a failure).
+const maxRetries = 4
 
 func (n *node) self(env algo.Env) algo.Peer { return algo.Peer{ID: n.id, Value: env.Value()} }
 
@@ -257,7 +276,15 @@ func (n *node) Timer(env algo.Env, t algo.Timer) {
 			name = MessageNames[Confirm]
 		}
 		env.Report(fmt.Sprintf("failure during %s: election %v did not come back within %v", name, n.idx, n.cfg.timeout))
-		n.restart(env, n.excl)
+		// A node died: the ring is a line now, and a joker that was
+		// excluded may be the only way to the nodes behind it. It relays
+		// again; its alterations are tolerated from now on.
+		n.broken = true
+		if n.retries >= maxRetries {
+			n.giveUp(env)
+			return
+		}
+		n.restart(env, algo.NoPeer)
 	case timerChange:
 		switch {
 		case !n.lost:
@@ -386,6 +413,9 @@ func (n *node) pass(env algo.Env, m *algo.Message) {
 				leaf.Level |= fLeaf
 				env.Send(nx, leaf)
 			}
+			if nx != excl {
+				out.Level |= fBroken
+			}
 			out.Level |= fReturn
 			env.Send(n.next(!back), out)
 			return
@@ -396,7 +426,8 @@ func (n *node) pass(env algo.Env, m *algo.Message) {
 
 // begin starts an election from this node: round the ring, or in line mode.
 func (n *node) begin(env algo.Env, line bool) {
-	n.excl, n.tainted = algo.NoPeer, false
+	n.excl, n.tainted, n.joker = algo.NoPeer, false, algo.None
+	n.broken, n.retries = false, 0
 	n.round(env, line)
 }
 
@@ -404,6 +435,7 @@ func (n *node) begin(env algo.Env, line bool) {
 // excl (ID None: none) excluded.
 func (n *node) restart(env algo.Env, excl algo.Peer) {
 	n.excl = excl
+	n.retries++
 	n.round(env, true)
 }
 
@@ -450,6 +482,9 @@ func (n *node) launch(env algo.Env, m algo.Message) {
 					b.Level |= fLeaf
 					env.Send(nx, b)
 				}
+				if nx != n.excl.ID {
+					n.broken = true
+				}
 				continue
 			}
 			env.Send(nx, b)
@@ -475,6 +510,9 @@ func (n *node) arrive(env algo.Env, m *algo.Message) {
 			n.suspect, n.spotter = s, k
 		}
 	}
+	if m.Level&fBroken != 0 {
+		n.broken = true
+	}
 	if m.Type == Gather {
 		n.got = append(n.got, m.Peers...)
 	}
@@ -494,10 +532,25 @@ func (n *node) complete(env algo.Env) {
 	}
 	if n.bad {
 		env.Report(fmt.Sprintf("%s: payload checksum mismatch in election %v: altered by node %d (detected at node %d)", name, n.idx, n.suspect, n.spotter))
-		if !n.tainted && n.suspect != n.id && n.suspect != algo.None {
+		var why string
+		switch {
+		case n.suspect == n.id || n.suspect == algo.None:
+			why = "the commander's own messages"
+		case n.suspect == n.joker:
+			why = fmt.Sprintf("node %d is the joker found before", n.suspect)
+		case n.tainted:
+			why = "a second joker"
+		case n.broken:
+			// A dead node and the joker would cut the line in two:
+			// the joker must relay.
+			n.tainted, n.joker = true, n.suspect
+			why = fmt.Sprintf("the ring is broken: node %d cannot be bypassed", n.suspect)
+		case n.retries >= maxRetries:
+			why = "too many elections restarted"
+		default:
 			// Exclude the joker, keeping its identity: it alters the
 			// payload, not the identities it wrote.
-			n.tainted = true
+			n.tainted, n.joker = true, n.suspect
 			joker := algo.Peer{ID: n.suspect, Value: algo.NoPeer.Value}
 			for _, p := range n.got {
 				if p.ID == n.suspect {
@@ -508,7 +561,11 @@ func (n *node) complete(env algo.Env) {
 			n.restart(env, joker)
 			return
 		}
-		env.Report(fmt.Sprintf("%s: mismatch tolerated in election %v: deciding with the identities gathered", name, n.idx))
+		if n.phase == gathering {
+			env.Report(fmt.Sprintf("%s: mismatch tolerated in election %v (%s): deciding with the identities gathered", name, n.idx, why))
+		} else {
+			env.Report(fmt.Sprintf("%s: mismatch tolerated in election %v (%s): the leader stands", name, n.idx, why))
+		}
 	}
 	if n.phase == gathering {
 		lid := algo.NoPeer
@@ -522,4 +579,19 @@ func (n *node) complete(env algo.Env) {
 	}
 	n.phase, n.state = idle, algo.Norm
 	env.Report(fmt.Sprintf("election %v confirmed: leader %v", n.idx, n.leader))
+}
+
+// giveUp ends an election whose rounds keep failing (maxRetries restarts)
+// without restarting it again: in gathering, the commander decides with the
+// identities it has and sends the confirm once more; in confirmation, it
+// keeps the leader and stops.
+func (n *node) giveUp(env algo.Env) {
+	if n.phase == gathering {
+		env.Report(fmt.Sprintf("election %v: giving up after %d restarts: deciding with the identities gathered", n.idx, n.retries))
+		n.bad = false
+		n.complete(env)
+		return
+	}
+	env.Report(fmt.Sprintf("election %v: giving up after %d restarts: the leader %v stands", n.idx, n.retries, n.leader))
+	n.phase, n.state = idle, algo.Norm
 }

@@ -221,3 +221,37 @@ func TestRandomFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestDeadNodeAndJoker: every combination of one dead node (either phase)
+// and one joker, on rings where line mode takes messages through the joker
+// out and back (an alteration that never cancels): every run ends, the
+// checker finds nothing and the most valued live node leads; the reports
+// name the joker and, when the dead node stalled a round, its phase.
+func TestDeadNodeAndJoker(t *testing.T) {
+	for _, n := range []int{3, 5, 8} {
+		for _, phase := range []string{"gather", "confirm"} {
+			for dead := range algo.NodeID(n) {
+				for j := range algo.NodeID(n) {
+					for _, vals := range []string{"up", "down"} {
+						t.Run(fmt.Sprintf("%d/%s/%d/%d/%s", n, phase, dead, j, vals), func(t *testing.T) {
+							s := ringScenario(n, uint64(n)+uint64(dead)*7+uint64(j), crashOn(dead, phase), joker(j))
+							s.Delay = sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: 3 * time.Millisecond}
+							if vals == "down" {
+								s.Values = sim.Values{Explicit: map[algo.NodeID]int64{}}
+								for v := range algo.NodeID(n) {
+									s.Values.Explicit[v] = int64(n) - int64(v)
+								}
+							}
+							sum := run(t, s)
+							best(t, sum)
+							rs := reports(sum)
+							if j != dead && j != 0 && !strings.Contains(rs, fmt.Sprintf("altered by node %d ", j)) {
+								t.Errorf("the joker is not named:\n%s", rs)
+							}
+						})
+					}
+				}
+			}
+		}
+	}
+}
