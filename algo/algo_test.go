@@ -3,6 +3,7 @@ package algo
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPeerOrder(t *testing.T) {
@@ -143,5 +144,17 @@ func TestSlab(t *testing.T) {
 		}
 		v[0] = i
 		seen[v] = true
+	}
+}
+
+func TestDurations(t *testing.T) {
+	var a, b time.Duration
+	p := Params{"a": "2s", "b": "5ms", "c": "x"}
+	if err := p.Durations(map[string]*time.Duration{"a": &a, "b": &b}); err != nil || a != 2*time.Second || b != 5*time.Millisecond {
+		t.Errorf("%v %v %v", a, b, err)
+	}
+	var c time.Duration
+	if err := p.Durations(map[string]*time.Duration{"c": &c, "a": &a}); err == nil || !strings.Contains(err.Error(), "parameter c") {
+		t.Errorf("bad value: %v", err)
 	}
 }

@@ -178,3 +178,21 @@ const maxNodeSet = 1 << 24
 
 // CheckNodeSet is a Param.Check for node sets.
 func CheckNodeSet(s string) error { _, _, err := ParseNodeSet(s); return err }
+
+// Durations reads several duration parameters at once, each into its
+// destination, in name order (so that the first error is always the same).
+func (p Params) Durations(dst map[string]*time.Duration) error {
+	names := make([]string, 0, len(dst))
+	for name := range dst {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		d, err := p.Duration(name)
+		if err != nil {
+			return fmt.Errorf("parameter %s: %w", name, err)
+		}
+		*dst[name] = d
+	}
+	return nil
+}

@@ -35,12 +35,8 @@ type Config struct {
 
 // Read takes the upkeep's parameters.
 func (c *Config) Read(p algo.Params) error {
-	for name, dst := range map[string]*time.Duration{"heartbeat": &c.Heartbeat, "timeout": &c.Timeout, "jitter": &c.Jitter} {
-		d, err := p.Duration(name)
-		if err != nil {
-			return err
-		}
-		*dst = d
+	if err := p.Durations(map[string]*time.Duration{"heartbeat": &c.Heartbeat, "timeout": &c.Timeout, "jitter": &c.Jitter}); err != nil {
+		return err
 	}
 	return nil
 }

@@ -23,12 +23,8 @@ func init() {
 
 func build(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 	c := &config{n: n}
-	for name, dst := range map[string]*time.Duration{"answer_timeout": &c.answerTimeout, "coordinator_timeout": &c.coordTimeout} {
-		d, err := p.Duration(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = d
+	if err := p.Durations(map[string]*time.Duration{"answer_timeout": &c.answerTimeout, "coordinator_timeout": &c.coordTimeout}); err != nil {
+		return nil, err
 	}
 	return c.newNode, nil
 }

@@ -45,12 +45,8 @@ func build(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 		return nil, fmt.Errorf("commander %d is not a node (nodes 0..%d)", cmd, n-1)
 	}
 	c := &config{n: n, commander: cmd}
-	for name, dst := range map[string]*time.Duration{"timeout": &c.timeout, "wait_timeout": &c.waitTimeout} {
-		d, err := p.Duration(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = d
+	if err := p.Durations(map[string]*time.Duration{"timeout": &c.timeout, "wait_timeout": &c.waitTimeout}); err != nil {
+		return nil, err
 	}
 	return c.newNode, nil
 }

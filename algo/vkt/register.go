@@ -28,12 +28,8 @@ func build(p algo.Params, _ int) (func(algo.NodeID) algo.Machine, error) {
 	if err := c.up.Read(p); err != nil {
 		return nil, err
 	}
-	for name, dst := range map[string]*time.Duration{"probe": &c.probe, "election_timeout": &c.electionTimeout} {
-		d, err := p.Duration(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = d
+	if err := p.Durations(map[string]*time.Duration{"probe": &c.probe, "election_timeout": &c.electionTimeout}); err != nil {
+		return nil, err
 	}
 	return c.newNode, nil
 }
