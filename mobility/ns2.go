@@ -23,8 +23,8 @@ import (
 //
 // Node ids are the indices i of $node_(i). A setdest at time t sends the node
 // from wherever it is at t toward (x, y) at the given speed in m/s; a later
-// setdest redirects it from where it has got to. Lines about $god_ and
-// comments (#) are ignored.
+// setdest redirects it from where it has got to. Lines about $god_ (also
+// scheduled ones, $ns_ at T "$god_ ...") and comments (#) are ignored.
 
 var (
 	setLine  = regexp.MustCompile(`^\$node_\((\d+)\)\s+set\s+([XYZ])_\s+(\S+)$`)
@@ -49,8 +49,8 @@ func ReadNS2(r io.Reader, name string) (*Plan, error) {
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "$god_") {
-			continue
+		if text == "" || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "$god_") || strings.Contains(text, `"$god_`) {
+			continue // $god_ lines, bare or scheduled, are ns-2's own bookkeeping
 		}
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("%s:%d: %q: %s", name, line, text, fmt.Sprintf(format, args...))
