@@ -24,7 +24,9 @@ func TestSetdestTraces(t *testing.T) {
 		{[]string{"-v", "1", "-n", "20", "-p", "2.0", "-M", "10.0", "-t", "100", "-x", "500", "-y", "300"}, 20, 10, 500, 300},
 		{[]string{"-v", "2", "-n", "30", "-s", "1", "-m", "1", "-M", "15", "-t", "100", "-P", "1", "-p", "2", "-x", "800", "-y", "800"}, 30, 15, 800, 800},
 	} {
-		out, err := exec.Command("setdest", c.args...).Output()
+		cmd := exec.Command("setdest", c.args...)
+		cmd.Dir = t.TempDir() // setdest leaves a .rand_state file behind
+		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("setdest %v: %v", c.args, err)
 		}
