@@ -49,14 +49,6 @@ type Model struct {
 	Topology string
 }
 
-// MessageName returns the document's name of message type t.
-func (a *Algorithm) MessageName(t MsgType) string {
-	if int(t) < len(a.Messages) {
-		return a.Messages[t]
-	}
-	return fmt.Sprintf("type%d", t)
-}
-
 // Instantiate resolves raw parameters against the algorithm's declarations and
 // builds the per-node constructor for a network of n nodes.
 func (a *Algorithm) Instantiate(raw map[string]string, n int) (Params, func(NodeID) Machine, error) {

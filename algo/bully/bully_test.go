@@ -8,8 +8,8 @@ import (
 
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/bully"
-	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
@@ -35,34 +35,6 @@ func bullyScenario(n int, seed uint64) *scenario.Scenario {
 	return s
 }
 
-func run(t *testing.T, s *scenario.Scenario, obs ...trace.Observer) *metrics.Summary {
-	t.Helper()
-	sum, err := runner.Run(s, runner.Options{Observers: obs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.ViolationCount > 0 || sum.Unchecked > 0 {
-		t.Fatalf("%s seed %d: %d violations (%v), %d unchecked", s.Topology, s.Seed, sum.ViolationCount, sum.Violations, sum.Unchecked)
-	}
-	return sum
-}
-
-func best(t *testing.T, sum *metrics.Summary) algo.NodeID {
-	t.Helper()
-	b := algo.NoPeer
-	for _, f := range sum.Final {
-		if f.Alive {
-			b = b.Max(algo.Peer{ID: f.ID, Value: f.Value})
-		}
-	}
-	for _, f := range sum.Final {
-		if f.Alive && (f.Leader != b.ID || f.State != "Norm") {
-			t.Errorf("node %d: leader %d %s, want Norm following %d", f.ID, f.Leader, f.State, b.ID)
-		}
-	}
-	return b.ID
-}
-
 // TestElectAtLowest: once every node knows every value (after the elections
 // at boot), the least valued node's election with the coordinator alive
 // costs n-1 election and n-1 answer messages and the coordinator's one
@@ -77,8 +49,8 @@ func TestElectAtLowest(t *testing.T) {
 			at := 5 * time.Second
 			s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{0}}}
 			w := &sent{from: at}
-			sum := run(t, s, w)
-			if b := best(t, sum); b != algo.NodeID(n-1) {
+			sum := runtest.Run(t, s, w)
+			if b := runtest.FollowBest(t, sum); b != algo.NodeID(n-1) {
 				t.Errorf("leader %d", b)
 			}
 			if w.by != [3]int{n - 1, n - 1, 1} {
@@ -101,8 +73,8 @@ func TestCoordinatorCrash(t *testing.T) {
 			at := 5 * time.Second
 			s.Events = []sim.Action{{At: at, Kind: sim.Crash, Leader: true}}
 			w := &sent{from: at}
-			sum := run(t, s, w)
-			best(t, sum)
+			sum := runtest.Run(t, s, w)
+			runtest.FollowBest(t, sum)
 			t.Logf("election, answer, coordinator = %v", w.by)
 			m := n - 1
 			half := m * (m - 1) / 2
@@ -127,8 +99,8 @@ func TestRestartBullies(t *testing.T) {
 		{At: 6 * time.Second, Kind: sim.Crash, Nodes: []algo.NodeID{9, 8}},
 		{At: 8 * time.Second, Kind: sim.Recover, Nodes: []algo.NodeID{8}},
 	}
-	sum := run(t, s)
-	if b := best(t, sum); b != 8 {
+	sum := runtest.Run(t, s)
+	if b := runtest.FollowBest(t, sum); b != 8 {
 		t.Errorf("leader %d, want 8", b)
 	}
 	if sum.Elections.Completed < 4 {
@@ -142,7 +114,7 @@ func TestDeterminism(t *testing.T) {
 	s.Duration = 20 * time.Second
 	s.Events = sim.RandomTimeline(rand.New(rand.NewPCG(9, 1)), mustGraph(t, s), 10*time.Second)
 	s.Events = crashesOnly(s.Events)
-	a, b := run(t, s), run(t, s.Clone())
+	a, b := runtest.Run(t, s), runtest.Run(t, s.Clone())
 	if a.TraceHash != b.TraceHash {
 		t.Errorf("two runs differ")
 	}
@@ -185,7 +157,7 @@ func TestRandomCrashes(t *testing.T) {
 			s.Events = crashesOnly(sim.RandomTimeline(rng, mustGraph(t, s), 30*time.Second))
 			s.Duration = 60 * time.Second
 			s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-			run(t, s)
+			runtest.Run(t, s)
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/electgo/elect/algo/echo"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
@@ -22,18 +23,6 @@ var shapes = []string{
 }
 
 var delays = []string{"constant:1ms", "uniform:100us:5ms", "exponential:2ms"}
-
-func run(t *testing.T, s *scenario.Scenario) *metrics.Summary {
-	t.Helper()
-	sum, err := runner.Run(s, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.ViolationCount > 0 {
-		t.Fatalf("%s on %s seed %d: %d violations, first: %+v", s.Algorithm, s.Topology, s.Seed, sum.ViolationCount, sum.Violations[0])
-	}
-	return sum
-}
 
 func newScenario(t *testing.T, alg, topology, delay string, seed uint64, params map[string]string) *scenario.Scenario {
 	t.Helper()
@@ -80,7 +69,7 @@ func TestEchoExactCounts(t *testing.T) {
 					}
 					initiator := algo.NodeID(int(seed*7) % g.N())
 					s.Params = map[string]string{"initiator": fmt.Sprint(initiator)}
-					sum := run(t, s)
+					sum := runtest.Run(t, s)
 					n, e := component(g, initiator)
 					by := sum.Messages.ByType
 					if got := by["explorer"] + by["echo"]; got != uint64(2*e) {
@@ -141,7 +130,7 @@ func TestEchoVirtualTree(t *testing.T) {
 		for _, delay := range delays {
 			t.Run(shape+"/"+delay, func(t *testing.T) {
 				s := newScenario(t, "echo", shape, delay, 4, map[string]string{"tree": "virtual", "initiator": "2", "wave_at": "2s"})
-				sum := run(t, s)
+				sum := runtest.Run(t, s)
 				n := uint64(sum.Nodes)
 				by := sum.Messages.ByType
 				if by["explorer"] != n-1 || by["echo"] != n-1 || by["info"] != n-1 {
@@ -163,7 +152,7 @@ func TestVirtualTreeRechoosesParent(t *testing.T) {
 	// at level 1); cutting 1-4 must move it below 3.
 	s := newScenario(t, "echo", "grid:3x3", "constant:1ms", 1, map[string]string{"tree": "virtual", "wave_at": "1s"})
 	s.Events = []sim.Action{{At: 500 * 1e6, Kind: sim.LinkDown, Link: topo.Edge{A: 1, B: 4}}}
-	sum := run(t, s)
+	sum := runtest.Run(t, s)
 	by := sum.Messages.ByType
 	if by["explorer"] != 8 || by["echo"] != 8 || by["info"] != 8 {
 		t.Errorf("explorer %d echo %d info %d, want 8 each", by["explorer"], by["echo"], by["info"])
@@ -191,7 +180,7 @@ func TestExtinctionEveryNodeInitiates(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					sum := run(t, s)
+					sum := runtest.Run(t, s)
 					checkLeaders(t, sum, g)
 					if sum.Unreached != 0 {
 						t.Errorf("%d components unreached with every node initiating", sum.Unreached)
@@ -219,7 +208,7 @@ func TestExtinctionEveryNodeInitiates(t *testing.T) {
 func TestExtinctionSomeInitiators(t *testing.T) {
 	s := newScenario(t, "extinction", "grid:8x8", "uniform:1ms:9ms", 7, map[string]string{"initiators": "3,17,40-42"})
 	s.Values = sim.Values{Mode: sim.ValueRandom}
-	sum := run(t, s)
+	sum := runtest.Run(t, s)
 	if got := sum.Messages.ByType["info"]; got != 63 {
 		t.Errorf("info = %d, want 63 (down the winning tree)", got)
 	}
@@ -230,7 +219,7 @@ func TestExtinctionSomeInitiators(t *testing.T) {
 func TestElectEventStartsNewWave(t *testing.T) {
 	s := newScenario(t, "echo", "ring:10", "constant:1ms", 1, nil)
 	s.Events = []sim.Action{{At: 1e9, Kind: sim.ElectAt, Nodes: []algo.NodeID{5}}}
-	sum := run(t, s)
+	sum := runtest.Run(t, s)
 	if sum.Elections.Completed != 2 {
 		t.Errorf("%d elections, want 2", sum.Elections.Completed)
 	}

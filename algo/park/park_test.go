@@ -3,14 +3,13 @@ package park_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/park"
-	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
@@ -39,38 +38,6 @@ func (s *sent) Observe(e *trace.Event) {
 	}
 }
 
-func run(t *testing.T, s *scenario.Scenario, obs ...trace.Observer) *metrics.Summary {
-	t.Helper()
-	sum, err := runner.Run(s, runner.Options{Observers: obs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.ViolationCount > 0 || sum.Unchecked > 0 {
-		t.Fatalf("%s seed %d: %d violations (%v), %d unchecked", s.Topology, s.Seed, sum.ViolationCount, sum.Violations, sum.Unchecked)
-	}
-	return sum
-}
-
-func load(t *testing.T, name string) *scenario.Scenario {
-	t.Helper()
-	s, err := scenario.Load(filepath.Join("../../scenarios", name), scenario.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Algorithm, s.Params = "park", nil
-	return s
-}
-
-func leaders(sum *metrics.Summary) map[algo.NodeID]int {
-	out := map[algo.NodeID]int{}
-	for _, f := range sum.Final {
-		if f.Alive {
-			out[f.Leader]++
-		}
-	}
-	return out
-}
-
 // distances are the hop counts from v in g.
 func distances(g *topo.Graph, v algo.NodeID) []int {
 	d := make([]int, g.N())
@@ -92,6 +59,13 @@ func distances(g *topo.Graph, v algo.NodeID) []int {
 	return d
 }
 
+// load reads a shipped scenario of vkt's experiments and runs it with park.
+func load(t *testing.T, name string) *scenario.Scenario {
+	s := runtest.Load(t, name)
+	s.Algorithm, s.Params = "park", nil
+	return s
+}
+
 // TestOneElectionExactCounts: one election over a settled network (an elect
 // event) scatters one Election over every edge but the second direction of
 // the tree's, floods one Leader likewise, and every other node's Ack travels
@@ -108,7 +82,7 @@ func TestOneElectionExactCounts(t *testing.T) {
 			at := 5 * time.Second
 			s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{1}}}
 			w := newSent(at)
-			sum := run(t, s, w)
+			sum := runtest.Run(t, s, w)
 			g, _, _ := runner.Network(s)
 			want := 2*sum.Edges - (sum.Nodes - 1)
 			hops := 0
@@ -125,26 +99,26 @@ func TestOneElectionExactCounts(t *testing.T) {
 // The document's four tests, as for vkt: the best survivor after a crash,
 // no election on the leader's side of a partition, none at all at a merge.
 func TestExperiments(t *testing.T) {
-	sum := run(t, load(t, "vkt-2-leader-crash.yaml"))
-	if l := leaders(sum); len(l) != 1 || l[43] != 44 {
+	sum := runtest.Run(t, load(t, "vkt-2-leader-crash.yaml"))
+	if l := runtest.Leaders(sum); len(l) != 1 || l[43] != 44 {
 		t.Errorf("after the crash: %v, want all 44 following 43", l)
 	}
 	w := newSent(10 * time.Second)
-	sum = run(t, load(t, "vkt-3-partition.yaml"), w)
+	sum = runtest.Run(t, load(t, "vkt-3-partition.yaml"), w)
 	for v := algo.NodeID(30); v <= 44; v++ {
 		if w.node[v] > 0 {
 			t.Errorf("node %d, on the leader's side, sent %d elections after the partition", v, w.node[v])
 		}
 	}
-	if l := leaders(sum); l[14] != 15 || l[29] != 15 || l[44] != 15 {
+	if l := runtest.Leaders(sum); l[14] != 15 || l[29] != 15 || l[44] != 15 {
 		t.Errorf("after the partition: %v", l)
 	}
 	w = newSent(30 * time.Second)
-	sum = run(t, load(t, "vkt-4-merge.yaml"), w)
+	sum = runtest.Run(t, load(t, "vkt-4-merge.yaml"), w)
 	if w.by["election"]+w.by["ack"]+w.by["leader"] != 0 {
 		t.Errorf("after the heal: %v", w.by)
 	}
-	if l := leaders(sum); l[44] != 45 {
+	if l := runtest.Leaders(sum); l[44] != 45 {
 		t.Errorf("after the heal: %v", l)
 	}
 }
@@ -159,7 +133,7 @@ func TestAllStartAtOnce(t *testing.T) {
 				s.Delay, _ = sim.ParseDelay(delay)
 				s.Duration = 25 * time.Second
 				s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-				run(t, s)
+				runtest.Run(t, s)
 			})
 		}
 	}
@@ -186,7 +160,7 @@ func TestRandomFaults(t *testing.T) {
 			s.Events = sim.RandomTimeline(rng, g, 30*time.Second)
 			s.Duration = 80 * time.Second
 			s.Check = scenario.Check{Stabilization: 8 * time.Second, Liveness: 30 * time.Second}
-			run(t, s)
+			runtest.Run(t, s)
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/electgo/elect/runner/runtest"
+
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
@@ -41,7 +43,7 @@ func TestChangRobertsOrders(t *testing.T) {
 				if by := sum.Messages.ByType; by["election"] != want || by["elected"] != uint64(n) {
 					t.Errorf("messages %v, want %d election and %d elected", by, want, n)
 				}
-				best(t, sum)
+				runtest.FollowBest(t, sum)
 			})
 		}
 	}
@@ -56,7 +58,7 @@ func TestChangRobertsAverage(t *testing.T) {
 		s := crScenario(n, seed)
 		s.Delay = sim.Delay{Kind: sim.Uniform, A: 1e6, B: 7e6}
 		sum := run(t, s)
-		best(t, sum)
+		runtest.FollowBest(t, sum)
 		total += float64(sum.Messages.ByType["election"])
 	}
 	h := 0.0

@@ -10,9 +10,20 @@ import (
 	_ "github.com/electgo/elect/algo/ring"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 )
+
+// run runs s through runtest.Run, and also wants every component reached.
+func run(t *testing.T, s *scenario.Scenario) *metrics.Summary {
+	t.Helper()
+	sum := runtest.Run(t, s)
+	if sum.Unreached > 0 {
+		t.Fatalf("%s seed %d: %d components unreached", s.Topology, s.Seed, sum.Unreached)
+	}
+	return sum
+}
 
 func ringScenario(n int, seed uint64, events ...sim.Action) *scenario.Scenario {
 	s := scenario.Default()
@@ -20,36 +31,6 @@ func ringScenario(n int, seed uint64, events ...sim.Action) *scenario.Scenario {
 	s.Duration = 0 // the ring elects once: runs end quiescent
 	s.Events = events
 	return s
-}
-
-func run(t *testing.T, s *scenario.Scenario) *metrics.Summary {
-	t.Helper()
-	sum, err := runner.Run(s, runner.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.ViolationCount > 0 || sum.Unchecked > 0 || sum.Unreached > 0 {
-		t.Fatalf("%s seed %d: %d violations (%v), %d unchecked, %d unreached", s.Topology, s.Seed, sum.ViolationCount, sum.Violations, sum.Unchecked, sum.Unreached)
-	}
-	return sum
-}
-
-// best returns the most valued live node of the run's end, and checks that
-// every live node follows it in Norm.
-func best(t *testing.T, sum *metrics.Summary) algo.NodeID {
-	t.Helper()
-	b := algo.NoPeer
-	for _, f := range sum.Final {
-		if f.Alive {
-			b = b.Max(algo.Peer{ID: f.ID, Value: f.Value})
-		}
-	}
-	for _, f := range sum.Final {
-		if f.Alive && (f.Leader != b.ID || f.State != algo.Norm.String()) {
-			t.Errorf("node %d: leader %d state %s, want Norm following %d", f.ID, f.Leader, f.State, b.ID)
-		}
-	}
-	return b.ID
 }
 
 func reports(sum *metrics.Summary) string {
@@ -79,7 +60,7 @@ func TestNormal(t *testing.T) {
 				if by["gather"] != uint64(n) || by["confirm"] != uint64(n) || sum.Messages.Total != uint64(2*n) {
 					t.Errorf("messages %v, want %d gather and %d confirm", by, n, n)
 				}
-				b := best(t, sum)
+				b := runtest.FollowBest(t, sum)
 				want := fmt.Sprintf("0: election <1,0> confirmed: leader %d(v=%d)", b, sum.Final[b].Value)
 				if got := reports(sum); got != want {
 					t.Errorf("reports:\n%s\nwant:\n%s", got, want)
@@ -94,7 +75,7 @@ func TestCommanderParam(t *testing.T) {
 	s := ringScenario(9, 4)
 	s.Params = map[string]string{"commander": "5"}
 	sum := run(t, s)
-	best(t, sum)
+	runtest.FollowBest(t, sum)
 	if len(sum.Reports) != 1 || sum.Reports[0].Node != 5 {
 		t.Errorf("reports %v, want one, from 5", sum.Reports)
 	}
@@ -127,7 +108,7 @@ func TestDeadNode(t *testing.T) {
 				s.Values = explicit(10, 20, 30, 40, 50, 60, 70, 80)
 				s.Values.Explicit[dead] = 1000
 				sum := run(t, s)
-				if b := best(t, sum); b == dead {
+				if b := runtest.FollowBest(t, sum); b == dead {
 					t.Fatalf("the dead node %d leads", dead)
 				}
 				if sum.Final[dead].Alive {
@@ -164,7 +145,7 @@ func TestJoker(t *testing.T) {
 			s.Values = explicit(10, 20, 30, 40, 50, 60, 70, 80)
 			s.Values.Explicit[j] = 1000
 			sum := run(t, s)
-			if b := best(t, sum); b != j {
+			if b := runtest.FollowBest(t, sum); b != j {
 				t.Errorf("leader %d, want the joker %d", b, j)
 			}
 			spot := (j + 1) % 8
@@ -183,7 +164,7 @@ func TestJokerCommander(t *testing.T) {
 	s := ringScenario(6, 3, joker(0))
 	s.Events[0].At = time.Millisecond / 2 // after the first gather left
 	sum := run(t, s)
-	best(t, sum)
+	runtest.FollowBest(t, sum)
 	rs := reports(sum)
 	if !strings.Contains(rs, "confirm: payload checksum mismatch in election <1,0>: altered by node 0 (detected at node 1)") ||
 		!strings.Contains(rs, "tolerated") || !strings.Contains(rs, "confirmed") {
@@ -217,7 +198,7 @@ func TestRandomFaults(t *testing.T) {
 			}
 			s := ringScenario(n, seed, ev...)
 			s.Delay = sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: time.Duration(2+seed%9) * time.Millisecond}
-			best(t, run(t, s))
+			runtest.FollowBest(t, run(t, s))
 		})
 	}
 }
@@ -243,7 +224,7 @@ func TestDeadNodeAndJoker(t *testing.T) {
 								}
 							}
 							sum := run(t, s)
-							best(t, sum)
+							runtest.FollowBest(t, sum)
 							rs := reports(sum)
 							if j != dead && j != 0 && !strings.Contains(rs, fmt.Sprintf("altered by node %d ", j)) {
 								t.Errorf("the joker is not named:\n%s", rs)

@@ -3,14 +3,13 @@ package vkt_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/vkt"
-	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/trace"
@@ -42,40 +41,6 @@ func (w *window) Observe(e *trace.Event) {
 	w.last[name] = e.At
 }
 
-func load(t *testing.T, name string) *scenario.Scenario {
-	t.Helper()
-	s, err := scenario.Load(filepath.Join("../../scenarios", name), scenario.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func run(t *testing.T, s *scenario.Scenario, obs ...trace.Observer) *metrics.Summary {
-	t.Helper()
-	sum, err := runner.Run(s, runner.Options{Observers: obs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.ViolationCount > 0 {
-		t.Fatalf("%s seed %d: %d violations, first: %+v", s.Topology, s.Seed, sum.ViolationCount, sum.Violations[0])
-	}
-	if sum.Unchecked > 0 {
-		t.Fatalf("%d components not judged: make the run longer", sum.Unchecked)
-	}
-	return sum
-}
-
-func leaders(sum *metrics.Summary) map[algo.NodeID]int {
-	out := map[algo.NodeID]int{}
-	for _, f := range sum.Final {
-		if f.Alive {
-			out[f.Leader]++
-		}
-	}
-	return out
-}
-
 // TestStaticElectionExactCounts: one election over a settled, connected
 // network (an elect event after the start-up election) costs exactly one
 // Election over every edge but the tree edges' second direction, one Ack for
@@ -92,7 +57,7 @@ func TestStaticElectionExactCounts(t *testing.T) {
 				at := 5 * time.Second
 				s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{1}}}
 				w := newWindow(at)
-				sum := run(t, s, w)
+				sum := runtest.Run(t, s, w)
 				want := 2*sum.Edges - (sum.Nodes - 1)
 				for _, typ := range []string{"election", "ack", "leader"} {
 					if w.sent[typ] != want {
@@ -111,10 +76,10 @@ func TestStaticElectionExactCounts(t *testing.T) {
 // surviving node leads; the election ends a timeout plus a few network
 // crossings after the last heartbeat.
 func TestExperiment2LeaderCrash(t *testing.T) {
-	s := load(t, "vkt-2-leader-crash.yaml")
+	s := runtest.Load(t, "vkt-2-leader-crash.yaml")
 	w := newWindow(0)
-	sum := run(t, s, w)
-	if l := leaders(sum); len(l) != 1 || l[43] != 44 {
+	sum := runtest.Run(t, s, w)
+	if l := runtest.Leaders(sum); len(l) != 1 || l[43] != 44 {
 		t.Fatalf("leaders %v, want all 44 survivors following 43", l)
 	}
 	if sum.Elections.Completed != 2 {
@@ -125,15 +90,15 @@ func TestExperiment2LeaderCrash(t *testing.T) {
 // TestExperiment3Partition: the local network that keeps the leader starts
 // no election; the two others each elect their own best node.
 func TestExperiment3Partition(t *testing.T) {
-	s := load(t, "vkt-3-partition.yaml")
+	s := runtest.Load(t, "vkt-3-partition.yaml")
 	w := newWindow(10 * time.Second)
-	sum := run(t, s, w)
+	sum := runtest.Run(t, s, w)
 	for v := algo.NodeID(30); v <= 44; v++ {
 		if n := w.by[v]["election"]; n > 0 {
 			t.Errorf("node %d, on the leader's side, sent %d election messages after the partition", v, n)
 		}
 	}
-	if l := leaders(sum); len(l) != 3 || l[14] != 15 || l[29] != 15 || l[44] != 15 {
+	if l := runtest.Leaders(sum); len(l) != 3 || l[14] != 15 || l[29] != 15 || l[44] != 15 {
 		t.Errorf("leaders %v, want 14, 29 and 44 for 15 nodes each", l)
 	}
 }
@@ -141,13 +106,13 @@ func TestExperiment3Partition(t *testing.T) {
 // TestExperiment4Merge: after the heal, heartbeats carry the best leader
 // across and no election message is sent at all.
 func TestExperiment4Merge(t *testing.T) {
-	s := load(t, "vkt-4-merge.yaml")
+	s := runtest.Load(t, "vkt-4-merge.yaml")
 	w := newWindow(30 * time.Second)
-	sum := run(t, s, w)
+	sum := runtest.Run(t, s, w)
 	if w.sent["election"] != 0 || w.sent["ack"] != 0 || w.sent["leader"] != 0 {
 		t.Errorf("after the heal: %v, want no election traffic", w.sent)
 	}
-	if l := leaders(sum); len(l) != 1 || l[44] != 45 {
+	if l := runtest.Leaders(sum); len(l) != 1 || l[44] != 45 {
 		t.Errorf("leaders %v, want all 45 following 44", l)
 	}
 }
@@ -167,7 +132,7 @@ func TestAllStartAtOnce(t *testing.T) {
 					s.Values = sim.Values{Mode: sim.ValueRandom}
 					s.Duration = 25 * time.Second
 					s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-					run(t, s)
+					runtest.Run(t, s)
 				})
 			}
 		}
@@ -177,18 +142,18 @@ func TestAllStartAtOnce(t *testing.T) {
 // TestRecoveryIsAMerge: a node that crashes and recovers its state while
 // the leader lives rejoins with no election at all.
 func TestRecoveryIsAMerge(t *testing.T) {
-	s := load(t, "vkt-1-all-start.yaml")
+	s := runtest.Load(t, "vkt-1-all-start.yaml")
 	s.Duration = 50 * time.Second
 	s.Events = []sim.Action{
 		{At: 5 * time.Second, Kind: sim.Crash, Nodes: []algo.NodeID{7}},
 		{At: 6 * time.Second, Kind: sim.Recover, Nodes: []algo.NodeID{7}},
 	}
 	w := newWindow(5 * time.Second)
-	sum := run(t, s, w)
+	sum := runtest.Run(t, s, w)
 	if w.sent["election"] != 0 {
 		t.Errorf("%d election messages after a recovery", w.sent["election"])
 	}
-	if l := leaders(sum); l[44] != 45 {
+	if l := runtest.Leaders(sum); l[44] != 45 {
 		t.Errorf("leaders %v", l)
 	}
 }
@@ -197,14 +162,14 @@ func TestRecoveryIsAMerge(t *testing.T) {
 // network answers its election with the current leader, it sees that it is
 // better and starts a higher election, which it wins.
 func TestRestartOfTheBest(t *testing.T) {
-	s := load(t, "vkt-1-all-start.yaml")
+	s := runtest.Load(t, "vkt-1-all-start.yaml")
 	s.Duration = 60 * time.Second
 	s.Events = []sim.Action{
 		{At: 5 * time.Second, Kind: sim.Crash, Nodes: []algo.NodeID{44}},
 		{At: 15 * time.Second, Kind: sim.Restart, Nodes: []algo.NodeID{44}},
 	}
-	sum := run(t, s)
-	if l := leaders(sum); l[44] != 45 {
+	sum := runtest.Run(t, s)
+	if l := runtest.Leaders(sum); l[44] != 45 {
 		t.Errorf("leaders %v, want all 45 following 44 again", l)
 	}
 }
@@ -242,7 +207,7 @@ func TestRandomFaults(t *testing.T) {
 			s.Events = sim.RandomTimeline(rng, g, 30*time.Second)
 			s.Duration = 80 * time.Second
 			s.Check = scenario.Check{Stabilization: 8 * time.Second, Liveness: 30 * time.Second}
-			run(t, s)
+			runtest.Run(t, s)
 		})
 	}
 }

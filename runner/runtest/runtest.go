@@ -1,0 +1,74 @@
+// Package runtest is what the algorithms' tests share to run scenarios and
+// judge their outcome: a run that fails the test on any error, violation or
+// unjudged component, the shipped scenarios by name, and views of the final
+// leaders.
+package runtest
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/trace"
+)
+
+// Run runs s with the observers and fails t if the run errs, breaks the
+// specification, or ends before some component could be judged.
+func Run(t testing.TB, s *scenario.Scenario, obs ...trace.Observer) *metrics.Summary {
+	t.Helper()
+	sum, err := runner.Run(s, runner.Options{Observers: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.ViolationCount > 0 {
+		t.Fatalf("%s on %s seed %d: %d violations, first: %+v", s.Algorithm, s.Topology, s.Seed, sum.ViolationCount, sum.Violations[0])
+	}
+	if sum.Unchecked > 0 {
+		t.Fatalf("%s on %s seed %d: %d components not judged: make the run longer", s.Algorithm, s.Topology, s.Seed, sum.Unchecked)
+	}
+	return sum
+}
+
+// Load reads one of the repository's shipped scenarios (scenarios/NAME).
+func Load(t testing.TB, name string) *scenario.Scenario {
+	t.Helper()
+	_, here, _, _ := runtime.Caller(0)
+	s, err := scenario.Load(filepath.Join(filepath.Dir(here), "..", "..", "scenarios", name), scenario.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Leaders counts the live nodes following each leader at the end.
+func Leaders(sum *metrics.Summary) map[algo.NodeID]int {
+	out := map[algo.NodeID]int{}
+	for _, f := range sum.Final {
+		if f.Alive {
+			out[f.Leader]++
+		}
+	}
+	return out
+}
+
+// FollowBest returns the most valued live node at the end, and fails t for
+// every live node that is not in Norm following it.
+func FollowBest(t testing.TB, sum *metrics.Summary) algo.NodeID {
+	t.Helper()
+	b := algo.NoPeer
+	for _, f := range sum.Final {
+		if f.Alive {
+			b = b.Max(algo.Peer{ID: f.ID, Value: f.Value})
+		}
+	}
+	for _, f := range sum.Final {
+		if f.Alive && (f.Leader != b.ID || f.State != algo.Norm.String()) {
+			t.Errorf("node %d: leader %d state %s, want Norm following %d", f.ID, f.Leader, f.State, b.ID)
+		}
+	}
+	return b.ID
+}
