@@ -61,25 +61,6 @@ func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
 	return cfg
 }
 
-// fits checks that the network is one the algorithm needs.
-func fits(a *algo.Algorithm, g *topo.Graph) error {
-	n := g.N()
-	switch a.Model.Topology {
-	case "complete":
-		if g.M() != n*(n-1)/2 {
-			return fmt.Errorf("%s needs a complete network (complete:N); this one has %d of the %d links", a.Name, g.M(), n*(n-1)/2)
-		}
-	case "ring":
-		_, comps := g.Components()
-		for v := 0; v < n; v++ {
-			if g.Degree(algo.NodeID(v)) != 2 || comps != 1 {
-				return fmt.Errorf("%s needs a ring (ring:N): every node with two neighbours, all connected", a.Name)
-			}
-		}
-	}
-	return nil
-}
-
 // Run runs a scenario once.
 func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	a, err := algo.Lookup(s.Algorithm)
@@ -93,13 +74,6 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	g, spec, err := Network(s)
 	if err != nil {
 		return nil, err
-	}
-	if err := fits(a, g); err != nil {
-		return nil, err
-	}
-	delay := s.Delay
-	if a.Model.Synchronous {
-		delay = sim.Delay{Kind: sim.Pulse, A: algo.PulseLength} // rounds, whatever the scenario says
 	}
 	ccfg := CheckConfig(s, a)
 	live := ccfg
@@ -121,7 +95,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	eng, err := sim.New(sim.Config{
 		Algorithm: a, Params: params, Graph: g, Values: s.Values, Seed: s.Seed,
-		Delay: delay, Loss: s.Loss, Duration: s.Duration, Timeline: s.Events,
+		Delay: s.Delay, Loss: s.Loss, Duration: s.Duration, Timeline: s.Events,
 		Observers: observers,
 	})
 	if err != nil {

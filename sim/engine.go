@@ -137,6 +137,12 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Loss < 0 || cfg.Loss >= 1 {
 		return nil, fmt.Errorf("loss %v is outside [0, 1)", cfg.Loss)
 	}
+	if err := fits(cfg.Algorithm, cfg.Graph); err != nil {
+		return nil, err
+	}
+	if cfg.Algorithm.Model.Synchronous {
+		cfg.Delay = Delay{Kind: Pulse, A: algo.PulseLength} // rounds, whatever delay was asked
+	}
 	_, newNode, err := cfg.Algorithm.Instantiate(cfg.Params, cfg.Graph.N())
 	if err != nil {
 		return nil, err
@@ -204,6 +210,25 @@ func New(cfg Config) (*Engine, error) {
 		e.nodes[k].m = newNode(e.nodes[k].id)
 	}
 	return e, nil
+}
+
+// fits checks that the network is one the algorithm needs.
+func fits(a *algo.Algorithm, g *topo.Graph) error {
+	n := g.N()
+	switch a.Model.Topology {
+	case "complete":
+		if g.M() != n*(n-1)/2 {
+			return fmt.Errorf("%s needs a complete network (complete:N); this one has %d of the %d links", a.Name, g.M(), n*(n-1)/2)
+		}
+	case "ring":
+		_, comps := g.Components()
+		for v := 0; v < n; v++ {
+			if g.Degree(algo.NodeID(v)) != 2 || comps != 1 {
+				return fmt.Errorf("%s needs a ring (ring:N): every node with two neighbours, all connected", a.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // node returns the record of node v.

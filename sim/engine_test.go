@@ -595,3 +595,22 @@ func TestFaultsArmedAtZero(t *testing.T) {
 		}
 	}
 }
+
+// The engine runs a synchronous algorithm in pulses whatever delay it is
+// given.
+func TestSynchronousGetsPulses(t *testing.T) {
+	sync := *probeAlgo
+	sync.Model.Synchronous = true
+	h := &hooks{onStart: func(p *probe, env algo.Env) {
+		if p.id == 0 {
+			p.send(env, 1)
+		}
+	}}
+	current = h
+	e, err := sim.New(sim.Config{Algorithm: &sync, Graph: line(2), Delay: sim.Delay{Kind: sim.Uniform, A: 7 * time.Millisecond, B: 9 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Run()
+	wantLog(t, h, fmt.Sprintf("%v 1 got #1 from 0", algo.PulseLength))
+}

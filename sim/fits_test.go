@@ -1,4 +1,4 @@
-package runner
+package sim
 
 import (
 	"math/rand/v2"
