@@ -67,3 +67,14 @@ func (c *Counter) Messages(names []string) Messages {
 	}
 	return m
 }
+
+// Fill sets what a summary takes from the counts: messages by the
+// algorithm's type names, events, and the nodes' reports.
+func (c *Counter) Fill(s *Summary, names []string) {
+	s.Messages = c.Messages(names)
+	s.Events = c.Events
+	s.Reports, s.ReportCount = c.Reports, c.Reported
+	if s.Reports == nil {
+		s.Reports = []Report{}
+	}
+}

@@ -112,15 +112,10 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	sum := &metrics.Summary{
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: spec.String(),
 		Nodes: g.N(), Edges: g.M(),
-		Messages:  counter.Messages(a.Messages),
 		WallMS:    metrics.MS(wall),
-		Events:    counter.Events,
 		TraceHash: fmt.Sprintf("%016x", res.Hash),
 	}
 	sum.FromCheck(mon, mon.Report())
-	sum.Reports, sum.ReportCount = counter.Reports, counter.Reported
-	if sum.Reports == nil {
-		sum.Reports = []metrics.Report{}
-	}
+	counter.Fill(sum, a.Messages)
 	return sum, nil
 }

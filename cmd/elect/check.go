@@ -124,15 +124,10 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 	sum := &metrics.Summary{
 		Algorithm: h.Algorithm, Params: h.Params, Seed: h.Seed, Topology: h.Topology,
 		Nodes: mon.Nodes(), Edges: edges,
-		Messages:  counter.Messages(h.Messages),
 		WallMS:    metrics.MS(time.Since(start)),
-		Events:    counter.Events,
 		TraceHash: fmt.Sprintf("%016x", hash.Sum()),
 	}
 	sum.FromCheck(mon, mon.Report())
-	sum.Reports, sum.ReportCount = counter.Reports, counter.Reported
-	if sum.Reports == nil {
-		sum.Reports = []metrics.Report{}
-	}
+	counter.Fill(sum, h.Messages)
 	return sum, nil
 }
