@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
@@ -37,6 +38,10 @@ type Config struct {
 	// Duration bounds virtual time; zero runs until no event is left.
 	Duration time.Duration
 	Timeline []Action
+	// Motion, when set, moves the nodes: Graph is then the links at time 0,
+	// and the motion changes them as the nodes come into and go out of
+	// range.
+	Motion Motion
 	// Observers receive every event in order (the checker, a trace writer).
 	Observers []trace.Observer
 }
@@ -120,6 +125,10 @@ type Engine struct {
 	// partitioned) and links taken down one by one.
 	group []int32
 	down  map[topo.Edge]bool
+	// With motion: the nodes in range of each node, by id, and the change
+	// queued next (see motion.go).
+	inRange [][]algo.NodeID
+	change  mobility.Change
 
 	// Injected faults: crashes armed on a message type, jokers.
 	crashOn map[algo.NodeID]algo.MsgType
@@ -258,7 +267,12 @@ func (e *Engine) validate(a *Action) error {
 		if l.A < 0 || l.B < 0 || int(l.A) >= n || int(l.B) >= n {
 			return fmt.Errorf("link %d-%d names a node that does not exist (nodes 0..%d)", l.A, l.B, n-1)
 		}
-		if !e.graph.HasEdge(l.A, l.B) {
+		if l.A == l.B {
+			return fmt.Errorf("link %d-%d joins a node to itself", l.A, l.B)
+		}
+		// Under motion any pair may come into range; without it only the
+		// topology's links exist.
+		if e.cfg.Motion == nil && !e.graph.HasEdge(l.A, l.B) {
 			return fmt.Errorf("nodes %d and %d are not linked in the topology", l.A, l.B)
 		}
 	case Partition:
@@ -291,7 +305,7 @@ func (e *Engine) members(g Group) []algo.NodeID {
 		return g.Nodes
 	}
 	var in []algo.NodeID
-	for v, p := range e.graph.Pos {
+	for v, p := range e.positions() {
 		if g.Area.Contains(p) {
 			in = append(in, algo.NodeID(v))
 		}
@@ -336,6 +350,7 @@ func (e *Engine) Run() Result {
 	for v := range e.nodes {
 		e.boot(algo.NodeID(v), bootStart)
 	}
+	e.startMotion()
 	limit := int64(e.cfg.Duration)
 	for e.q.len() > 0 {
 		if limit > 0 && e.q.peekTime() > limit {
@@ -351,6 +366,8 @@ func (e *Engine) Run() Result {
 			e.fire(ev)
 		case evAction:
 			e.act(&e.cfg.Timeline[ev.slot])
+		case evMove:
+			e.move()
 		}
 	}
 	quiescent := e.q.len() == 0

@@ -104,7 +104,7 @@ func (e *Engine) act(a *Action) {
 			delete(e.down, k)
 		}
 		if now := e.physUp(k.A, k.B); now != was {
-			e.setLink(k, now)
+			e.setLink(k, now, false)
 		}
 	}
 }
@@ -128,9 +128,15 @@ func (e *Engine) leader() (algo.NodeID, bool) {
 	return best, best != algo.None
 }
 
-// physUp reports whether the link a-b (an edge of the graph) is physically up:
-// not cut by the partition and not taken down.
+// physUp reports whether the link a-b is physically up: in range (an edge of
+// the graph, without motion), not cut by the partition, not taken down.
 func (e *Engine) physUp(a, b algo.NodeID) bool {
+	return e.inRangeNow(a, b) && e.open(a, b)
+}
+
+// open reports whether nothing cuts the pair a-b: no partition between them,
+// no link_down on them.
+func (e *Engine) open(a, b algo.NodeID) bool {
 	if e.group != nil && e.group[a] != e.group[b] {
 		return false
 	}
@@ -151,14 +157,14 @@ func (e *Engine) regroup(group []int32) {
 	var up []bool
 	for v := range e.nodes {
 		a := algo.NodeID(v)
-		for _, b := range e.graph.Neighbors(a) {
+		for _, b := range e.inRangeOf(a) {
 			if b < a {
 				continue
 			}
 			e.group = old
-			was := e.physUp(a, b)
+			was := e.open(a, b)
 			e.group = group
-			if now := e.physUp(a, b); now != was {
+			if now := e.open(a, b); now != was {
 				changed = append(changed, topo.Edge{A: a, B: b})
 				up = append(up, now)
 			}
@@ -166,18 +172,19 @@ func (e *Engine) regroup(group []int32) {
 	}
 	e.group = group
 	for i, k := range changed {
-		e.setLink(k, up[i])
+		e.setLink(k, up[i], false)
 	}
 }
 
-// setLink reports a physical link change and, when both ends are alive, makes
-// the link usable or not and tells both machines.
-func (e *Engine) setLink(k topo.Edge, up bool) {
+// setLink reports a physical link change (moved: one that movement made)
+// and, when both ends are alive, makes the link usable or not and tells both
+// machines.
+func (e *Engine) setLink(k topo.Edge, up, moved bool) {
 	kind := trace.LinkDown
 	if up {
 		kind = trace.LinkUp
 	}
-	e.emit(trace.Event{At: time.Duration(e.now), Kind: kind, Node: k.A, Peer: k.B})
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: kind, Node: k.A, Peer: k.B, Moved: moved})
 	if !e.node(k.A).alive || !e.node(k.B).alive {
 		return
 	}
@@ -236,8 +243,8 @@ func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
 	}
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: ev, Node: v, Peer: algo.None})
 	var found []algo.NodeID
-	for _, u := range e.graph.Neighbors(v) {
-		if e.node(u).alive && e.physUp(v, u) {
+	for _, u := range e.inRangeOf(v) {
+		if e.node(u).alive && e.open(v, u) {
 			e.connect(v, u)
 			found = append(found, u)
 		}

@@ -9,6 +9,7 @@ const (
 	evDeliver eventKind = iota // slot: message slab index; gen: link incarnation
 	evTimer                    // slot: timer number; gen: timer generation
 	evAction                   // slot: index into the timeline
+	evMove                     // the motion's next change (Engine.change)
 )
 
 // event is one entry of the queue. It is kept small (24 bytes) because the

@@ -18,7 +18,8 @@ const (
 	NodeAdded Kind = iota
 	// LinkUp and LinkDown report the physical state of the link Node-Peer
 	// (Node < Peer): in range, not cut by a partition or a link_down event.
-	// Whether traffic flows also needs both ends alive.
+	// Whether traffic flows also needs both ends alive. Moved marks the
+	// changes that movement made: a pair came into or went out of range.
 	LinkUp
 	LinkDown
 	// Crashed, Restarted and Recovered are node lifecycle events.
@@ -96,6 +97,8 @@ type Event struct {
 	Status algo.Status  // StatusChanged
 	Reason DropReason   // Dropped
 	Timer  algo.Timer   // TimerFired
+	// Moved is set on a LinkUp or LinkDown that movement caused.
+	Moved bool
 	// Quiescent is set on End when no event was left to run: the final state
 	// is permanent.
 	Quiescent bool

@@ -55,6 +55,10 @@ func (h *Hasher) Add(e *Event) {
 			h.word(uint64(p.Value))
 		}
 		h.bytes(m.Data)
+	case LinkUp, LinkDown:
+		if e.Moved {
+			h.word(1)
+		}
 	case TimerFired:
 		h.word(uint64(e.Timer))
 	case StatusChanged:

@@ -18,6 +18,7 @@ import (
 //	{"ev":"header","version":1,"algorithm":"echo","seed":1,...}
 //	{"t":0,"ev":"node","node":3,"value":3}
 //	{"t":0,"ev":"link_up","node":0,"peer":1}
+//	{"t":4200000,"ev":"link_down","node":0,"peer":1,"moved":true}
 //	{"t":1000000,"ev":"send","node":0,"peer":1,"msg":{"type":"explorer","index":[1,0],"peer":[0,0]}}
 //	{"t":1000000,"ev":"status","node":1,"leader":-1,"state":"Wait","index":[1,0]}
 //	{"t":9000000,"ev":"drop","node":2,"peer":5,"reason":"loss","msg":{...}}
@@ -78,6 +79,10 @@ func (tw *Writer) Observe(e *Event) {
 	switch e.Kind {
 	case NodeAdded, ValueChanged:
 		b = appendInt(b, "value", e.Value)
+	case LinkUp, LinkDown:
+		if e.Moved {
+			b = append(b, `,"moved":true`...)
+		}
 	case Dropped:
 		b = append(b, `,"reason":"`...)
 		b = append(b, e.Reason.String()...)
@@ -310,6 +315,7 @@ type jsonEvent struct {
 	State     string   `json:"state"`
 	Index     pair     `json:"index"`
 	Quiescent bool     `json:"quiescent"`
+	Moved     bool     `json:"moved"`
 	Text      string   `json:"text"`
 }
 
@@ -377,6 +383,7 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 		if e.Node >= e.Peer {
 			return fmt.Errorf("%s event from node %d to peer %d: links name their lower id first", j.Ev, e.Node, e.Peer)
 		}
+		e.Moved = j.Moved
 	case Sent, Delivered, Dropped:
 		if j.Msg == nil {
 			return fmt.Errorf("%s event without \"msg\"", j.Ev)

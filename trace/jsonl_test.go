@@ -44,6 +44,8 @@ func sampleEvents() []Event {
 		{Kind: LinkUp, Node: 0, Peer: 1},
 		{Kind: LinkUp, Node: 1, Peer: maxID},
 		{At: ms, Kind: LinkDown, Node: 0, Peer: 1},
+		{At: ms, Kind: LinkUp, Node: 1, Peer: 2, Moved: true},
+		{At: ms, Kind: LinkDown, Node: 1, Peer: 2, Moved: true},
 		{At: ms, Kind: Crashed, Node: 2, Peer: none},
 		{At: 2 * ms, Kind: Restarted, Node: 2, Peer: none},
 		{At: 3 * ms, Kind: Recovered, Node: maxID, Peer: none},
@@ -224,6 +226,8 @@ func TestWriterLines(t *testing.T) {
 		{Event{At: 1, Kind: StatusChanged, Node: 1, Peer: algo.None, Status: algo.Status{Leader: algo.None, State: algo.Wait, Index: algo.Index{Num: 1}}},
 			`{"t":1,"ev":"status","node":1,"leader":-1,"state":"Wait","index":[1,0]}`},
 		{Event{At: 9, Kind: End, Peer: algo.None, Quiescent: true}, `{"t":9,"ev":"end","quiescent":true}`},
+		{Event{At: 7, Kind: LinkDown, Node: 1, Peer: 4, Moved: true}, `{"t":7,"ev":"link_down","node":1,"peer":4,"moved":true}`},
+		{Event{At: 7, Kind: LinkUp, Node: 1, Peer: 4}, `{"t":7,"ev":"link_up","node":1,"peer":4}`},
 	} {
 		data := encode(t, h, []Event{c.e})
 		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
