@@ -1,12 +1,16 @@
 package metrics
 
 import (
+	"time"
+
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/trace"
 )
 
 // Counter counts a run's messages from its event stream, by type and by drop
-// reason. It is a trace.Observer, so the same counts come out of a live run
-// and out of a trace read back from a file.
+// reason, and the changes that mobile runs are judged by. It is a
+// trace.Observer, so the same counts come out of a live run and out of a
+// trace read back from a file.
 type Counter struct {
 	Events    uint64   // every event of the stream
 	Reports   []Report // the first MaxReports reports
@@ -14,6 +18,18 @@ type Counter struct {
 	Sent      []uint64 // by message type
 	Delivered []uint64 // by message type
 	Dropped   [trace.NumDropReasons]uint64
+	// LinkChanges counts the links that movement brought up or down.
+	LinkChanges uint64
+	// ElectionsStarted counts the computations nodes started: a node taking
+	// up an election index of its own (Index.ID its id) that it did not hold.
+	ElectionsStarted uint64
+	// LeaderChanges counts the times a node that followed a leader took up
+	// another one (taking up a first leader, or losing one, is not a change).
+	LeaderChanges uint64
+
+	nodes     int
+	index     []algo.Index  // by node: the last index it reported
+	hadLeader []algo.NodeID // by node: the last leader it followed, or None
 }
 
 // NewCounter returns a Counter for an algorithm with the given number of
@@ -38,11 +54,39 @@ func (c *Counter) Observe(e *trace.Event) {
 		if e.Reason < trace.NumDropReasons {
 			c.Dropped[e.Reason]++
 		}
+	case trace.NodeAdded:
+		for int(e.Node) >= len(c.index) {
+			c.index = append(c.index, algo.Index{})
+			c.hadLeader = append(c.hadLeader, algo.None)
+		}
+		c.nodes = max(c.nodes, int(e.Node)+1)
+	case trace.LinkUp, trace.LinkDown:
+		if e.Moved {
+			c.LinkChanges++
+		}
+	case trace.StatusChanged:
+		c.status(e.Node, e.Status)
 	case trace.Reported:
 		c.Reported++
 		if len(c.Reports) < MaxReports {
 			c.Reports = append(c.Reports, Report{AtMS: MS(e.At), Node: e.Node, Text: e.Text})
 		}
+	}
+}
+
+func (c *Counter) status(v algo.NodeID, s algo.Status) {
+	if int(v) >= len(c.index) {
+		return // a node never announced: nothing to compare with
+	}
+	if s.Index.ID == v && !s.Index.IsZero() && s.Index != c.index[v] {
+		c.ElectionsStarted++
+	}
+	c.index[v] = s.Index
+	if s.HasLeader() {
+		if last := c.hadLeader[v]; last != algo.None && last != s.Leader {
+			c.LeaderChanges++
+		}
+		c.hadLeader[v] = s.Leader
 	}
 }
 
@@ -69,12 +113,26 @@ func (c *Counter) Messages(names []string) Messages {
 }
 
 // Fill sets what a summary takes from the counts: messages by the
-// algorithm's type names, events, and the nodes' reports.
+// algorithm's type names, events, the nodes' reports, and the changes and
+// rates of the run, per node over its length (s.EndMS must be set).
 func (c *Counter) Fill(s *Summary, names []string) {
 	s.Messages = c.Messages(names)
 	s.Events = c.Events
 	s.Reports, s.ReportCount = c.Reports, c.Reported
 	if s.Reports == nil {
 		s.Reports = []Report{}
+	}
+	s.LinkChanges = c.LinkChanges
+	s.ElectionsStarted = c.ElectionsStarted
+	s.LeaderChanges = c.LeaderChanges
+	s.Rates = Rates{}
+	if length := time.Duration(s.EndMS * float64(time.Millisecond)); c.nodes > 0 && length > 0 {
+		perNode := 1 / float64(c.nodes)
+		s.Rates = Rates{
+			ElectionsPerNodeMinute:     float64(c.ElectionsStarted) * perNode / length.Minutes(),
+			LeaderChangesPerNodeMinute: float64(c.LeaderChanges) * perNode / length.Minutes(),
+			MessagesPerNodeSecond:      float64(s.Messages.Total) * perNode / length.Seconds(),
+			LinkChangesPerNodeMinute:   float64(c.LinkChanges) * 2 * perNode / length.Minutes(),
+		}
 	}
 }

@@ -3,6 +3,7 @@ package metrics
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/trace"
@@ -24,6 +25,49 @@ func TestCounter(t *testing.T) {
 	if m.Total != 3 || m.ByType["election"] != 1 || m.ByType["ack"] != 2 || m.Delivered != 1 ||
 		m.Dropped != 1 || m.DropReasons["loss"] != 1 || c.Events != 6 {
 		t.Errorf("%+v, events %d", m, c.Events)
+	}
+}
+
+// The changes a mobile run is judged by: links that movement changed (not
+// those a partition cut), computations started (a node taking up a new index
+// of its own), and switches from one leader to another.
+func TestCounterChanges(t *testing.T) {
+	c := NewCounter(1)
+	none := algo.None
+	st := func(at time.Duration, v algo.NodeID, leader algo.NodeID, num uint32, src algo.NodeID) trace.Event {
+		return trace.Event{At: at, Kind: trace.StatusChanged, Node: v, Peer: none,
+			Status: algo.Status{Leader: leader, Index: algo.Index{Num: num, ID: src}}}
+	}
+	minute := time.Minute
+	for _, e := range []trace.Event{
+		{Kind: trace.NodeAdded, Node: 0, Peer: none},
+		{Kind: trace.NodeAdded, Node: 1, Peer: none},
+		{Kind: trace.LinkUp, Node: 0, Peer: 1},                            // initial: not moved
+		{At: minute, Kind: trace.LinkDown, Node: 0, Peer: 1, Moved: true}, // 1
+		{At: minute, Kind: trace.LinkUp, Node: 0, Peer: 1, Moved: true},   // 2
+		{At: minute, Kind: trace.LinkDown, Node: 0, Peer: 1},              // a partition's cut
+		st(0, 0, none, 1, 0),      // 0 starts (1,0): 1
+		st(0, 0, none, 1, 0),      // the same computation
+		st(0, 1, none, 1, 0),      // 1 joins it: not a start
+		st(0, 0, 0, 1, 0),         // first leader: no change
+		st(0, 1, 0, 1, 0),         //
+		st(minute, 1, none, 2, 1), // 1 starts (2,1): 2
+		st(minute, 1, 1, 2, 1),    // 0 -> 1: change 1
+		st(minute, 0, none, 2, 1), // lost its leader: no change
+		st(minute, 0, 1, 2, 1),    // 0 -> 1: change 2
+		st(minute, 0, 1, 3, 0),    // 0 starts (3,0): 3
+		st(2*minute, 1, 1, 2, 1),  // same leader again
+	} {
+		c.Observe(&e)
+	}
+	if c.LinkChanges != 2 || c.ElectionsStarted != 3 || c.LeaderChanges != 2 {
+		t.Errorf("link changes %d, elections started %d, leader changes %d; want 2, 3, 2", c.LinkChanges, c.ElectionsStarted, c.LeaderChanges)
+	}
+	s := &Summary{EndMS: MS(2 * minute)}
+	c.Fill(s, []string{"m"})
+	want := Rates{ElectionsPerNodeMinute: 0.75, LeaderChangesPerNodeMinute: 0.5, LinkChangesPerNodeMinute: 1}
+	if s.Rates != want || s.LinkChanges != 2 || s.ElectionsStarted != 3 || s.LeaderChanges != 2 {
+		t.Errorf("summary %+v %+v, want rates %+v", s.Rates, s, want)
 	}
 }
 

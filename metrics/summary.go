@@ -24,6 +24,19 @@ type Summary struct {
 	Elections Elections `json:"elections"`
 
 	LeaderlessFraction float64 `json:"leaderless_fraction"`
+	// Mobility and RangeM say how the nodes moved and their radio range,
+	// for mobile runs.
+	Mobility string  `json:"mobility,omitempty"`
+	RangeM   float64 `json:"range_m,omitempty"`
+	// LinkChanges counts the links that movement brought up or down (a
+	// pair coming into or going out of range while no partition cut it).
+	LinkChanges uint64 `json:"link_changes"`
+	// ElectionsStarted counts the election computations nodes started
+	// (concurrent ones that merge count each); LeaderChanges the times a
+	// node went from following one leader to following another.
+	ElectionsStarted uint64 `json:"elections_started"`
+	LeaderChanges    uint64 `json:"leader_changes"`
+	Rates            Rates  `json:"rates"`
 	// EndMS is the virtual time at which the run stopped; Quiescent says it
 	// stopped because no event was left.
 	EndMS     float64 `json:"end_ms"`
@@ -49,6 +62,15 @@ type Summary struct {
 	// the first MaxReports of them; ReportCount counts them all.
 	Reports     []Report `json:"reports"`
 	ReportCount int      `json:"report_count"`
+}
+
+// Rates are a run's counts per node and per unit of its virtual length.
+type Rates struct {
+	ElectionsPerNodeMinute     float64 `json:"elections_per_node_minute"`
+	LeaderChangesPerNodeMinute float64 `json:"leader_changes_per_node_minute"`
+	MessagesPerNodeSecond      float64 `json:"messages_per_node_second"`
+	// LinkChangesPerNodeMinute counts each link change at both its ends.
+	LinkChangesPerNodeMinute float64 `json:"link_changes_per_node_minute"`
 }
 
 // Report is one thing a machine reported.

@@ -32,6 +32,9 @@ func WriteText(w io.Writer, s *Summary) error {
 		}
 		fmt.Fprintf(&b, "params: %s\n", strings.Join(ps, " "))
 	}
+	if s.Mobility != "" {
+		fmt.Fprintf(&b, "mobility: %s, radio range %g m\n", s.Mobility, s.RangeM)
+	}
 	stop := "stopped at the duration limit"
 	if s.Quiescent {
 		stop = "no event left"
@@ -66,6 +69,12 @@ func WriteText(w io.Writer, s *Summary) error {
 		fmt.Fprintf(&b, "  at %.3f s: %s nodes elected %d in %.3f ms\n", el.StartMS/1000, group(uint64(el.Nodes)), el.Leader, el.EndMS-el.StartMS)
 	}
 	fmt.Fprintf(&b, "without a leader: %.2f%% of node-time\n", 100*s.LeaderlessFraction)
+	r := s.Rates
+	fmt.Fprintf(&b, "per node: %.3f elections started and %.3f leader changes a minute, %.1f messages a second\n",
+		r.ElectionsPerNodeMinute, r.LeaderChangesPerNodeMinute, r.MessagesPerNodeSecond)
+	if s.Mobility != "" || s.LinkChanges > 0 {
+		fmt.Fprintf(&b, "movement: %s link changes (%.2f per node a minute)\n", group(s.LinkChanges), r.LinkChangesPerNodeMinute)
+	}
 
 	fmt.Fprintf(&b, "\ncomponents: %d", len(s.Components))
 	if s.Unreached > 0 {
