@@ -178,7 +178,7 @@ func join(path, field string) string {
 
 var topFields = []string{
 	"algorithm", "params", "seed", "topology", "nodes", "values", "delay",
-	"loss", "duration", "check", "events",
+	"loss", "duration", "check", "events", "mobility", "range",
 }
 
 // scenario applies the fields of the root mapping to s.
@@ -214,6 +214,10 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 			s.Loss, err = d.loss(e.v, e.key)
 		case "duration":
 			s.Duration, err = d.duration(e.v, e.key)
+		case "mobility":
+			s.Mobility, err = d.name(e.v, e.key, "a mobility spec")
+		case "range":
+			s.Range, err = d.rangeM(e.v, e.key)
 		case "check":
 			err = d.check(e.v, e.key, &s.Check)
 		case "events":
@@ -379,6 +383,18 @@ func (d *decoder) loss(n *yaml.Node, path string) (float64, error) {
 		return 0, d.errf(resolve(n), path, "loss %s is outside [0, 1)", strings.TrimSpace(v))
 	}
 	return p, nil
+}
+
+func (d *decoder) rangeM(n *yaml.Node, path string) (float64, error) {
+	v, err := d.scalar(n, path, "a radio range in metres")
+	if err != nil {
+		return 0, err
+	}
+	r, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if perr != nil || !(r > 0) || math.IsInf(r, 0) {
+		return 0, d.errf(resolve(n), path, "invalid range %q (want a number of metres > 0, like 250)", v)
+	}
+	return r, nil
 }
 
 func (d *decoder) duration(n *yaml.Node, path string) (time.Duration, error) {

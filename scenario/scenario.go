@@ -19,6 +19,8 @@
 //	delay: uniform:1ms:5ms       # constant:D | uniform:MIN:MAX | exponential:MEAN | D
 //	loss: 0.01                   # message loss probability in [0, 1)
 //	duration: 60s                # virtual time limit; 0 or absent = until no event is left
+//	mobility: waypoint:1:20:2s   # static | waypoint:MINSPEED:MAXSPEED:PAUSE | walk:MINSPEED:MAXSPEED:INTERVAL | ns2:PATH
+//	range: 250                   # radio range in metres, for mobility (default: the geometric topology's range)
 //	check:                       # checker deadlines; absent or 0 = the checker chooses
 //	  stabilization: 5s
 //	  liveness: 30s
@@ -90,7 +92,12 @@ type Scenario struct {
 	Delay     sim.Delay
 	Loss      float64
 	Duration  time.Duration
-	Check     Check
+	// Mobility moves the nodes (a spec checked by the caller, see
+	// mobility.Parse; "" for none) and Range is their radio range in metres
+	// (0: the topology's).
+	Mobility string
+	Range    float64
+	Check    Check
 	// Events are sorted by At, stably (ties keep file order); each Action's
 	// Where is "FILE:LINE" of its entry.
 	Events []sim.Action

@@ -154,6 +154,8 @@ var validCases = []struct {
 	{"loss just below one", "loss: 0.999\n", func(s *Scenario) { s.Loss = 0.999 }},
 	{"duration zero", "duration: 0\n", func(s *Scenario) { s.Duration = 0 }},
 	{"duration", "duration: 1m30s\n", func(s *Scenario) { s.Duration = 90 * time.Second }},
+	{"mobility", "mobility: waypoint:1:20:2s\nrange: 250\n", func(s *Scenario) { s.Mobility, s.Range = "waypoint:1:20:2s", 250 }},
+	{"range fractional", "range: 1.8\n", func(s *Scenario) { s.Range = 1.8 }},
 	{"check both", "check: {stabilization: 2s, liveness: 250ms}\n", func(s *Scenario) {
 		s.Check = Check{Stabilization: 2 * time.Second, Liveness: 250 * ms}
 	}},
@@ -245,7 +247,7 @@ var errorCases = []struct {
 }{
 	// the document
 	{"unknown field", "algorithim: echo\n", `t.yaml:1:1: unknown field "algorithim"`,
-		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events)"},
+		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range)"},
 	{"unknown field later", "seed: 1\n\n  \nfoo: 2\n", `t.yaml:4:1: unknown field "foo"`, "known: algorithm"},
 	{"duplicate field", "seed: 1\nalgorithm: x\nseed: 2\n", `t.yaml:3:1: duplicate field "seed"`, "(first on line 1)"},
 	{"document is a list", "- seed: 1\n", "t.yaml:1:1: ", "a scenario must be a mapping"},
@@ -313,6 +315,10 @@ var errorCases = []struct {
 
 	// loss
 	{"loss one", "loss: 1\n", "t.yaml:1:7: loss: ", "loss 1 is outside [0, 1)"},
+	{"range zero", "range: 0\n", "t.yaml:1:8: range: ", `invalid range "0" (want a number of metres > 0`},
+	{"range word", "range: far\n", "t.yaml:1:8: range: ", `invalid range "far"`},
+	{"range inf", "range: .inf\n", "t.yaml:1:8: range: ", `invalid range`},
+	{"mobility empty", "mobility: ''\n", "t.yaml:1:11: mobility: ", "empty value (want a mobility spec)"},
 	{"loss negative", "loss: -0.1\n", "t.yaml:1:7: loss: ", "outside [0, 1)"},
 	{"loss word", "loss: some\n", "t.yaml:1:7: loss: ", `invalid loss "some"`},
 	{"loss yaml nan", "loss: .nan\n", "t.yaml:1:7: loss: ", `invalid loss ".nan"`},
