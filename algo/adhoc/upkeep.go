@@ -4,9 +4,17 @@
 // that reveals the leader's loss; merges, where a node that hears a better
 // leader than its own adopts it with no election; and the rule that a node
 // never follows a leader less valued than itself.
+//
+// It also holds who starts an election at boot (the parameter initiators):
+// every node by default, as in the documents; a node left out of the set
+// boots as a follower whose leader's heartbeats have stopped (Await): it
+// joins any election that reaches it, and elects only if none has reached it
+// by the timeout.
 package adhoc
 
 import (
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -24,6 +32,7 @@ var Params = []algo.Param{
 	{Name: "heartbeat", Default: "1s", Doc: "interval between the leader's heartbeats", Check: algo.CheckPositiveDuration},
 	{Name: "timeout", Default: "3s", Doc: "how long without a heartbeat before a node starts an election", Check: algo.CheckPositiveDuration},
 	{Name: "jitter", Default: "0s", Doc: "random backoff, up to this, before a node starts an election at boot or on a timeout (0: none, as in the documents)", Check: algo.CheckDuration},
+	{Name: "initiators", Default: "all", Doc: "the nodes that start an election at boot: all (as in the documents), or a set like 0 or 0,5-9; the others wait for one as a follower that lost its leader does, and elect only if none reaches them within the timeout (plus the jitter's backoff); a restart always elects", Check: algo.CheckNodeSet},
 }
 
 // Config is the upkeep of one run.
@@ -31,14 +40,38 @@ type Config struct {
 	Heartbeat, Timeout, Jitter time.Duration
 	// Type is the algorithm's heartbeat message type.
 	Type algo.MsgType
+	// Initiators, when Chosen, are the only nodes that elect at boot,
+	// ascending; otherwise (the zero Config) every node does.
+	Initiators []algo.NodeID
+	Chosen     bool
 }
 
-// Read takes the upkeep's parameters.
-func (c *Config) Read(p algo.Params) error {
+// Read takes the upkeep's parameters, for a network of n nodes (a node set
+// must name nodes that exist).
+func (c *Config) Read(p algo.Params, n int) error {
 	if err := p.Durations(map[string]*time.Duration{"heartbeat": &c.Heartbeat, "timeout": &c.Timeout, "jitter": &c.Jitter}); err != nil {
 		return err
 	}
+	ids, all, err := algo.ParseNodeSet(p["initiators"])
+	if err != nil {
+		return fmt.Errorf("parameter initiators: %w", err)
+	}
+	for _, id := range ids {
+		if int(id) >= n {
+			return fmt.Errorf("initiator %d does not exist (the network has nodes 0..%d)", id, n-1)
+		}
+	}
+	c.Initiators, c.Chosen = ids, !all
 	return nil
+}
+
+// Initiates reports whether node id starts an election at boot.
+func (c *Config) Initiates(id algo.NodeID) bool {
+	if !c.Chosen {
+		return true
+	}
+	_, in := slices.BinarySearch(c.Initiators, id)
+	return in
 }
 
 // Backoff draws a delay in [0, Jitter).
@@ -76,6 +109,17 @@ func (l *Leadership) Follow(env algo.Env, self, lid algo.Peer) bool {
 	env.StopTimer(TimerBeat)
 	env.SetTimer(TimerTimeout, l.Cfg.Timeout+l.Cfg.Backoff(env))
 	return true
+}
+
+// Await boots a node that does not initiate: it has no leader and waits
+// for one exactly as a follower whose leader's heartbeats stopped does, for
+// the timeout plus a backoff. An election that reaches it meanwhile is
+// joined (and moves the timer); a heartbeat is adopted as at a merge; if
+// nothing comes, TimerTimeout fires and the node elects.
+func (l *Leadership) Await(env algo.Env) {
+	l.Leader, l.seq = algo.NoPeer, 0
+	env.StopTimer(TimerBeat)
+	env.SetTimer(TimerTimeout, l.Cfg.Timeout+l.Cfg.Backoff(env))
 }
 
 // Stop ends normal operation, for an election: no more beats; the election

@@ -67,3 +67,29 @@ func TestAckAgainAndRelay(t *testing.T) {
 	n.Receive(env, &algo.Message{Type: Ack, From: 4, Index: algo.Index{Num: 1, ID: 2}, Peer: algo.Peer{ID: 4}})
 	expect(t, env, "") // an Ack of another election
 }
+
+// A node that is not an initiator boots silent, the timeout armed; it waits
+// in an election that reaches it, and elects when the timeout fires.
+func TestNonInitiatorWaits(t *testing.T) {
+	c := &config{up: adhoc.Config{Heartbeat: time.Second, Timeout: 3 * time.Second, Type: Heartbeat, Chosen: true, Initiators: []algo.NodeID{0}},
+		resend: 500 * time.Millisecond, ackTimeout: 2 * time.Second, electionTimeout: 10 * time.Second}
+	env := algotest.New(4, MessageNames, 1, 2)
+	n := c.newNode(4).(*node)
+	n.Start(env)
+	expect(t, env, "")
+	if d, ok := env.Timers[adhoc.TimerTimeout]; !ok || d != 3*time.Second {
+		t.Fatalf("timers %v, want the timeout armed at 3s", env.Timers)
+	}
+	n.Receive(env, &algo.Message{Type: Election, From: 1, Index: algo.Index{Num: 1, ID: 0}})
+	expect(t, env, "election>2 <1,0> 0; ack>1 <1,0> 4")
+	if st := n.Status(); st.State != algo.Wait {
+		t.Errorf("status %+v, want Wait", st)
+	}
+
+	env = algotest.New(5, MessageNames, 1)
+	m := c.newNode(5).(*node)
+	m.Start(env)
+	expect(t, env, "")
+	m.Timer(env, adhoc.TimerTimeout)
+	expect(t, env, "election>1 <1,5> 0")
+}

@@ -30,6 +30,13 @@
 //     none for the timeout elects (lines 7-10), and a node that hears a
 //     better leader's heartbeat adopts it: partitions merge with no
 //     election. A node never follows a leader less valued than itself.
+//   - At boot every node elects (line 7: it has no leader), unless the
+//     parameter initiators (all by default) leaves it out: such a node waits
+//     as a follower that lost its leader does, takes part in the first
+//     election that reaches it, adopts a leader it hears of, and elects only
+//     if nothing has reached it within the timeout (plus the jitter's
+//     backoff). With initiators=0 on a connected network start-up is one
+//     election.
 //   - A restart is a node with no leader: it elects. A recovery resumes the
 //     saved leader, as a merge.
 //   - A node waiting for a leader that never comes (its source crashed)
@@ -107,7 +114,17 @@ func (n *node) Status() algo.Status {
 }
 
 // Start: a node with no leader hears no signal from one (line 7) and elects.
-func (n *node) Start(env algo.Env) { n.Restart(env) }
+// A node that is not among the initiators waits for a signal first, as a
+// follower that lost its leader does (adhoc.Leadership.Await): it takes part
+// in an election that reaches it, and elects after the timeout otherwise.
+func (n *node) Start(env algo.Env) {
+	if !n.cfg.up.Initiates(n.id) {
+		n.status = algo.Norm
+		n.up.Await(env)
+		return
+	}
+	n.Restart(env)
+}
 
 // Restart is a start with no state.
 func (n *node) Restart(env algo.Env) {

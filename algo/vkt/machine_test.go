@@ -160,3 +160,38 @@ func TestNeverFollowWorse(t *testing.T) {
 		t.Errorf("node 8 (value 8) still follows 9 at value 7: %+v", st)
 	}
 }
+
+// A node that is not an initiator boots silent, as a follower whose leader
+// is lost: the timeout armed, no beat. An election that reaches it is
+// joined; if none does, the timeout makes it elect.
+func TestNonInitiatorWaits(t *testing.T) {
+	c := &config{up: adhoc.Config{Heartbeat: time.Second, Timeout: 3 * time.Second, Type: Heartbeat, Chosen: true, Initiators: []algo.NodeID{0}},
+		probe: 500 * time.Millisecond, electionTimeout: 10 * time.Second}
+	env := newEnv(4, 1, 2)
+	n := c.newNode(4).(*node)
+	n.Start(env)
+	expect(t, env, "")
+	if d, ok := env.Timers[adhoc.TimerTimeout]; !ok || d != 3*time.Second {
+		t.Fatalf("timers %v, want the timeout armed at 3s", env.Timers)
+	}
+	if st := n.Status(); st.State != algo.Norm || st.Leader != algo.None {
+		t.Errorf("status %+v, want Norm with no leader", st)
+	}
+	n.Receive(env, &algo.Message{Type: Election, From: 1, Index: algo.Index{Num: 1, ID: 0}})
+	expect(t, env, "election>2 <1,0> 0")
+	if st := n.Status(); st.State != algo.Wait || env.Timers[adhoc.TimerTimeout] != 10*time.Second {
+		t.Errorf("status %+v, timers %v: want Wait in <1,0>, the election timeout armed", st, env.Timers)
+	}
+
+	env = newEnv(5, 1)
+	m := c.newNode(5).(*node)
+	m.Start(env)
+	expect(t, env, "")
+	m.Timer(env, adhoc.TimerTimeout)
+	expect(t, env, "election>1 <1,5> 0")
+
+	env = newEnv(0, 1)
+	o := c.newNode(0).(*node)
+	o.Start(env)
+	expect(t, env, "election>1 <1,0> 0")
+}

@@ -23,9 +23,9 @@ func init() {
 	})
 }
 
-func build(p algo.Params, _ int) (func(algo.NodeID) algo.Machine, error) {
+func build(p algo.Params, nodes int) (func(algo.NodeID) algo.Machine, error) {
 	c := &config{up: adhoc.Config{Type: Heartbeat}}
-	if err := c.up.Read(p); err != nil {
+	if err := c.up.Read(p, nodes); err != nil {
 		return nil, err
 	}
 	if err := p.Durations(map[string]*time.Duration{"probe": &c.probe, "election_timeout": &c.electionTimeout}); err != nil {

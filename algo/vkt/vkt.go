@@ -69,6 +69,19 @@
 // that much before a node starts an election at boot and to every timeout,
 // so that one election usually reaches most nodes before they start their
 // own; a node that hears an election while it waits joins it.
+//
+// # Initiators
+//
+// The document has every node elect at boot (III-A3). The parameter
+// initiators (all by default) names the nodes that do; the others boot with
+// no leader and wait for one as a follower whose heartbeats stopped does:
+// they join the first election that reaches them, adopt a leader whose
+// heartbeat or Leader reaches them, and if nothing reaches them within the
+// timeout (plus the jitter's backoff) they start an election themselves, so
+// that a node no initiator can reach still ends up leading its component.
+// With initiators=0 on a connected network that settles within the timeout,
+// start-up is one election: 2E-(n-1) Election, Ack and Leader messages. A
+// restart always elects; a recovery is unchanged.
 package vkt
 
 import (
@@ -149,7 +162,17 @@ func (n *node) Status() algo.Status {
 func (n *node) self(env algo.Env) algo.Peer { return algo.Peer{ID: n.id, Value: env.Value()} }
 
 // Start boots the node: it has no leader, so it starts an election (III-A3).
-func (n *node) Start(env algo.Env) { n.Restart(env) }
+// A node that is not among the initiators waits for one instead, as a
+// follower that lost its leader does (adhoc.Leadership.Await): it joins an
+// election that reaches it and elects itself after the timeout otherwise.
+func (n *node) Start(env algo.Env) {
+	if !n.cfg.up.Initiates(n.id) {
+		n.parent = algo.None
+		n.up.Await(env)
+		return
+	}
+	n.Restart(env)
+}
 
 // Restart boots the node with no state: a new election, after a random
 // backoff of up to the jitter when one is set (an election heard meanwhile

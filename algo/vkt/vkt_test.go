@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
-	_ "github.com/electgo/elect/algo/vkt"
+	"github.com/electgo/elect/algo/vkt"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
@@ -22,10 +22,12 @@ type window struct {
 	sent  map[string]int
 	by    map[algo.NodeID]map[string]int
 	last  map[string]time.Duration // time of the last message of each type
+	// sources are the nodes whose computations Election messages carried.
+	sources map[algo.NodeID]bool
 }
 
 func newWindow(from time.Duration) *window {
-	return &window{from: from, sent: map[string]int{}, by: map[algo.NodeID]map[string]int{}, last: map[string]time.Duration{}}
+	return &window{from: from, sent: map[string]int{}, by: map[algo.NodeID]map[string]int{}, last: map[string]time.Duration{}, sources: map[algo.NodeID]bool{}}
 }
 
 func (w *window) Observe(e *trace.Event) {
@@ -39,6 +41,9 @@ func (w *window) Observe(e *trace.Event) {
 	}
 	w.by[e.Node][name]++
 	w.last[name] = e.At
+	if e.Msg.Type == vkt.Election {
+		w.sources[e.Msg.Index.ID] = true
+	}
 }
 
 // TestStaticElectionExactCounts: one election over a settled, connected

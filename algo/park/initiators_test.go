@@ -1,0 +1,190 @@
+package park_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/algo/park"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runner/runtest"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/trace"
+)
+
+// tree records, for one election, the node each node first heard Election
+// from (its k, where its Ack goes), the messages sent by type and the
+// elections' sources.
+type tree struct {
+	k       map[algo.NodeID]algo.NodeID
+	sent    map[algo.MsgType]int
+	sources map[algo.NodeID]bool
+}
+
+func newTree() *tree {
+	return &tree{k: map[algo.NodeID]algo.NodeID{}, sent: map[algo.MsgType]int{}, sources: map[algo.NodeID]bool{}}
+}
+
+func (w *tree) Observe(e *trace.Event) {
+	switch {
+	case e.Kind == trace.Sent:
+		w.sent[e.Msg.Type]++
+		if e.Msg.Type == park.Election {
+			w.sources[e.Msg.Index.ID] = true
+		}
+	case e.Kind == trace.Delivered && e.Msg.Type == park.Election:
+		if _, seen := w.k[e.Node]; !seen && e.Node != e.Msg.Index.ID {
+			w.k[e.Node] = e.Peer
+		}
+	}
+}
+
+// hops is the number of Ack messages the election costs: every node's Ack
+// travels to the source along k, one message a hop.
+func (w *tree) hops(source algo.NodeID) int {
+	total := 0
+	for v := range w.k {
+		for u := v; u != source; u = w.k[u] {
+			total++
+		}
+	}
+	return total
+}
+
+// TestOneInitiatorExactCounts: with initiators=0, start-up is one election,
+// node 0's, on every shape and under every delay model: 2E-(n-1) Election
+// and Leader messages, one Ack a hop from every node to the source along
+// the tree the Elections drew (under constant delays, the sum of the
+// distances to node 0), and every node follows the most valued node. With
+// the parameter ignored every node would elect at boot.
+func TestOneInitiatorExactCounts(t *testing.T) {
+	for _, shape := range []string{"line:12", "grid:6x5", "geometric:100:250", "geometric:300:150", "layered:3", "ba:60:2"} {
+		for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms", "exponential:3ms"} {
+			for seed := uint64(1); seed <= 2; seed++ {
+				t.Run(fmt.Sprintf("%s/%s/seed%d", shape, delay, seed), func(t *testing.T) {
+					s := scenario.Default()
+					s.Algorithm, s.Topology, s.Seed = "park", shape, seed
+					s.Params = map[string]string{"initiators": "0"}
+					s.Delay, _ = sim.ParseDelay(delay)
+					s.Values = sim.Values{Mode: sim.ValueRandom}
+					s.Duration = 25 * time.Second
+					s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+					g, _, err := runner.Network(s)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, k := g.Components(); k != 1 {
+						t.Fatalf("%s seed %d has %d components; pick a denser network", shape, seed, k)
+					}
+					w := newTree()
+					sum := runtest.Run(t, s, w)
+					want := 2*sum.Edges - (sum.Nodes - 1)
+					if w.sent[park.Election] != want || w.sent[park.Leader] != want {
+						t.Errorf("election %d, leader %d; want 2E-(n-1) = %d", w.sent[park.Election], w.sent[park.Leader], want)
+					}
+					if len(w.k) != sum.Nodes-1 {
+						t.Fatalf("%d nodes heard the election, want %d", len(w.k), sum.Nodes-1)
+					}
+					if hops := w.hops(0); w.sent[park.Ack] != hops {
+						t.Errorf("ack %d, want %d (the hops from every node to the source)", w.sent[park.Ack], hops)
+					}
+					if s.Delay.Kind == sim.Constant {
+						d := 0
+						for _, h := range distances(g, 0) {
+							d += h
+						}
+						if w.sent[park.Ack] != d {
+							t.Errorf("ack %d, want the sum of the distances to node 0, %d", w.sent[park.Ack], d)
+						}
+					}
+					if len(w.sources) != 1 || !w.sources[0] {
+						t.Errorf("elections of %v, want node 0's only", w.sources)
+					}
+					if sum.Elections.Completed != 1 {
+						t.Errorf("%d elections, want 1", sum.Elections.Completed)
+					}
+					runtest.FollowBest(t, sum)
+				})
+			}
+		}
+	}
+}
+
+// leads records when a node comes to lead itself.
+type leads struct {
+	node algo.NodeID
+	at   []time.Duration
+}
+
+func (l *leads) Observe(e *trace.Event) {
+	if e.Node == l.node && e.Kind == trace.StatusChanged && e.Status.Leader == l.node {
+		l.at = append(l.at, e.At)
+	}
+}
+
+// TestNonInitiatorAlone: a node no initiator can reach waits the timeout
+// (plus its backoff) and elects itself; the initiator's component elects at
+// once.
+func TestNonInitiatorAlone(t *testing.T) {
+	for _, c := range []struct {
+		name, topology, initiators, jitter string
+		alone                              algo.NodeID
+	}{
+		{"single node", "nodes 1\n", "none", "0s", 0},
+		{"isolated node", "nodes 4\n0 1\n1 2\n", "0", "0s", 3},
+		{"isolated node, jitter", "nodes 4\n0 1\n1 2\n", "0", "400ms", 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "net.txt")
+			if err := os.WriteFile(path, []byte(c.topology), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s := scenario.Default()
+			s.Algorithm, s.Topology = "park", "file:"+path
+			s.Params = map[string]string{"initiators": c.initiators, "jitter": c.jitter}
+			s.Delay = sim.DefaultDelay
+			s.Duration = 20 * time.Second
+			s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 10 * time.Second}
+			l := &leads{node: c.alone}
+			sum := runtest.Run(t, s, l)
+			for _, f := range sum.Final {
+				if f.ID == c.alone && (f.Leader != c.alone || f.State != algo.Norm.String()) {
+					t.Errorf("the lone node: leader %d state %s, want Norm leading itself", f.Leader, f.State)
+				}
+			}
+			jitter, _ := time.ParseDuration(c.jitter)
+			from, to := 3*time.Second, 3*time.Second+jitter
+			if len(l.at) != 1 || l.at[0] < from || l.at[0] > to {
+				t.Errorf("the lone node took the lead at %v, want once in [%v, %v] (the timeout plus the backoff)", l.at, from, to)
+			}
+		})
+	}
+}
+
+// TestRestartStillElects: with initiators=0, a node that restarts after a
+// crash elects; one that recovers its state does not.
+func TestRestartStillElects(t *testing.T) {
+	for _, kind := range []sim.ActionKind{sim.Restart, sim.Recover} {
+		t.Run(kind.String(), func(t *testing.T) {
+			s := scenario.Default()
+			s.Algorithm, s.Topology, s.Seed = "park", "grid:5x5", 2
+			s.Params = map[string]string{"initiators": "0"}
+			s.Duration = 30 * time.Second
+			s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 15 * time.Second}
+			s.Events = []sim.Action{
+				{At: 5 * time.Second, Kind: sim.Crash, Nodes: []algo.NodeID{7}},
+				{At: 6 * time.Second, Kind: kind, Nodes: []algo.NodeID{7}},
+			}
+			w := newSent(6 * time.Second)
+			sum := runtest.Run(t, s, w)
+			if elected := w.node[7] > 0; elected != (kind == sim.Restart) {
+				t.Errorf("after a %s node 7 elected: %v", kind, elected)
+			}
+			runtest.FollowBest(t, sum)
+		})
+	}
+}
