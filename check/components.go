@@ -66,9 +66,7 @@ func (m *Monitor) recompute() {
 	}
 	m.memberBuf = members[:0]
 	for _, f := range fresh {
-		cs := &m.comps[f.c]
-		heap.Push(&m.due, deadline{at: cs.since + m.cfg.Stabilization, comp: f.c, gen: cs.gen})
-		heap.Push(&m.due, deadline{at: cs.since + m.cfg.Liveness, comp: f.c, gen: cs.gen, liveness: true})
+		m.schedule(f.c)
 		m.review(f.c)
 	}
 	for _, r := range m.reviewLater {
@@ -78,6 +76,14 @@ func (m *Monitor) recompute() {
 		}
 	}
 	m.reviewLater = m.reviewLater[:0]
+}
+
+// schedule sets the stabilisation and liveness deadlines of a component
+// born (or born again) at cs.since.
+func (m *Monitor) schedule(c int32) {
+	cs := &m.comps[c]
+	heap.Push(&m.due, deadline{at: cs.since + m.cfg.Stabilization, born: cs.born, comp: c, gen: cs.gen})
+	heap.Push(&m.due, deadline{at: cs.since + m.cfg.Liveness, born: cs.born, comp: c, gen: cs.gen, liveness: true})
 }
 
 // place moves live node v into the new component c: it carries over an open
@@ -117,7 +123,8 @@ func (m *Monitor) newComp() int32 {
 		c = int32(len(m.comps))
 		m.comps = append(m.comps, compState{})
 	}
-	m.comps[c] = compState{gen: m.comps[c].gen + 1, pass: m.pass}
+	m.births++
+	m.comps[c] = compState{gen: m.comps[c].gen + 1, pass: m.pass, born: m.births}
 	return c
 }
 

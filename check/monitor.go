@@ -88,6 +88,7 @@ type Election struct {
 type compState struct {
 	gen        uint32
 	pass       uint32 // recompute pass that built it
+	born       uint64 // birth order: ties between deadlines go to the older
 	size       int32
 	best       algo.Peer
 	since      time.Duration
@@ -96,10 +97,13 @@ type compState struct {
 	distinct   int32 // distinct leaders among members with a leader
 	correct    int32 // members in Norm following best
 	touched    int32 // members with a nonzero election index
+	// leaderSum adds up the leaders followed (by members with a leader):
+	// when they all follow one, it is leaderSum over their number. Unlike
+	// "the last leader taken up", it stays right when members move out.
+	leaderSum  int64
 	electOpen  bool
 	electStart time.Duration
-	lastLeader algo.NodeID // the leader a member took up last
-	live       bool        // past its liveness deadline
+	live       bool // past its liveness deadline
 	reportedS  bool
 	reportedL  bool
 	dissolving bool // emptied by a recompute, to be freed
@@ -124,6 +128,7 @@ type compRef struct {
 
 type deadline struct {
 	at       time.Duration
+	born     uint64 // the component's birth order, for ties
 	comp     int32
 	gen      uint32
 	liveness bool
@@ -132,11 +137,19 @@ type deadline struct {
 type deadlines []deadline
 
 func (d deadlines) Len() int { return len(d) }
+
+// Less orders deadlines by time, then by the birth of their component (not
+// by its index, which depends on how components were allocated), then
+// safety before liveness, so that the order of the violations at one
+// instant does not depend on how the components were maintained.
 func (d deadlines) Less(i, j int) bool {
 	if d[i].at != d[j].at {
 		return d[i].at < d[j].at
 	}
-	return d[i].comp < d[j].comp
+	if d[i].born != d[j].born {
+		return d[i].born < d[j].born
+	}
+	return !d[i].liveness && d[j].liveness
 }
 func (d deadlines) Swap(i, j int) { d[i], d[j] = d[j], d[i] }
 func (d *deadlines) Push(x any)   { *d = append(*d, x.(deadline)) }
@@ -159,6 +172,7 @@ type Monitor struct {
 
 	comps    []compState
 	freeComp []int32
+	births   uint64           // components born so far (compState.born)
 	tally    map[uint64]int32 // (comp, leader) -> members following it
 	pass     uint32
 
@@ -413,9 +427,7 @@ func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) 
 	if s.Leader == cs.best.ID {
 		cs.correct += sign
 	}
-	if sign > 0 {
-		cs.lastLeader = s.Leader
-	}
+	cs.leaderSum += int64(sign) * int64(s.Leader)
 	k := tallyKey(c, s.Leader)
 	n := m.tally[k]
 	switch {
@@ -465,8 +477,9 @@ func (m *Monitor) review(c int32) {
 	}
 	if cs.electOpen && cs.electing == 0 && cs.notSettled == 0 && cs.distinct == 1 {
 		cs.electOpen = false
-		// One leader is followed by all, so it is the last one taken up.
-		m.elections = append(m.elections, Election{Start: cs.electStart, End: m.now, Nodes: int(cs.size), Leader: cs.lastLeader})
+		// One leader is followed by all: leaderSum is size times it.
+		leader := algo.NodeID(cs.leaderSum / int64(cs.size))
+		m.elections = append(m.elections, Election{Start: cs.electStart, End: m.now, Nodes: int(cs.size), Leader: leader})
 	}
 	if cs.distinct > 1 && m.now-cs.since > m.cfg.Stabilization {
 		m.safetyViolation(c)
@@ -592,20 +605,25 @@ func (m *Monitor) end(quiescent bool) {
 		m.account(algo.NodeID(v))
 	}
 	m.ended, m.endAt, m.quiescent = true, m.now, quiescent
-	for c := range m.comps {
-		cs := &m.comps[c]
-		if cs.size == 0 {
+	// Components are judged in the order of Report.Components (by smallest
+	// node), which does not depend on how they were allocated.
+	judged := make([]bool, len(m.comps))
+	for v := range m.nodes {
+		c := m.nodes[v].comp
+		if c < 0 || judged[c] {
 			continue
 		}
+		judged[c] = true
+		cs := &m.comps[c]
 		switch {
 		case quiescent:
 			if cs.distinct > 1 {
-				m.safetyViolation(int32(c))
+				m.safetyViolation(c)
 			}
 			if cs.correct != cs.size {
-				m.livenessViolation(int32(c), "never settled: the run ended with no event left")
+				m.livenessViolation(c, "never settled: the run ended with no event left")
 			}
-		case !cs.live && m.inScope(int32(c)):
+		case !cs.live && m.inScope(c):
 			m.unchecked++
 		}
 	}
