@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -9,11 +10,13 @@ import (
 	"text/tabwriter"
 )
 
-// Point is the mean of the runs of one experiment, algorithm, topology and
-// size: one point of a plot.
+// Point is the mean of the runs of one experiment, algorithm, topology, size,
+// mobility and speed: one point of a plot.
 type Point struct {
 	Experiment, Algorithm, Template string
 	Size                            int
+	Motion                          string  // the mobility as the sweep gave it
+	Speed                           float64 // m/s
 	Runs                            int
 	Nodes                           float64            // mean node count
 	ElectionMS                      float64            // mean election time, over the runs that elected
@@ -22,6 +25,10 @@ type Point struct {
 	PerNode                         float64            // mean messages per node
 	Leaderless                      float64            // mean fraction of node-time without a leader
 	ByType                          map[string]float64 // mean messages per node, by type
+	LinkChangeRate                  float64            // link changes per node a minute, counted at both ends
+	ElectionRate                    float64            // elections started per node a minute
+	LeaderChangeRate                float64            // leader changes per node a minute
+	MessagesPerNodeSecond           float64            // heartbeats included
 	Violations                      int                // over all runs
 	Unchecked                       int
 }
@@ -30,13 +37,14 @@ type Point struct {
 // the order they first appear (the sweep's order).
 func Aggregate(results []*Result) []Point {
 	type key struct {
-		e, a, t string
-		n       int
+		e, a, t, m string
+		n          int
+		v          float64
 	}
 	var order []key
 	groups := map[key][]*Result{}
 	for _, r := range results {
-		k := key{r.Experiment, r.Algorithm, r.Template, r.Size}
+		k := key{r.Experiment, r.Algorithm, r.Template, r.Motion, r.Size, r.Speed}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
@@ -45,13 +53,18 @@ func Aggregate(results []*Result) []Point {
 	points := make([]Point, 0, len(order))
 	for _, k := range order {
 		rs := groups[k]
-		p := Point{Experiment: k.e, Algorithm: k.a, Template: k.t, Size: k.n, Runs: len(rs), ByType: map[string]float64{}}
+		p := Point{Experiment: k.e, Algorithm: k.a, Template: k.t, Size: k.n, Motion: k.m, Speed: k.v, Runs: len(rs), ByType: map[string]float64{}}
+		mean := 1 / float64(len(rs))
 		var times []float64
 		elected := 0
 		for _, r := range rs {
 			p.Nodes += float64(r.Nodes)
 			p.PerNode += r.PerNode()
 			p.Leaderless += r.Leaderless
+			p.ElectionRate += r.ElectionRate * mean
+			p.LeaderChangeRate += r.LeaderChangeRate * mean
+			p.MessagesPerNodeSecond += r.MessagesPerNodeSecond * mean
+			p.LinkChangeRate += r.LinkChangeRate * mean
 			for t, c := range r.ByType {
 				p.ByType[t] += float64(c) / float64(max(r.Nodes, 1)) / float64(len(rs))
 			}
@@ -88,8 +101,43 @@ func meanSD(xs []float64) (float64, float64) {
 	return mean, math.Sqrt(sq / float64(len(xs)))
 }
 
-// WriteTable writes the points as a readable table.
+// WriteTable writes the points as a readable table: those of still networks
+// by size, those of moving ones by speed, with their own figures.
 func WriteTable(w io.Writer, points []Point) error {
+	var still, moving []Point
+	for _, p := range points {
+		if p.Motion == "" {
+			still = append(still, p)
+		} else {
+			moving = append(moving, p)
+		}
+	}
+	if len(still) > 0 {
+		if err := writeStill(w, still); err != nil {
+			return err
+		}
+	}
+	if len(moving) > 0 {
+		if len(still) > 0 {
+			fmt.Fprintln(w)
+		}
+		return writeMoving(w, moving)
+	}
+	return nil
+}
+
+func writeMoving(w io.Writer, points []Point) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tmobility\tspeed m/s\truns\tnodes\twith a leader %\telections/node/min\tleader changes/node/min\tmsgs/node/s\tlink changes/node/min\tviolations\t")
+	for _, p := range points {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%g\t%d\t%.0f\t%.2f\t%.3f\t%.3f\t%.1f\t%.2f\t%d\t\n",
+			p.Experiment, p.Algorithm, p.Template, p.Motion, p.Speed, p.Runs, p.Nodes, 100*(1-p.Leaderless),
+			p.ElectionRate, p.LeaderChangeRate, p.MessagesPerNodeSecond, p.LinkChangeRate, p.Violations)
+	}
+	return tw.Flush()
+}
+
+func writeStill(w io.Writer, points []Point) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tsize\truns\tnodes\telection ms\t± sd\tmsgs/election\tmsgs/node\tby type, per node\tleaderless %\tviolations\t")
 	for _, p := range points {
@@ -100,22 +148,34 @@ func WriteTable(w io.Writer, points []Point) error {
 	return tw.Flush()
 }
 
-// series groups points of one experiment by algorithm and topology: the
-// lines of one plot.
-func series(points []Point, experiment string) (names []string, lines map[string][]Point) {
+// series groups points of one experiment, of still or of moving networks,
+// by algorithm, topology and (for several) mobility: the lines of one plot,
+// ordered by size or by speed.
+func series(points []Point, experiment string, moving bool) (names []string, lines map[string][]Point) {
 	lines = map[string][]Point{}
+	motions := map[string]bool{}
 	for _, p := range points {
-		if p.Experiment != experiment {
+		motions[p.Motion] = true
+	}
+	for _, p := range points {
+		if p.Experiment != experiment || (p.Motion != "") != moving {
 			continue
 		}
 		name := p.Algorithm + " " + p.Template
+		if moving && len(motions) > 1 {
+			name += " " + p.Motion
+		}
 		if _, ok := lines[name]; !ok {
 			names = append(names, name)
 		}
 		lines[name] = append(lines[name], p)
 	}
 	for _, ps := range lines {
-		slices.SortFunc(ps, func(a, b Point) int { return int(a.Nodes - b.Nodes) })
+		if moving {
+			slices.SortStableFunc(ps, func(a, b Point) int { return cmp.Compare(a.Speed, b.Speed) })
+		} else {
+			slices.SortStableFunc(ps, func(a, b Point) int { return cmp.Compare(a.Nodes, b.Nodes) })
+		}
 	}
 	return names, lines
 }

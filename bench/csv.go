@@ -16,7 +16,13 @@ var columns = []string{
 	"nodes", "edges", "elections", "election_ms", "messages", "messages_per_election",
 	"messages_per_node", "heartbeats", "leaderless_fraction", "violations", "unchecked",
 	"wall_ms", "trace_hash", "messages_by_type",
+	// Added for moving networks; files written before them still read.
+	"mobility", "speed", "link_changes", "link_changes_per_node_minute", "elections_per_node_minute",
+	"leader_changes_per_node_minute", "messages_per_node_second",
 }
+
+// firstColumns are the columns of files written before mobility.
+const firstColumns = 21
 
 // WriteCSV writes results, one row each, after a header.
 func WriteCSV(w io.Writer, results []*Result) error {
@@ -32,6 +38,8 @@ func WriteCSV(w io.Writer, results []*Result) error {
 			f(r.ElectionMS), strconv.FormatUint(r.Messages, 10), f(r.PerElection()), f(r.PerNode()),
 			strconv.FormatUint(r.Heartbeats, 10), f(r.Leaderless), strconv.Itoa(r.Violations), strconv.Itoa(r.Unchecked),
 			f(r.WallMS), r.TraceHash, formatByType(r.ByType),
+			r.Motion, f(r.Speed), strconv.FormatUint(r.LinkChanges, 10), f(r.LinkChangeRate), f(r.ElectionRate),
+			f(r.LeaderChangeRate), f(r.MessagesPerNodeSecond),
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -48,7 +56,7 @@ func ReadCSV(r io.Reader, name string) ([]*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if !slices.Equal(header, columns) {
+	if !slices.Equal(header, columns) && !slices.Equal(header, columns[:firstColumns]) {
 		return nil, fmt.Errorf("%s:1: not a results file of elect bench (the columns differ)", name)
 	}
 	var out []*Result
@@ -111,6 +119,15 @@ func parseRow(row []string) (*Result, error) {
 	if err == nil {
 		r.ByType, err = parseByType(row[20])
 	}
+	if len(row) > firstColumns {
+		r.Motion = row[21]
+		float(22, &r.Speed)
+		u64(23, &r.LinkChanges)
+		float(24, &r.LinkChangeRate)
+		float(25, &r.ElectionRate)
+		float(26, &r.LeaderChangeRate)
+		float(27, &r.MessagesPerNodeSecond)
+	}
 	return r, err
 }
 
@@ -152,7 +169,7 @@ func Merge(sets ...[]*Result) ([]*Result, error) {
 	for _, set := range sets {
 		for _, r := range set {
 			if old, ok := byIndex[r.Index]; ok {
-				if old.TraceHash != r.TraceHash || old.Topology != r.Topology || old.Seed != r.Seed || old.Algorithm != r.Algorithm {
+				if old.TraceHash != r.TraceHash || old.Topology != r.Topology || old.Seed != r.Seed || old.Algorithm != r.Algorithm || old.Mobility() != r.Mobility() {
 					return nil, fmt.Errorf("run %d appears twice with different results (%s seed %d, %s seed %d): are these shards of one sweep?",
 						r.Index, old.Topology, old.Seed, r.Topology, r.Seed)
 				}

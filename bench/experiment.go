@@ -22,6 +22,9 @@ type Experiment struct {
 	// From is when measuring starts: elections that begin earlier, and
 	// messages sent earlier, are not counted.
 	From time.Duration
+	// Mobile experiments are about movement: they need speeds, and their
+	// figures are plotted against speed.
+	Mobile bool
 	// Setup turns the base scenario into the experiment.
 	Setup func(s *scenario.Scenario)
 }
@@ -46,6 +49,13 @@ var Experiments = []Experiment{
 			s.Duration = 16 * time.Second
 			s.Check = scenario.Check{Stabilization: 3 * time.Second, Liveness: 8 * time.Second}
 			s.Events = append(s.Events, simCrashLeader(5*time.Second))
+		},
+	},
+	{
+		Name: "mobile", Title: "moving nodes", Mobile: true,
+		Doc: "the nodes move for 10 minutes (random waypoint at each speed unless told otherwise): time with a leader, election rate, leader changes, messages",
+		Setup: func(s *scenario.Scenario) {
+			s.Duration = 10 * time.Minute
 		},
 	},
 }
@@ -77,7 +87,15 @@ type Result struct {
 	// ByType counts every message type sent from From, heartbeats included.
 	ByType     map[string]uint64
 	Leaderless float64
-	Violations int
+	// The figures of moving networks, over the whole run: link changes by
+	// movement, and per node, elections started and leader changes a
+	// minute, messages (heartbeats included) a second.
+	LinkChanges           uint64
+	LinkChangeRate        float64 // per node a minute, counted at both ends
+	ElectionRate          float64
+	LeaderChangeRate      float64
+	MessagesPerNodeSecond float64
+	Violations            int
 	// Unchecked counts components whose liveness the run was too short to
 	// judge.
 	Unchecked int
@@ -122,6 +140,7 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 	sc := scenario.Default()
 	sc.File = ""
 	sc.Algorithm, sc.Topology, sc.Seed = r.Algorithm, r.Topology, r.Seed
+	sc.Mobility = r.Mobility()
 	sc.Delay, sc.Values = s.Delay, s.Values
 	sc.Params = map[string]string{}
 	for _, p := range a.Params {
@@ -130,15 +149,20 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 		}
 	}
 	x.Setup(sc)
+	if s.Duration > 0 {
+		sc.Duration = s.Duration
+	}
 	count := &from{at: x.From, byType: make([]uint64, len(a.Messages))}
 	sum, err := runner.Run(sc, runner.Options{Observers: []trace.Observer{count}})
 	if err != nil {
-		return nil, fmt.Errorf("run %d (%s %s %s seed %d): %w", r.Index, r.Experiment, r.Algorithm, r.Topology, r.Seed, err)
+		return nil, fmt.Errorf("run %d (%s %s %s %s seed %d): %w", r.Index, r.Experiment, r.Algorithm, r.Topology, r.Mobility(), r.Seed, err)
 	}
 	res := &Result{
 		Run: r, Nodes: sum.Nodes, Edges: sum.Edges, ByType: map[string]uint64{},
 		Leaderless: sum.LeaderlessFraction, Violations: sum.ViolationCount, Unchecked: sum.Unchecked,
 		WallMS: sum.WallMS, TraceHash: sum.TraceHash,
+		LinkChanges: sum.LinkChanges, LinkChangeRate: sum.Rates.LinkChangesPerNodeMinute, ElectionRate: sum.Rates.ElectionsPerNodeMinute,
+		LeaderChangeRate: sum.Rates.LeaderChangesPerNodeMinute, MessagesPerNodeSecond: sum.Rates.MessagesPerNodeSecond,
 	}
 	for t, c := range count.byType {
 		res.ByType[a.Messages[t]] = c

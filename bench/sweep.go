@@ -9,8 +9,10 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/electgo/elect/sim"
 )
@@ -28,6 +30,25 @@ type Sweep struct {
 	Values sim.Values
 	// Params are algorithm parameters, for the algorithms that have them.
 	Params map[string]string
+	// Mobility are mobility specs in which {v} stands for each of Speeds
+	// (metres per second; a speed of 0 is "static"): "waypoint:{v}:{v}:2s".
+	// With no speeds the nodes do not move.
+	Mobility []string
+	Speeds   []float64
+	// Duration, when set, replaces the experiments' own.
+	Duration time.Duration
+}
+
+// DefaultMobility is the mobility of a sweep given speeds and no spec: random
+// waypoint at the speed, with pauses of 2s.
+const DefaultMobility = "waypoint:{v}:{v}:2s"
+
+// MobilityAt fills a mobility spec in for one speed: speed 0 is "static".
+func MobilityAt(template string, speed float64) string {
+	if speed == 0 {
+		return "static"
+	}
+	return strings.ReplaceAll(template, "{v}", strconv.FormatFloat(speed, 'g', -1, 64))
 }
 
 // Topology is a topology spec with {n} standing for each size:
@@ -66,15 +87,53 @@ type Run struct {
 	Template   string // the topology as the sweep gave it
 	Size       int
 	Topology   string // with the size filled in
-	Seed       uint64
+	// Motion is the mobility as the sweep gave it ("" when nodes do not
+	// move) and Speed the speed filled in (MobilityAt).
+	Motion string
+	Speed  float64
+	Seed   uint64
+}
+
+// Mobility is the run's mobility spec, "" for none.
+func (r *Run) Mobility() string {
+	if r.Motion == "" {
+		return ""
+	}
+	return MobilityAt(r.Motion, r.Speed)
 }
 
 // Runs lists the runs of the sweep in a fixed order: experiment, algorithm,
-// topology, size, seed.
+// topology, size, mobility, speed, seed.
 func (s *Sweep) Runs() ([]Run, error) {
+	type motion struct {
+		spec  string
+		speed float64
+	}
+	motions := []motion{{}}
+	if len(s.Speeds) > 0 {
+		specs := s.Mobility
+		if len(specs) == 0 {
+			specs = []string{DefaultMobility}
+		}
+		motions = nil
+		for _, m := range specs {
+			if len(s.Speeds) > 1 && !strings.Contains(m, "{v}") {
+				return nil, fmt.Errorf("mobility %q has no {v} for the speeds to fill in", m)
+			}
+			for _, v := range s.Speeds {
+				motions = append(motions, motion{m, v})
+			}
+		}
+	} else if len(s.Mobility) > 0 {
+		return nil, fmt.Errorf("mobility %q needs speeds to fill {v} in", s.Mobility[0])
+	}
 	for _, e := range s.Experiments {
-		if _, err := experiment(e); err != nil {
+		x, err := experiment(e)
+		if err != nil {
 			return nil, err
+		}
+		if x.Mobile && len(s.Speeds) == 0 {
+			return nil, fmt.Errorf("experiment %s moves the nodes: give it speeds", e)
 		}
 	}
 	var runs []Run
@@ -82,17 +141,35 @@ func (s *Sweep) Runs() ([]Run, error) {
 		for _, a := range s.Algorithms {
 			for _, t := range s.Topologies {
 				for _, n := range t.Sizes {
-					for _, seed := range s.Seeds {
-						runs = append(runs, Run{
-							Index: len(runs), Experiment: e, Algorithm: a, Template: t.Template, Size: n,
-							Topology: strings.ReplaceAll(t.Template, "{n}", strconv.Itoa(n)), Seed: seed,
-						})
+					for _, m := range motions {
+						for _, seed := range s.Seeds {
+							runs = append(runs, Run{
+								Index: len(runs), Experiment: e, Algorithm: a, Template: t.Template, Size: n,
+								Topology: strings.ReplaceAll(t.Template, "{n}", strconv.Itoa(n)),
+								Motion:   m.spec, Speed: m.speed, Seed: seed,
+							})
+						}
 					}
 				}
 			}
 		}
 	}
 	return runs, nil
+}
+
+// ParseSpeeds reads a comma-separated list of speeds in metres per second,
+// each >= 0: "0,1,2,5,10,20".
+func ParseSpeeds(s string) ([]float64, error) {
+	var out []float64
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		v, err := strconv.ParseFloat(part, 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("invalid speed %q (want metres per second >= 0)", part)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // Shard is part K of N of a sweep (1 <= K <= N): the runs whose index is K-1
