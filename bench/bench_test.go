@@ -154,3 +154,60 @@ func TestReadCSVErrors(t *testing.T) {
 		}
 	}
 }
+
+// A sweep over speeds runs every combination at every speed, speed 0 still;
+// a template with no {v} cannot take several speeds, and a moving experiment
+// needs them.
+func TestSweepSpeeds(t *testing.T) {
+	sw := tinySweep(t)
+	sw.Experiments = []string{"mobile"}
+	if _, err := sw.Runs(); err == nil || !strings.Contains(err.Error(), "experiment mobile moves the nodes: give it speeds") {
+		t.Errorf("mobile without speeds: %v", err)
+	}
+	var err error
+	if sw.Speeds, err = ParseSpeeds("0, 2.5,20"); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := sw.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 4*3*2 {
+		t.Fatalf("%d runs, want 4 networks x 3 speeds x 2 seeds", len(runs))
+	}
+	var specs []string
+	for _, r := range runs[:6] {
+		specs = append(specs, r.Mobility())
+	}
+	if want := "static static waypoint:2.5:2.5:2s waypoint:2.5:2.5:2s waypoint:20:20:2s waypoint:20:20:2s"; strings.Join(specs, " ") != want {
+		t.Errorf("mobility of the first runs: %v, want %s", specs, want)
+	}
+	sw.Mobility = []string{"walk:1:1:10s"}
+	if _, err := sw.Runs(); err == nil || !strings.Contains(err.Error(), "no {v}") {
+		t.Errorf("a template without {v} took speeds: %v", err)
+	}
+	sw.Speeds = nil
+	if _, err := sw.Runs(); err == nil || !strings.Contains(err.Error(), "needs speeds") {
+		t.Errorf("a mobility without speeds: %v", err)
+	}
+	for _, bad := range []string{"", "x", "-1", "1,,2", "NaN", "Inf"} {
+		if _, err := ParseSpeeds(bad); err == nil {
+			t.Errorf("speeds %q accepted", bad)
+		}
+	}
+}
+
+// Files written before the mobility columns still read, with zero figures
+// of movement.
+func TestReadOldCSV(t *testing.T) {
+	row := []string{"3", "start", "vkt", "layered:{n}", "2", "layered:2", "1", "9", "8", "1", "12.5", "40",
+		"40", "4.4", "7", "0.01", "0", "0", "3.2", "00ff", "ack=8;election=32"}
+	doc := strings.Join(columns[:firstColumns], ",") + "\n" + strings.Join(row, ",") + "\n"
+	rs, err := ReadCSV(strings.NewReader(doc), "old.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rs[0]; r.Index != 3 || r.Nodes != 9 || r.ByType["election"] != 32 || r.Motion != "" || r.Speed != 0 || r.Mobility() != "" {
+		t.Errorf("read %+v", r)
+	}
+}
