@@ -7,15 +7,47 @@ import (
 	"github.com/electgo/elect/algo"
 )
 
-// recompute rebuilds the components that changed since the last call. Only
-// components holding a touched node are rebuilt: a component none of whose
-// nodes saw a link change, a crash or a restart is exactly what it was. Every
-// changed component contains a touched live node (both ends of a changed link
-// are touched, and so are the neighbours of a node that crashed), so a search
-// from each touched node finds them all; every old component a search enters
-// is dissolved.
+// recompute brings the components up to date with the changes of the
+// instant that just ended. The components that changed are born again: they
+// get since = the change's time, fresh deadlines and a review. A lone link
+// change is applied to the components in place (relink, incremental.go);
+// anything else rebuilds every changed component (rebuild). Both give the
+// same components, counts, births and reviews.
 func (m *Monitor) recompute() {
 	m.dirty = false
+	var fresh []int32
+	if m.links == 1 && !m.nodeChanged && !m.fullRebuild {
+		for _, v := range m.touched {
+			m.nodes[v].touched = false
+		}
+		m.touched = m.touched[:0]
+		fresh = m.relink(m.link)
+	} else {
+		fresh = m.rebuild()
+	}
+	m.links, m.nodeChanged = 0, false
+	for _, c := range fresh {
+		m.schedule(c)
+		m.review(c)
+	}
+	for _, r := range m.reviewLater {
+		if cs := &m.comps[r.c]; cs.gen == r.gen && cs.size > 0 {
+			cs.reviewDue = false
+			m.review(r.c)
+		}
+	}
+	m.reviewLater = m.reviewLater[:0]
+}
+
+// rebuild rebuilds the components that changed and returns them, in birth
+// order. Only components holding a touched node are rebuilt: a component
+// none of whose nodes saw a link change, a crash or a restart is exactly what
+// it was. Every changed component contains a touched live node (both ends of
+// a changed link are touched, and so are the neighbours of a node that
+// crashed), so a search from each touched node finds them all; every old
+// component a search enters is dissolved. Components are born in the order
+// of their smallest touched node.
+func (m *Monitor) rebuild() []int32 {
 	m.pass++
 	slices.Sort(m.touched)
 	type span struct {
@@ -65,17 +97,12 @@ func (m *Monitor) recompute() {
 		}
 	}
 	m.memberBuf = members[:0]
+	born := m.freshBuf[:0]
 	for _, f := range fresh {
-		m.schedule(f.c)
-		m.review(f.c)
+		born = append(born, f.c)
 	}
-	for _, r := range m.reviewLater {
-		if cs := &m.comps[r.c]; cs.gen == r.gen && cs.size > 0 {
-			cs.reviewDue = false
-			m.review(r.c)
-		}
-	}
-	m.reviewLater = m.reviewLater[:0]
+	m.freshBuf = born
+	return born
 }
 
 // schedule sets the stabilisation and liveness deadlines of a component

@@ -117,8 +117,9 @@ type nodeState struct {
 	status  algo.Status
 	comp    int32 // its component; -1 when dead or not yet placed
 	alive   bool
-	touched bool // listed in Monitor.touched
-	owned   bool // adj[v] is the Monitor's own, not Config.Network's
+	touched bool   // listed in Monitor.touched
+	owned   bool   // adj[v] is the Monitor's own, not Config.Network's
+	seen    uint32 // stamp of the last search that reached it (Monitor.stamp)
 }
 
 type compRef struct {
@@ -180,11 +181,25 @@ type Monitor struct {
 	building bool
 	initial  []topo.Edge
 
-	dirty      bool
-	changeAt   time.Duration
-	touched    []algo.NodeID
+	// The changes of the instant, applied at its end (recompute): the nodes
+	// they touched, how many links changed (the last in link) and whether
+	// anything else changed. A lone link change is applied in place
+	// (incremental.go); anything else is rebuilt (components.go).
+	dirty       bool
+	changeAt    time.Duration
+	touched     []algo.NodeID
+	links       int
+	link        linkChange
+	nodeChanged bool
+	// fullRebuild, set by tests only, rebuilds for every change: the way
+	// the incremental one is compared with.
+	fullRebuild bool
+
 	dissolving []int32
 	memberBuf  []algo.NodeID
+	otherBuf   []algo.NodeID
+	freshBuf   []int32
+	stamp      uint32 // the last search's mark (nodeState.seen)
 	// Components whose statuses changed while a recompute was pending, to
 	// review once it is done (those it rebuilds are reviewed anyway).
 	reviewLater []compRef
@@ -317,7 +332,15 @@ func (m *Monitor) own(v algo.NodeID) {
 	}
 }
 
+// touch marks v changed other than by a link: its component is rebuilt at
+// the next recompute.
 func (m *Monitor) touch(v algo.NodeID) {
+	m.nodeChanged = true
+	m.markChanged(v)
+}
+
+// markChanged lists v as changed at this instant.
+func (m *Monitor) markChanged(v algo.NodeID) {
 	if !m.dirty {
 		m.dirty = true
 		m.changeAt = m.now
@@ -331,15 +354,22 @@ func (m *Monitor) touch(v algo.NodeID) {
 func (m *Monitor) linkUp(a, b algo.NodeID) {
 	m.insert(a, b)
 	m.insert(b, a)
-	m.touch(a)
-	m.touch(b)
+	m.linkChanged(linkChange{a, b, true})
 }
 
 func (m *Monitor) linkDown(a, b algo.NodeID) {
 	m.delete(a, b)
 	m.delete(b, a)
-	m.touch(a)
-	m.touch(b)
+	m.linkChanged(linkChange{a, b, false})
+}
+
+// linkChanged marks both ends of a changed link and remembers the change,
+// in case it stays alone in its instant.
+func (m *Monitor) linkChanged(l linkChange) {
+	m.markChanged(l.a)
+	m.markChanged(l.b)
+	m.links++
+	m.link = l
 }
 
 func (m *Monitor) insert(v, u algo.NodeID) {
