@@ -80,3 +80,166 @@ func BenchmarkMonitorStatus(b *testing.B) {
 		b.Fatalf("violations in the benchmark run: %v", r.Violations[0])
 	}
 }
+
+var churnNetwork = sync.OnceValues(func() (*topo.Graph, error) {
+	spec, err := topo.Parse("geometric:10000:d10", 0)
+	if err != nil {
+		return nil, err
+	}
+	return spec.Build(rand.New(rand.NewPCG(5, 6)), "")
+})
+
+// churnStream makes the events of mobility on a network: link changes, each
+// at its own time, 200µs apart (5,000 a second, what 10,000 moving nodes
+// produce), alternately the loss of a random link and a link up between a
+// random node and a random node two hops away (a nearby pair), so that the
+// mean degree stays put; one event in 20 is instead a status change, a node
+// leaving Norm or coming back to its leader.
+type churnStream struct {
+	rng    *rand.Rand
+	adj    []map[algo.NodeID]bool
+	edges  []topo.Edge
+	where  map[topo.Edge]int // index in edges
+	leader []algo.NodeID
+	away   []bool
+	at     time.Duration
+	i      int
+	links  int // link events made
+}
+
+func newChurnStream(g *topo.Graph, leader []algo.NodeID, at time.Duration) *churnStream {
+	s := &churnStream{rng: rand.New(rand.NewPCG(7, 8)), adj: make([]map[algo.NodeID]bool, g.N()),
+		where: map[topo.Edge]int{}, leader: leader, away: make([]bool, g.N()), at: at}
+	for v := range s.adj {
+		s.adj[v] = map[algo.NodeID]bool{}
+		for _, u := range g.Neighbors(algo.NodeID(v)) {
+			s.adj[v][u] = true
+		}
+	}
+	for _, e := range g.Edges() {
+		s.where[e] = len(s.edges)
+		s.edges = append(s.edges, e)
+	}
+	return s
+}
+
+func (s *churnStream) next(ev *trace.Event) {
+	s.at += 200 * time.Microsecond
+	s.i++
+	n := len(s.adj)
+	if s.i%20 == 0 {
+		v := algo.NodeID(s.rng.IntN(n))
+		st := algo.Status{Leader: s.leader[v], State: algo.Norm, Index: algo.Index{Num: 1, ID: s.leader[v]}}
+		if !s.away[v] {
+			st = algo.Status{Leader: algo.None, State: algo.Wait, Index: algo.Index{Num: 1, ID: s.leader[v]}}
+		}
+		s.away[v] = !s.away[v]
+		*ev = trace.Event{At: s.at, Kind: trace.StatusChanged, Node: v, Peer: algo.None, Status: st}
+		return
+	}
+	s.links++
+	if s.links%2 == 0 {
+		k := s.rng.IntN(len(s.edges))
+		e := s.edges[k]
+		last := s.edges[len(s.edges)-1]
+		s.edges[k], s.where[last] = last, k
+		s.edges = s.edges[:len(s.edges)-1]
+		delete(s.where, e)
+		delete(s.adj[e.A], e.B)
+		delete(s.adj[e.B], e.A)
+		*ev = trace.Event{At: s.at, Kind: trace.LinkDown, Node: e.A, Peer: e.B}
+		return
+	}
+	for {
+		v := algo.NodeID(s.rng.IntN(n))
+		u, ok := s.pick(v)
+		if !ok {
+			continue
+		}
+		w, ok := s.pick(u)
+		if !ok || w == v || s.adj[v][w] {
+			continue
+		}
+		e := topo.Edge{A: min(v, w), B: max(v, w)}
+		s.where[e] = len(s.edges)
+		s.edges = append(s.edges, e)
+		s.adj[v][w], s.adj[w][v] = true, true
+		*ev = trace.Event{At: s.at, Kind: trace.LinkUp, Node: e.A, Peer: e.B}
+		return
+	}
+}
+
+// pick returns a random neighbour of v.
+func (s *churnStream) pick(v algo.NodeID) (algo.NodeID, bool) {
+	if len(s.adj[v]) == 0 {
+		return 0, false
+	}
+	k := s.rng.IntN(len(s.adj[v]))
+	for u := range s.adj[v] {
+		if k == 0 {
+			return u, true
+		}
+		k--
+	}
+	panic("unreachable")
+}
+
+// BenchmarkMonitorChurn feeds the Monitor mobility on 10,000 nodes of a
+// geometric network (mean degree 10, nearly all in one component), all
+// following their component's most valued node: a link change at a time,
+// each at its own instant (churnStream). It reports the cost of one link
+// event, with components maintained in place (incremental) and rebuilt
+// for every change (full-rebuild, the way before incremental.go). The
+// stream is made outside the timer, in chunks.
+func BenchmarkMonitorChurn(b *testing.B) {
+	for _, mode := range []struct {
+		name string
+		full bool
+	}{{"incremental", false}, {"full-rebuild", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			g, err := churnNetwork()
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := g.N()
+			comp, _ := g.Components()
+			best := map[int32]algo.NodeID{} // values are ids: the highest id wins
+			for v, c := range comp {
+				best[c] = max(best[c], algo.NodeID(v))
+			}
+			leader := make([]algo.NodeID, n)
+			for v, c := range comp {
+				leader[v] = best[c]
+			}
+			m := New(Config{Stabilization: DefaultStabilization, Liveness: DefaultLiveness, Spontaneous: true, Network: g})
+			m.fullRebuild = mode.full
+			var ev trace.Event
+			for v := range n {
+				ev = trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(v), Peer: algo.None, Value: int64(v)}
+				m.Observe(&ev)
+			}
+			for v := range n {
+				ev = trace.Event{At: time.Millisecond, Kind: trace.StatusChanged, Node: algo.NodeID(v), Peer: algo.None,
+					Status: algo.Status{Leader: leader[v], State: algo.Norm, Index: algo.Index{Num: 1, ID: leader[v]}}}
+				m.Observe(&ev)
+			}
+			s := newChurnStream(g, leader, time.Millisecond)
+			chunk := make([]trace.Event, 4096)
+			b.ResetTimer()
+			for done := 0; done < b.N; done += len(chunk) {
+				b.StopTimer()
+				chunk = chunk[:min(len(chunk), b.N-done)]
+				for i := range chunk {
+					s.next(&chunk[i])
+				}
+				b.StartTimer()
+				for i := range chunk {
+					m.Observe(&chunk[i])
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(1, s.links)), "ns/link")
+			b.ReportMetric(float64(s.at)/float64(time.Second), "sim-s")
+		})
+	}
+}
