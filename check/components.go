@@ -1,7 +1,6 @@
 package check
 
 import (
-	"container/heap"
 	"slices"
 
 	"github.com/electgo/elect/algo"
@@ -109,8 +108,8 @@ func (m *Monitor) rebuild() []int32 {
 // born (or born again) at cs.since.
 func (m *Monitor) schedule(c int32) {
 	cs := &m.comps[c]
-	heap.Push(&m.due, deadline{at: cs.since + m.cfg.Stabilization, born: cs.born, comp: c, gen: cs.gen})
-	heap.Push(&m.due, deadline{at: cs.since + m.cfg.Liveness, born: cs.born, comp: c, gen: cs.gen, liveness: true})
+	m.due.push(deadline{at: cs.since + m.cfg.Stabilization, born: cs.born, comp: c, gen: cs.gen})
+	m.due.push(deadline{at: cs.since + m.cfg.Liveness, born: cs.born, comp: c, gen: cs.gen, liveness: true})
 }
 
 // place moves live node v into the new component c: it carries over an open

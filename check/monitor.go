@@ -25,7 +25,6 @@
 package check
 
 import (
-	"container/heap"
 	"fmt"
 	"slices"
 	"time"
@@ -127,40 +126,6 @@ type compRef struct {
 	gen uint32
 }
 
-type deadline struct {
-	at       time.Duration
-	born     uint64 // the component's birth order, for ties
-	comp     int32
-	gen      uint32
-	liveness bool
-}
-
-type deadlines []deadline
-
-func (d deadlines) Len() int { return len(d) }
-
-// Less orders deadlines by time, then by the birth of their component (not
-// by its index, which depends on how components were allocated), then
-// safety before liveness, so that the order of the violations at one
-// instant does not depend on how the components were maintained.
-func (d deadlines) Less(i, j int) bool {
-	if d[i].at != d[j].at {
-		return d[i].at < d[j].at
-	}
-	if d[i].born != d[j].born {
-		return d[i].born < d[j].born
-	}
-	return !d[i].liveness && d[j].liveness
-}
-func (d deadlines) Swap(i, j int) { d[i], d[j] = d[j], d[i] }
-func (d *deadlines) Push(x any)   { *d = append(*d, x.(deadline)) }
-func (d *deadlines) Pop() any {
-	old := *d
-	x := old[len(old)-1]
-	*d = old[:len(old)-1]
-	return x
-}
-
 // Monitor checks a run as its events arrive. It implements trace.Observer.
 type Monitor struct {
 	cfg Config
@@ -204,7 +169,7 @@ type Monitor struct {
 	// review once it is done (those it rebuilds are reviewed anyway).
 	reviewLater []compRef
 
-	due deadlines
+	due dueQueue
 
 	violations []Violation
 	nViolation int
@@ -286,8 +251,11 @@ func (m *Monitor) settle(t time.Duration) {
 	if m.dirty {
 		m.recompute()
 	}
-	for len(m.due) > 0 && m.due[0].at < t {
-		d := heap.Pop(&m.due).(deadline)
+	for {
+		d, ok := m.due.next(t)
+		if !ok {
+			break
+		}
 		// A deadline is judged at its own time, not at the last event's.
 		m.now = max(m.now, d.at)
 		m.runDeadline(d)
