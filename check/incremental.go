@@ -116,8 +116,9 @@ func (m *Monitor) merge(ca, cb int32, a, b algo.NodeID) {
 // from each end, that take turns expanding a node. If they meet, c is whole:
 // in a dense network a short detour is the rule, found in a few steps. If
 // one runs out first, it has found all of its side of c, no larger than the
-// other side but for a node: that side moves to a new component. Either way
-// the cost is about twice the smaller side, not the size of c.
+// other (whose search has expanded at least as many nodes): that side moves
+// to a new component. Either way the cost is about twice the smaller side,
+// not the size of c.
 func (m *Monitor) split(c int32, a, b algo.NodeID) {
 	sa, sb := m.stamps()
 	qa := append(m.memberBuf[:0], a)
