@@ -2,6 +2,7 @@ package mobility
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -22,11 +23,11 @@ type Waypoint struct {
 // Validate reports a model that cannot move.
 func (w Waypoint) Validate() error {
 	switch {
-	case w.MinSpeed <= 0 || w.MaxSpeed < w.MinSpeed:
+	case !(w.MinSpeed > 0) || !(w.MaxSpeed >= w.MinSpeed) || math.IsInf(w.MaxSpeed, 0):
 		return fmt.Errorf("waypoint speeds %g..%g m/s: want 0 < MIN <= MAX", w.MinSpeed, w.MaxSpeed)
 	case w.Pause < 0:
 		return fmt.Errorf("waypoint pause %v is negative", w.Pause)
-	case w.Width <= 0 || w.Height <= 0:
+	case !(w.Width > 0) || !(w.Height > 0) || math.IsInf(w.Width, 0) || math.IsInf(w.Height, 0):
 		return fmt.Errorf("waypoint area %gx%g is empty", w.Width, w.Height)
 	}
 	return nil
@@ -39,6 +40,9 @@ func (w Waypoint) Plan(n int, start []topo.Point, until time.Duration, rng *rand
 	if err := w.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkStart(n, start); err != nil {
+		return nil, err
+	}
 	p := &Plan{Tracks: make([]Track, n), Width: w.Width, Height: w.Height}
 	for v := range p.Tracks {
 		pos := topo.Point{X: rng.Float64() * w.Width, Y: rng.Float64() * w.Height}
@@ -49,9 +53,15 @@ func (w Waypoint) Plan(n int, start []topo.Point, until time.Duration, rng *rand
 		for t := time.Duration(0); t < until; {
 			to := topo.Point{X: rng.Float64() * w.Width, Y: rng.Float64() * w.Height}
 			speed := w.MinSpeed + rng.Float64()*(w.MaxSpeed-w.MinSpeed)
-			d := time.Duration(dist(pos, to) / speed * float64(time.Second))
+			sec := dist(pos, to) / speed * float64(time.Second)
+			if !(sec < float64(math.MaxInt64-t)) || w.Pause > math.MaxInt64-t-time.Duration(sec) {
+				// It arrives beyond the end of time.Duration: the last leg.
+				tr.Legs = append(tr.Legs, Leg{Start: t, End: math.MaxInt64, From: pos, To: to})
+				break
+			}
+			d := time.Duration(sec)
 			tr.Legs = append(tr.Legs, Leg{Start: t, End: t + d, From: pos, To: to})
-			t += d + w.Pause
+			t += max(d+w.Pause, 1) // (1: a leg shorter than a nanosecond still takes one)
 			pos = to
 		}
 		p.Tracks[v] = tr
