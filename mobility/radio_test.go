@@ -305,7 +305,8 @@ func sec(v float64) time.Duration    { return time.Duration(math.Round(v * 1e9))
 // referencePlan is the seed-th plan of the reference test, of 30 nodes over
 // 230 s: random waypoint at 1-20 m/s, slow waypoint without pauses in a long
 // strip, or a random walk; and in every other plan, a few nodes that never
-// move, and a few that start moving late.
+// move, and a few that start moving late; and in every fifth, everybody
+// still for 50 s, in negative coordinates.
 func referencePlan(t *testing.T, seed uint64) *Plan {
 	rng := rand.New(rand.NewPCG(seed, 77))
 	var p *Plan
@@ -320,6 +321,19 @@ func referencePlan(t *testing.T, seed uint64) *Plan {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	if seed%5 == 4 {
+		// Nobody moves for the first 50 s, in an area of negative
+		// coordinates.
+		for v := range p.Tracks {
+			tr := &p.Tracks[v]
+			tr.Start = pt(tr.Start.X-5000, tr.Start.Y-3000)
+			for i := range tr.Legs {
+				l := &tr.Legs[i]
+				l.Start, l.End = l.Start+50*s, l.End+50*s
+				l.From, l.To = pt(l.From.X-5000, l.From.Y-3000), pt(l.To.X-5000, l.To.Y-3000)
+			}
+		}
 	}
 	if seed%2 == 1 {
 		for v := 0; v < 4; v++ {
