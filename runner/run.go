@@ -13,6 +13,7 @@ import (
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
@@ -25,14 +26,57 @@ type Options struct {
 	Trace io.Writer
 	// Observers also receive every event.
 	Observers []trace.Observer
+	// NS2, when set, receives the nodes' movement as an ns-2 trace (for
+	// networks with positions), to take the run to ns-2, ns-3 or CORE.
+	NS2 io.Writer
 }
 
-// topoStream and the engine's own stream are separate, so that changing the
-// topology family never shifts the random draws of the run itself.
-const topoStream = 0x746f706f // "topo"
+// topoStream, moveStream and the engine's own stream are separate, so that
+// changing the topology family or the mobility never shifts the random draws
+// of the run itself.
+const (
+	topoStream = 0x746f706f // "topo"
+	moveStream = 0x6d6f7665 // "move"
+)
 
-// Network builds the scenario's graph.
+// Net is a scenario's network: its graph at time 0 and, for a mobile run,
+// the radio whose range turns the nodes' movement into link changes.
+type Net struct {
+	Graph *topo.Graph
+	// Name says what the network is: the topology spec, or for an ns-2
+	// trace, the trace.
+	Name     string
+	Radio    *mobility.Radio // nil: the links never move
+	Mobility mobility.Spec
+	Range    float64
+}
+
+// DefaultRange is the radio range of mobile runs on networks that do not
+// give one: ns-2's (and setdest's) 250 m.
+const DefaultRange = 250.0
+
+// Network builds the scenario's graph: its topology, or for a mobile run the
+// links at time 0 (see Build).
 func Network(s *scenario.Scenario) (*topo.Graph, topo.Spec, error) {
+	net, spec, err := build(s)
+	if err != nil {
+		return nil, spec, err
+	}
+	return net.Graph, spec, nil
+}
+
+// Build builds the scenario's network. Without mobility it is the topology.
+// With it, the nodes start where the topology put them (it must have
+// positions: geometric) and move in its area, or, for an ns-2 trace, the
+// trace gives the nodes, where they start and how they move; two nodes are
+// linked while within the radio range (the scenario's range, or the
+// geometric topology's, or DefaultRange).
+func Build(s *scenario.Scenario) (*Net, error) {
+	net, _, err := build(s)
+	return net, err
+}
+
+func build(s *scenario.Scenario) (*Net, topo.Spec, error) {
 	spec, err := topo.Parse(s.Topology, s.Nodes)
 	if err != nil {
 		return nil, spec, err
@@ -41,8 +85,52 @@ func Network(s *scenario.Scenario) (*topo.Graph, topo.Spec, error) {
 	if s.File != "" {
 		base = filepath.Dir(s.File)
 	}
-	g, err := spec.Build(rand.New(rand.NewPCG(s.Seed, topoStream)), base)
-	return g, spec, err
+	net := &Net{Name: spec.String()}
+	var ms mobility.Spec
+	if s.Mobility != "" {
+		if ms, err = mobility.Parse(s.Mobility); err != nil {
+			return nil, spec, err
+		}
+	}
+	if s.Mobility == "" || ms.Kind != mobility.KindNS2 {
+		if net.Graph, err = spec.Build(rand.New(rand.NewPCG(s.Seed, topoStream)), base); err != nil {
+			return nil, spec, err
+		}
+	}
+	if s.Mobility == "" {
+		return net, spec, nil
+	}
+	if s.Duration <= 0 && ms.Kind != mobility.KindNS2 && ms.Kind != mobility.KindStatic {
+		return nil, spec, fmt.Errorf("mobility %s: a run with moving nodes needs a duration (nodes move until it ends)", s.Mobility)
+	}
+	net.Mobility, net.Range = ms, s.Range
+	if net.Range == 0 {
+		net.Range = DefaultRange
+		if spec.Kind == topo.KindGeometric && ms.Kind != mobility.KindNS2 {
+			net.Range = spec.Range
+		}
+	}
+	var start []topo.Point
+	var n int
+	var w, h float64
+	if g := net.Graph; g != nil {
+		if g.Pos == nil {
+			return nil, spec, fmt.Errorf("mobility %s needs nodes with positions: use a geometric topology (geometric:N:RANGE[:WxH]), or an ns-2 trace (ns2:PATH)", s.Mobility)
+		}
+		start, n, w, h = g.Pos, g.N(), g.Width, g.Height
+	}
+	plan, err := ms.Plan(n, start, w, h, s.Duration, rand.New(rand.NewPCG(s.Seed, moveStream)), base)
+	if err != nil {
+		return nil, spec, fmt.Errorf("mobility %s: %w", s.Mobility, err)
+	}
+	if net.Radio, err = mobility.NewRadio(plan, net.Range); err != nil {
+		return nil, spec, fmt.Errorf("mobility %s: %w", s.Mobility, err)
+	}
+	net.Graph = net.Radio.Graph()
+	if ms.Kind == mobility.KindNS2 {
+		net.Name = ms.String()
+	}
+	return net, spec, nil
 }
 
 // CheckConfig returns the checker's configuration for a scenario.
@@ -61,6 +149,27 @@ func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
 	return cfg
 }
 
+// writeNS2 writes the nodes' movement as an ns-2 trace: the radio's plan,
+// or where the nodes of a still network stand.
+func (net *Net) writeNS2(w io.Writer) error {
+	var plan *mobility.Plan
+	switch g := net.Graph; {
+	case net.Radio != nil:
+		plan = net.Radio.Plan()
+	case g.Pos != nil:
+		plan = &mobility.Plan{Tracks: make([]mobility.Track, g.N()), Width: g.Width, Height: g.Height}
+		for v, p := range g.Pos {
+			plan.Tracks[v].Start = p
+		}
+	default:
+		return fmt.Errorf("ns-2 export: the network %s has no node positions (use a geometric topology or a mobility)", net.Name)
+	}
+	if err := mobility.WriteNS2(w, plan); err != nil {
+		return fmt.Errorf("ns-2 export: %w", err)
+	}
+	return nil
+}
+
 // Run runs a scenario once.
 func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	a, err := algo.Lookup(s.Algorithm)
@@ -71,9 +180,15 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, spec, err := Network(s)
+	net, err := Build(s)
 	if err != nil {
 		return nil, err
+	}
+	g := net.Graph
+	if opt.NS2 != nil {
+		if err := net.writeNS2(opt.NS2); err != nil {
+			return nil, err
+		}
 	}
 	ccfg := CheckConfig(s, a)
 	live := ccfg
@@ -84,7 +199,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	var tw *trace.Writer
 	if opt.Trace != nil {
 		tw, err = trace.NewWriter(opt.Trace, trace.Header{
-			Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: spec.String(), Nodes: g.N(),
+			Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: g.N(),
 			Messages: a.Messages, Spontaneous: a.Model.Spontaneous,
 			Stabilization: ccfg.Stabilization, Liveness: ccfg.Liveness,
 		})
@@ -93,11 +208,15 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		}
 		observers = append(observers, tw)
 	}
-	eng, err := sim.New(sim.Config{
+	cfg := sim.Config{
 		Algorithm: a, Params: params, Graph: g, Values: s.Values, Seed: s.Seed,
 		Delay: s.Delay, Loss: s.Loss, Duration: s.Duration, Timeline: s.Events,
 		Observers: observers,
-	})
+	}
+	if net.Radio != nil {
+		cfg.Motion = net.Radio
+	}
+	eng, err := sim.New(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -110,10 +229,13 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		}
 	}
 	sum := &metrics.Summary{
-		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: spec.String(),
+		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name,
 		Nodes: g.N(), Edges: g.M(),
 		WallMS:    metrics.MS(wall),
 		TraceHash: fmt.Sprintf("%016x", res.Hash),
+	}
+	if net.Radio != nil {
+		sum.Mobility, sum.RangeM = net.Mobility.String(), net.Range
 	}
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, a.Messages)

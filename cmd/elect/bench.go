@@ -14,6 +14,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/bench"
+	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/sim"
 )
 
@@ -32,6 +33,9 @@ type benchFlags struct {
 	format      string
 	shard       string
 	quiet       bool
+	mobility    []string
+	speeds      string
+	duration    string
 }
 
 var defaultTopologies = []string{"layered:{n}@2..8", "geometric:{n}:d10@16..2048*2"}
@@ -48,8 +52,16 @@ OUT/summary.txt and the plots to OUT/*.png: election time, messages per
 election and messages per node against the number of nodes, for each
 experiment (the figures 3 to 6 of 000_c3bedb07ea4749d7.txt).
 
-Experiments: start (test 1: every node starts at once) and crash (test 2:
-the leader crashes once the network has settled).
+Experiments: start (test 1: every node starts at once), crash (test 2:
+the leader crashes once the network has settled) and mobile (the nodes move
+for 10 minutes; needs --speeds).
+
+Moving networks: --speeds 0,1,2,5,10,20 runs every combination at each
+speed, the nodes moving by --mobility (a spec where {v} stands for the
+speed; default waypoint:{v}:{v}:2s; speed 0 is static). Their figures (time
+with a leader, elections started, leader changes, messages per node per
+second) are plotted against speed; give one topology per density, e.g.
+--topology geometric:50:250:1000x1000 --topology geometric:50:250:1500x1500.
 
 Topologies are specs where {n} stands for each size, with their sizes after
 an @: layered:{n}@2..12 runs 2 to 12 levels (9 to 12,285 nodes),
@@ -102,7 +114,7 @@ makes the table and plots.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash")
+	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, mobile")
 	fl.StringVar(&f.algos, "algos", "vkt", "algorithms, comma-separated")
 	fl.StringArrayVar(&f.topologies, "topology", nil, "topology with {n} for the size, and its sizes after @ (repeatable; default "+strings.Join(defaultTopologies, " and ")+")")
 	fl.StringVar(&f.sizes, "sizes", "", "sizes for the topologies given without @: 50,100 or 2..12 or 16..4096*2")
@@ -115,6 +127,9 @@ makes the table and plots.`,
 	fl.StringVar(&f.format, "format", "png", "plot format: png or svg")
 	fl.StringVar(&f.shard, "shard", "", "run only part K of N of the sweep (K/N)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fl.StringArrayVar(&f.mobility, "mobility", nil, "how nodes move, {v} standing for each speed (repeatable; default "+bench.DefaultMobility+" when --speeds is given)")
+	fl.StringVar(&f.speeds, "speeds", "", "node speeds in m/s for moving networks: 0,1,2,5,10,20")
+	fl.StringVar(&f.duration, "duration", "", "virtual time of each run, instead of the experiment's own")
 	cmd.AddCommand(newBenchPlotCmd())
 	return cmd
 }
@@ -171,6 +186,23 @@ func (f *benchFlags) sweep() (*bench.Sweep, error) {
 			return nil, fmt.Errorf("--param %q: want NAME=VALUE", p)
 		}
 		sw.Params[k] = v
+	}
+	if f.speeds != "" {
+		if sw.Speeds, err = bench.ParseSpeeds(f.speeds); err != nil {
+			return nil, fmt.Errorf("--speeds: %w", err)
+		}
+	}
+	for _, m := range f.mobility {
+		// Checked filled in with a speed: a template is not a spec itself.
+		if _, err := mobility.Parse(bench.MobilityAt(m, 1)); err != nil {
+			return nil, fmt.Errorf("--mobility %q: %w", m, err)
+		}
+		sw.Mobility = append(sw.Mobility, m)
+	}
+	if f.duration != "" {
+		if sw.Duration, err = algo.ParseDuration(f.duration); err != nil {
+			return nil, fmt.Errorf("--duration: %w", err)
+		}
 	}
 	if f.format != "png" && f.format != "svg" {
 		return nil, fmt.Errorf("--format: %q, want png or svg", f.format)

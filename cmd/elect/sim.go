@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
@@ -34,6 +36,8 @@ type scenarioFlags struct {
 	initiator     string
 	stabilization string
 	liveness      string
+	mobility      string
+	rangeM        float64
 }
 
 func (f *scenarioFlags) register(cmd *cobra.Command) {
@@ -51,10 +55,12 @@ func (f *scenarioFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.initiator, "initiator", "", "the initiating node, for algorithms with an initiator parameter")
 	fl.StringVar(&f.stabilization, "stabilization", "", "checker: how long a component must be unchanged before its Norm nodes must agree")
 	fl.StringVar(&f.liveness, "liveness", "", "checker: how long a component must be unchanged before it must have settled on its most valued node")
+	fl.StringVar(&f.mobility, "mobility", "", "how nodes move: static, waypoint:MINSPEED:MAXSPEED:PAUSE, walk:MINSPEED:MAXSPEED:INTERVAL (speeds in m/s) or ns2:PATH (an ns-2 movement trace, e.g. from setdest)")
+	fl.Float64Var(&f.rangeM, "range", 0, "radio range in metres for moving nodes: two nodes are linked while this close (default: the geometric topology's range, or 250)")
 }
 
 // scenarioFlagNames are the flags that shape a scenario.
-var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration", "values", "delay", "loss", "param", "initiator", "stabilization", "liveness"}
+var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration", "values", "delay", "loss", "param", "initiator", "stabilization", "liveness", "mobility", "range"}
 
 // anySet reports whether a flag shaping the scenario was given.
 func (f *scenarioFlags) anySet(cmd *cobra.Command) bool {
@@ -166,6 +172,29 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		}
 		s.Check.Liveness = d
 	}
+	if set("mobility") {
+		if _, err := mobility.Parse(f.mobility); err != nil {
+			return nil, fmt.Errorf("--mobility: %w", err)
+		}
+		s.Mobility = f.mobility
+	} else if s.Mobility != "" {
+		if _, err := mobility.Parse(s.Mobility); err != nil {
+			return nil, s.Blame(err, "mobility")
+		}
+	}
+	if set("range") {
+		if !(f.rangeM > 0) || math.IsInf(f.rangeM, 0) {
+			return nil, fmt.Errorf("--range: %v is not a number of metres > 0", f.rangeM)
+		}
+		s.Range = f.rangeM
+	}
+	if s.Range != 0 && s.Mobility == "" {
+		err := fmt.Errorf("a radio range applies to nodes with a mobility (static for still ones)")
+		if set("range") {
+			return nil, fmt.Errorf("--range: %w", err)
+		}
+		return nil, s.Blame(err, "range")
+	}
 	if err := f.setParams(s, a, set("initiator")); err != nil {
 		return nil, err
 	}
@@ -253,7 +282,7 @@ func (f *scenarioFlags) setParams(s *scenario.Scenario, a *algo.Algorithm, initi
 func newSimCmd() *cobra.Command {
 	var f scenarioFlags
 	var asJSON bool
-	var tracePath string
+	var tracePath, ns2Path string
 	cmd := &cobra.Command{
 		Use:   "sim [SCENARIO]",
 		Short: "Run one scenario in the simulator and check it",
@@ -281,9 +310,22 @@ the flags.`,
 				defer tf.Close() // on the error paths; closed and checked below
 				opt.Trace = tf
 			}
+			var nf *os.File
+			if ns2Path != "" {
+				if nf, err = os.Create(ns2Path); err != nil {
+					return fmt.Errorf("--ns2: %w", err)
+				}
+				defer nf.Close() // on the error paths; closed and checked below
+				opt.NS2 = nf
+			}
 			sum, err := runner.Run(s, opt)
 			if err != nil {
 				return err
+			}
+			if nf != nil {
+				if err := nf.Close(); err != nil {
+					return fmt.Errorf("--ns2: %w", err)
+				}
 			}
 			if tf != nil {
 				// The last of the trace reaches the disk here: a full disk
@@ -310,5 +352,6 @@ the flags.`,
 	f.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the summary")
 	cmd.Flags().StringVar(&tracePath, "trace", "", "write every event to this file as JSON lines (re-check it with: elect check FILE)")
+	cmd.Flags().StringVar(&ns2Path, "ns2", "", "write the nodes' positions and movement to this file as an ns-2 movement trace (for ns-2, ns-3, CORE, or --mobility ns2:FILE)")
 	return cmd
 }
