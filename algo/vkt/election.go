@@ -20,12 +20,15 @@ func (n *node) join(env algo.Env, src algo.Index, parent algo.NodeID) {
 	n.delta, n.src, n.parent, n.acked = true, src, parent, false
 	n.num = max(n.num, src.Num)
 	n.max = n.self(env)
-	n.pending, n.probed = n.pending[:0], n.probed[:0]
+	nbrs := env.Neighbors()
+	if cap(n.pending) < len(nbrs) {
+		n.pending = n.cfg.sList(len(nbrs))
+	}
+	n.pending = n.pending[:0]
 	n.up.Stop(env)
-	for _, u := range env.Neighbors() {
+	for _, u := range nbrs {
 		if u != parent {
-			n.pending = append(n.pending, u)
-			n.probed = append(n.probed, false)
+			n.pending = append(n.pending, awaited{id: u})
 			env.Send(u, algo.Message{Type: Election, Index: src})
 		}
 	}
@@ -64,12 +67,11 @@ func (n *node) onAck(env algo.Env, m *algo.Message) {
 // its subtree (NoPeer when it is not a child or was lost), and goes on if it
 // was the last.
 func (n *node) settle(env algo.Env, id algo.NodeID, best algo.Peer) {
-	i, found := slices.BinarySearch(n.pending, id)
+	i, found := n.find(id)
 	if !found {
 		return
 	}
 	n.pending = slices.Delete(n.pending, i, i+1)
-	n.probed = slices.Delete(n.probed, i, i+1)
 	n.max = n.max.Max(best)
 	n.finish(env)
 }

@@ -19,15 +19,15 @@ func (n *node) probe(env algo.Env) {
 		return
 	}
 	for i := 0; i < len(n.pending); {
-		if n.probed[i] {
-			n.settle(env, n.pending[i], algo.NoPeer) // may finish the node
+		if n.pending[i].probed {
+			n.settle(env, n.pending[i].id, algo.NoPeer) // may finish the node
 			if !n.delta || n.acked {
 				return
 			}
 			continue
 		}
-		n.probed[i] = true
-		env.Send(n.pending[i], algo.Message{Type: Probe, Index: n.src})
+		n.pending[i].probed = true
+		env.Send(n.pending[i].id, algo.Message{Type: Probe, Index: n.src})
 		i++
 	}
 	env.SetTimer(timerProbe, n.cfg.probe)
@@ -37,10 +37,7 @@ func (n *node) onReply(m *algo.Message) {
 	if m.Index != n.src {
 		return
 	}
-	for i, u := range n.pending {
-		if u == m.From {
-			n.probed[i] = false
-			return
-		}
+	if i, found := n.find(m.From); found {
+		n.pending[i].probed = false
 	}
 }

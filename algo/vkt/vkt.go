@@ -117,6 +117,21 @@ type config struct {
 	probe           time.Duration
 	electionTimeout time.Duration
 	nodes           algo.Slab[node]
+	lists           []awaited // where nodes' S lists are cut from (sList)
+}
+
+// sList returns an empty list with room for k members of S, cut from a
+// chunk shared by the run's nodes: a million nodes then cost a few hundred
+// allocations for their lists instead of several million as they grow.
+// Its capacity is exactly k, so a list that outgrows it moves out rather
+// than overwrite the next one.
+func (c *config) sList(k int) []awaited {
+	if len(c.lists) < k {
+		c.lists = make([]awaited, max(k, 1<<14))
+	}
+	l := c.lists[:0:k]
+	c.lists = c.lists[k:]
+	return l
 }
 
 // newNode makes one node's machine.
@@ -133,19 +148,21 @@ type node struct {
 	cfg *config
 	id  algo.NodeID
 
-	delta  bool             // δ: in an election
-	parent algo.NodeID      // P: parent in the election's tree (None at the source)
-	up     adhoc.Leadership // the leader (lid) and its heartbeats
-	src    algo.Index       // the computation this node is in, or last took part in
-	num    uint32           // highest computation number seen
-	// S: the neighbours an Ack is still awaited from, ascending, and for
-	// each whether it was probed and has not replied since.
-	pending []algo.NodeID
-	probed  []bool
-	max     algo.Peer // most valued node of the subtree heard so far
-	acked   bool      // the Ack to the parent has been sent
+	delta   bool             // δ: in an election
+	parent  algo.NodeID      // P: parent in the election's tree (None at the source)
+	up      adhoc.Leadership // the leader (lid) and its heartbeats
+	src     algo.Index       // the computation this node is in, or last took part in
+	num     uint32           // highest computation number seen
+	pending []awaited        // S: the neighbours an Ack is still awaited from, ascending
+	max     algo.Peer        // most valued node of the subtree heard so far
+	acked   bool             // the Ack to the parent has been sent
+}
 
-	seq uint32 // leader: last heartbeat sent; follower: last heartbeat of lid seen
+// awaited is a member of S, and whether it was probed and has not replied
+// since.
+type awaited struct {
+	id     algo.NodeID
+	probed bool
 }
 
 func (n *node) Status() algo.Status {
@@ -224,7 +241,7 @@ func (n *node) Recover(env algo.Env, saved []byte) error {
 // election instead, which it wins.
 func (n *node) follow(env algo.Env, lid algo.Peer) {
 	n.delta = false
-	n.pending, n.probed = n.pending[:0], n.probed[:0]
+	n.pending = n.pending[:0]
 	env.StopTimer(timerProbe)
 	if !n.up.Follow(env, n.self(env), lid) {
 		n.Elect(env)
@@ -294,9 +311,22 @@ func (n *node) NeighborDown(env algo.Env, id algo.NodeID) {
 
 // await adds id to S.
 func (n *node) await(id algo.NodeID) {
-	i, found := slices.BinarySearch(n.pending, id)
+	i, found := n.find(id)
 	if !found {
-		n.pending = slices.Insert(n.pending, i, id)
-		n.probed = slices.Insert(n.probed, i, false)
+		n.pending = slices.Insert(n.pending, i, awaited{id: id})
 	}
+}
+
+// find looks id up in S: where it is, or where it would go.
+func (n *node) find(id algo.NodeID) (int, bool) {
+	lo, hi := 0, len(n.pending)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if n.pending[m].id < id {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(n.pending) && n.pending[lo].id == id
 }
