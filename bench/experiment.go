@@ -52,8 +52,8 @@ var Experiments = []Experiment{
 		},
 	},
 	{
-		Name: "mobile", Title: "moving nodes", Mobile: true,
-		Doc: "the nodes move for 10 minutes (random waypoint at each speed unless told otherwise): time with a leader, election rate, leader changes, messages",
+		Name: "mobile", Title: "moving nodes", Mobile: true, From: 30 * time.Second,
+		Doc: "the nodes move for 10 minutes (random waypoint at each speed unless told otherwise): time with a leader, and from 30s on (the start-up election apart) election rate, leader changes, messages",
 		Setup: func(s *scenario.Scenario) {
 			s.Duration = 10 * time.Minute
 		},
@@ -87,7 +87,7 @@ type Result struct {
 	// ByType counts every message type sent from From, heartbeats included.
 	ByType     map[string]uint64
 	Leaderless float64
-	// The figures of moving networks, over the whole run: link changes by
+	// The figures of moving networks, from From on: link changes by
 	// movement, and per node, elections started and leader changes a
 	// minute, messages (heartbeats included) a second.
 	LinkChanges           uint64
@@ -115,18 +115,6 @@ func (r *Result) PerElection() float64 {
 // PerNode is the message overhead per node.
 func (r *Result) PerNode() float64 { return float64(r.Messages) / float64(max(r.Nodes, 1)) }
 
-// from counts messages sent from a moment on, by type.
-type from struct {
-	at     time.Duration
-	byType []uint64
-}
-
-func (f *from) Observe(e *trace.Event) {
-	if e.Kind == trace.Sent && e.At >= f.at && int(e.Msg.Type) < len(f.byType) {
-		f.byType[e.Msg.Type]++
-	}
-}
-
 // Execute runs one run of a sweep.
 func (s *Sweep) Execute(r Run) (*Result, error) {
 	x, err := experiment(r.Experiment)
@@ -152,7 +140,8 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 	if s.Duration > 0 {
 		sc.Duration = s.Duration
 	}
-	count := &from{at: x.From, byType: make([]uint64, len(a.Messages))}
+	count := metrics.NewCounter(len(a.Messages))
+	count.From = x.From
 	sum, err := runner.Run(sc, runner.Options{Observers: []trace.Observer{count}})
 	if err != nil {
 		return nil, fmt.Errorf("run %d (%s %s %s %s seed %d): %w", r.Index, r.Experiment, r.Algorithm, r.Topology, r.Mobility(), r.Seed, err)
@@ -161,10 +150,11 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 		Run: r, Nodes: sum.Nodes, Edges: sum.Edges, ByType: map[string]uint64{},
 		Leaderless: sum.LeaderlessFraction, Violations: sum.ViolationCount, Unchecked: sum.Unchecked,
 		WallMS: sum.WallMS, TraceHash: sum.TraceHash,
-		LinkChanges: sum.LinkChanges, LinkChangeRate: sum.Rates.LinkChangesPerNodeMinute, ElectionRate: sum.Rates.ElectionsPerNodeMinute,
-		LeaderChangeRate: sum.Rates.LeaderChangesPerNodeMinute, MessagesPerNodeSecond: sum.Rates.MessagesPerNodeSecond,
+		LinkChanges: count.LinkChanges,
 	}
-	for t, c := range count.byType {
+	var sent uint64
+	for t, c := range count.Sent {
+		sent += c
 		res.ByType[a.Messages[t]] = c
 		if a.Messages[t] == "heartbeat" {
 			res.Heartbeats += c
@@ -172,6 +162,9 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 			res.Messages += c
 		}
 	}
+	rates := count.Rates(time.Duration(sum.EndMS*float64(time.Millisecond)), sent)
+	res.LinkChangeRate, res.ElectionRate = rates.LinkChangesPerNodeMinute, rates.ElectionsPerNodeMinute
+	res.LeaderChangeRate, res.MessagesPerNodeSecond = rates.LeaderChangesPerNodeMinute, rates.MessagesPerNodeSecond
 	res.Elections, res.ElectionMS = elections(sum, x.From)
 	return res, nil
 }

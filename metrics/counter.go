@@ -26,6 +26,10 @@ type Counter struct {
 	// LeaderChanges counts the times a node that followed a leader took up
 	// another one (taking up a first leader, or losing one, is not a change).
 	LeaderChanges uint64
+	// From, when set, is when counting starts: earlier events keep the
+	// counter's view of the nodes current but count nothing but Events and
+	// Reports (a measurement that leaves out the start of a run).
+	From time.Duration
 
 	nodes     int
 	index     []algo.Index  // by node: the last index it reported
@@ -41,6 +45,10 @@ func NewCounter(types int) *Counter {
 // Observe counts one event.
 func (c *Counter) Observe(e *trace.Event) {
 	c.Events++
+	if e.At < c.From {
+		c.track(e)
+		return
+	}
 	switch e.Kind {
 	case trace.Sent:
 		if int(e.Msg.Type) < len(c.Sent) {
@@ -54,18 +62,28 @@ func (c *Counter) Observe(e *trace.Event) {
 		if e.Reason < trace.NumDropReasons {
 			c.Dropped[e.Reason]++
 		}
+	case trace.NodeAdded, trace.StatusChanged, trace.Reported:
+		c.track(e)
+	case trace.LinkUp, trace.LinkDown:
+		if e.Moved {
+			c.LinkChanges++
+		}
+	}
+}
+
+// track follows the nodes (their number, indices and leaders), counting
+// elections started and leader changes from From on; reports are kept
+// whenever they come.
+func (c *Counter) track(e *trace.Event) {
+	switch e.Kind {
 	case trace.NodeAdded:
 		for int(e.Node) >= len(c.index) {
 			c.index = append(c.index, algo.Index{})
 			c.hadLeader = append(c.hadLeader, algo.None)
 		}
 		c.nodes = max(c.nodes, int(e.Node)+1)
-	case trace.LinkUp, trace.LinkDown:
-		if e.Moved {
-			c.LinkChanges++
-		}
 	case trace.StatusChanged:
-		c.status(e.Node, e.Status)
+		c.status(e.Node, e.Status, e.At >= c.From)
 	case trace.Reported:
 		c.Reported++
 		if len(c.Reports) < MaxReports {
@@ -74,19 +92,34 @@ func (c *Counter) Observe(e *trace.Event) {
 	}
 }
 
-func (c *Counter) status(v algo.NodeID, s algo.Status) {
+func (c *Counter) status(v algo.NodeID, s algo.Status, count bool) {
 	if int(v) >= len(c.index) {
 		return // a node never announced: nothing to compare with
 	}
-	if s.Index.ID == v && !s.Index.IsZero() && s.Index != c.index[v] {
+	if s.Index.ID == v && !s.Index.IsZero() && s.Index != c.index[v] && count {
 		c.ElectionsStarted++
 	}
 	c.index[v] = s.Index
 	if s.HasLeader() {
-		if last := c.hadLeader[v]; last != algo.None && last != s.Leader {
+		if last := c.hadLeader[v]; last != algo.None && last != s.Leader && count {
 			c.LeaderChanges++
 		}
 		c.hadLeader[v] = s.Leader
+	}
+}
+
+// Rates are the counts per node over the time from From to end.
+func (c *Counter) Rates(end time.Duration, messages uint64) Rates {
+	length := end - c.From
+	if c.nodes == 0 || length <= 0 {
+		return Rates{}
+	}
+	perNode := 1 / float64(c.nodes)
+	return Rates{
+		ElectionsPerNodeMinute:     float64(c.ElectionsStarted) * perNode / length.Minutes(),
+		LeaderChangesPerNodeMinute: float64(c.LeaderChanges) * perNode / length.Minutes(),
+		MessagesPerNodeSecond:      float64(messages) * perNode / length.Seconds(),
+		LinkChangesPerNodeMinute:   float64(c.LinkChanges) * 2 * perNode / length.Minutes(),
 	}
 }
 
@@ -125,14 +158,5 @@ func (c *Counter) Fill(s *Summary, names []string) {
 	s.LinkChanges = c.LinkChanges
 	s.ElectionsStarted = c.ElectionsStarted
 	s.LeaderChanges = c.LeaderChanges
-	s.Rates = Rates{}
-	if length := time.Duration(s.EndMS * float64(time.Millisecond)); c.nodes > 0 && length > 0 {
-		perNode := 1 / float64(c.nodes)
-		s.Rates = Rates{
-			ElectionsPerNodeMinute:     float64(c.ElectionsStarted) * perNode / length.Minutes(),
-			LeaderChangesPerNodeMinute: float64(c.LeaderChanges) * perNode / length.Minutes(),
-			MessagesPerNodeSecond:      float64(s.Messages.Total) * perNode / length.Seconds(),
-			LinkChangesPerNodeMinute:   float64(c.LinkChanges) * 2 * perNode / length.Minutes(),
-		}
-	}
+	s.Rates = c.Rates(time.Duration(s.EndMS*float64(time.Millisecond)), s.Messages.Total)
 }

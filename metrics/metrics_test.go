@@ -33,6 +33,8 @@ func TestCounter(t *testing.T) {
 // of its own), and switches from one leader to another.
 func TestCounterChanges(t *testing.T) {
 	c := NewCounter(1)
+	late := NewCounter(1) // counts from the first minute on
+	late.From = time.Minute
 	none := algo.None
 	st := func(at time.Duration, v algo.NodeID, leader algo.NodeID, num uint32, src algo.NodeID) trace.Event {
 		return trace.Event{At: at, Kind: trace.StatusChanged, Node: v, Peer: none,
@@ -59,6 +61,13 @@ func TestCounterChanges(t *testing.T) {
 		st(2*minute, 1, 1, 2, 1),  // same leader again
 	} {
 		c.Observe(&e)
+		late.Observe(&e)
+	}
+	if late.LinkChanges != 2 || late.ElectionsStarted != 2 || late.LeaderChanges != 2 {
+		t.Errorf("from the first minute: link changes %d, elections started %d, leader changes %d; want 2, 2, 2", late.LinkChanges, late.ElectionsStarted, late.LeaderChanges)
+	}
+	if r := late.Rates(2*time.Minute, 6); r.ElectionsPerNodeMinute != 1 || r.MessagesPerNodeSecond != 0.05 {
+		t.Errorf("rates over the second minute: %+v", r)
 	}
 	if c.LinkChanges != 2 || c.ElectionsStarted != 3 || c.LeaderChanges != 2 {
 		t.Errorf("link changes %d, elections started %d, leader changes %d; want 2, 3, 2", c.LinkChanges, c.ElectionsStarted, c.LeaderChanges)

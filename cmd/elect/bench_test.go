@@ -44,6 +44,27 @@ func TestBenchShardsMerge(t *testing.T) {
 	}
 }
 
+// A sweep over speeds on moving networks: the table by speed and the plots
+// against it.
+func TestBenchSpeeds(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := cli(t, "bench", "--quiet", "--experiments", "mobile", "--algos", "vkt,park", "--topology", "geometric:20:250:600x600",
+		"--speeds", "0,10", "--seeds", "2", "--duration", "60s", "--out", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"with a leader %", "elections/node/min", "waypoint:{v}:{v}:2s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	for _, name := range []string{"mobile-leader-time.png", "mobile-election-rate.png", "mobile-leader-changes.png", "mobile-messages-per-node-second.png"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 func TestBenchBadInput(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -57,6 +78,10 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"bench", "--seeds", "0"}, "--seeds: 0, want at least 1"},
 		{[]string{"bench", "--format", "gif"}, `--format: "gif", want png or svg`},
 		{[]string{"bench", "plot", "/no/such.csv"}, "no such file"},
+		{[]string{"bench", "--experiments", "mobile"}, "experiment mobile moves the nodes: give it speeds"},
+		{[]string{"bench", "--speeds", "1,fast"}, `--speeds: invalid speed "fast"`},
+		{[]string{"bench", "--speeds", "1", "--mobility", "hover:{v}"}, `--mobility "hover:{v}": `},
+		{[]string{"bench", "--duration", "long"}, `--duration: invalid duration "long"`},
 	} {
 		code, out, errOut := cli(t, c.args...)
 		if code != exitError || out != "" || !strings.Contains(errOut, c.want) {
