@@ -29,6 +29,7 @@ type Point struct {
 	ElectionRate                    float64            // elections started per node a minute
 	LeaderChangeRate                float64            // leader changes per node a minute
 	MessagesPerNodeSecond           float64            // heartbeats included
+	Reachable                       float64            // share of node-time following a reachable leader
 	Violations                      int                // over all runs
 	Unchecked                       int
 }
@@ -64,6 +65,7 @@ func Aggregate(results []*Result) []Point {
 			p.ElectionRate += r.ElectionRate * mean
 			p.LeaderChangeRate += r.LeaderChangeRate * mean
 			p.MessagesPerNodeSecond += r.MessagesPerNodeSecond * mean
+			p.Reachable += r.Reachable * mean
 			p.LinkChangeRate += r.LinkChangeRate * mean
 			for t, c := range r.ByType {
 				p.ByType[t] += float64(c) / float64(max(r.Nodes, 1)) / float64(len(rs))
@@ -128,10 +130,10 @@ func WriteTable(w io.Writer, points []Point) error {
 
 func writeMoving(w io.Writer, points []Point) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tmobility\tspeed m/s\truns\tnodes\twith a leader %\telections/node/min\tleader changes/node/min\tmsgs/node/s\tlink changes/node/min\tviolations\t")
+	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tmobility\tspeed m/s\truns\tnodes\twith a leader %\treachable leader %\telections/node/min\tleader changes/node/min\tmsgs/node/s\tlink changes/node/min\tviolations\t")
 	for _, p := range points {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%g\t%d\t%.0f\t%.2f\t%.3f\t%.3f\t%.1f\t%.2f\t%d\t\n",
-			p.Experiment, p.Algorithm, p.Template, p.Motion, p.Speed, p.Runs, p.Nodes, 100*(1-p.Leaderless),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%g\t%d\t%.0f\t%.2f\t%.2f\t%.3f\t%.3f\t%.1f\t%.2f\t%d\t\n",
+			p.Experiment, p.Algorithm, p.Template, p.Motion, p.Speed, p.Runs, p.Nodes, 100*(1-p.Leaderless), 100*p.Reachable,
 			p.ElectionRate, p.LeaderChangeRate, p.MessagesPerNodeSecond, p.LinkChangeRate, p.Violations)
 	}
 	return tw.Flush()

@@ -18,7 +18,7 @@ var columns = []string{
 	"wall_ms", "trace_hash", "messages_by_type",
 	// Added for moving networks; files written before them still read.
 	"mobility", "speed", "link_changes", "link_changes_per_node_minute", "elections_per_node_minute",
-	"leader_changes_per_node_minute", "messages_per_node_second",
+	"leader_changes_per_node_minute", "messages_per_node_second", "reachable_leader_fraction",
 }
 
 // firstColumns are the columns of files written before mobility.
@@ -39,7 +39,7 @@ func WriteCSV(w io.Writer, results []*Result) error {
 			strconv.FormatUint(r.Heartbeats, 10), f(r.Leaderless), strconv.Itoa(r.Violations), strconv.Itoa(r.Unchecked),
 			f(r.WallMS), r.TraceHash, formatByType(r.ByType),
 			r.Motion, f(r.Speed), strconv.FormatUint(r.LinkChanges, 10), f(r.LinkChangeRate), f(r.ElectionRate),
-			f(r.LeaderChangeRate), f(r.MessagesPerNodeSecond),
+			f(r.LeaderChangeRate), f(r.MessagesPerNodeSecond), f(r.Reachable),
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -127,6 +127,7 @@ func parseRow(row []string) (*Result, error) {
 		float(25, &r.ElectionRate)
 		float(26, &r.LeaderChangeRate)
 		float(27, &r.MessagesPerNodeSecond)
+		float(28, &r.Reachable)
 	}
 	return r, err
 }

@@ -91,6 +91,7 @@ type Result struct {
 	// movement, and per node, elections started and leader changes a
 	// minute, messages (heartbeats included) a second.
 	LinkChanges           uint64
+	Reachable             float64 // share of node-time following a reachable leader
 	LinkChangeRate        float64 // per node a minute, counted at both ends
 	ElectionRate          float64
 	LeaderChangeRate      float64
@@ -150,7 +151,7 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 		Run: r, Nodes: sum.Nodes, Edges: sum.Edges, ByType: map[string]uint64{},
 		Leaderless: sum.LeaderlessFraction, Violations: sum.ViolationCount, Unchecked: sum.Unchecked,
 		WallMS: sum.WallMS, TraceHash: sum.TraceHash,
-		LinkChanges: count.LinkChanges,
+		LinkChanges: count.LinkChanges, Reachable: sum.ReachableLeaderFraction,
 	}
 	var sent uint64
 	for t, c := range count.Sent {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -22,6 +23,7 @@ type figure struct {
 
 var movingFigures = []figure{
 	{"leader-time", "time with a leader", "% of node-time", func(p Point) float64 { return 100 * (1 - p.Leaderless) }},
+	{"reachable-leader-time", "time following a reachable leader", "% of node-time", func(p Point) float64 { return 100 * p.Reachable }},
 	{"election-rate", "elections started", "per node per minute", func(p Point) float64 { return p.ElectionRate }},
 	{"leader-changes", "leader changes", "per node per minute", func(p Point) float64 { return p.LeaderChangeRate }},
 	{"messages-per-node-second", "messages, heartbeats included", "per node per second", func(p Point) float64 { return p.MessagesPerNodeSecond }},
@@ -77,7 +79,7 @@ func plotExperiment(points []Point, x Experiment, moving bool, dir, format strin
 		p.Legend.Top, p.Legend.Left = true, true
 		if moving {
 			p.X.Label.Text = "speed (m/s)"
-			p.Legend.Top = fig.file != "leader-time" // high values: the legend goes below
+			p.Legend.Top = !strings.HasSuffix(fig.file, "leader-time") // high values: the legend goes below
 		} else {
 			p.X.Label.Text = "nodes"
 			p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}

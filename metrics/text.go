@@ -73,7 +73,8 @@ func WriteText(w io.Writer, s *Summary) error {
 	fmt.Fprintf(&b, "per node: %.3f elections started and %.3f leader changes a minute, %.1f messages a second\n",
 		r.ElectionsPerNodeMinute, r.LeaderChangesPerNodeMinute, r.MessagesPerNodeSecond)
 	if s.Mobility != "" || s.LinkChanges > 0 {
-		fmt.Fprintf(&b, "movement: %s link changes (%.2f per node a minute)\n", group(s.LinkChanges), r.LinkChangesPerNodeMinute)
+		fmt.Fprintf(&b, "movement: %s link changes (%.2f per node a minute); a reachable leader %.2f%% of node-time\n",
+			group(s.LinkChanges), r.LinkChangesPerNodeMinute, 100*s.ReachableLeaderFraction)
 	}
 
 	fmt.Fprintf(&b, "\ncomponents: %d", len(s.Components))

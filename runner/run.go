@@ -51,6 +51,10 @@ type Net struct {
 	Range    float64
 }
 
+// ReachPeriod is how often a mobile run samples whether each node's leader
+// is within its reach (metrics.Reach).
+const ReachPeriod = 100 * time.Millisecond
+
 // DefaultRange is the radio range of mobile runs on networks that do not
 // give one: ns-2's (and setdest's) 250 m.
 const DefaultRange = 250.0
@@ -196,6 +200,11 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	mon := check.New(live)
 	counter := metrics.NewCounter(len(a.Messages))
 	observers := append([]trace.Observer{mon, counter}, opt.Observers...)
+	var reach *metrics.Reach
+	if net.Radio != nil {
+		reach = metrics.NewReach(ReachPeriod)
+		observers = append(observers, reach)
+	}
 	var tw *trace.Writer
 	if opt.Trace != nil {
 		tw, err = trace.NewWriter(opt.Trace, trace.Header{
@@ -236,6 +245,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	if net.Radio != nil {
 		sum.Mobility, sum.RangeM = net.Mobility.String(), net.Range
+		sum.ReachableLeaderFraction = reach.Fraction()
 	}
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, a.Messages)
