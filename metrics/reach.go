@@ -9,7 +9,7 @@ import (
 )
 
 // Reach measures how much of the time the nodes follow a leader they can
-// reach: a live leader in their own connected component. A node whose leader
+// reach: in Norm, with a live leader in their own connected component. A node whose leader
 // has moved out of reach still names it until it notices (a heartbeat
 // timeout): the checker's leaderless fraction counts that time as led, Reach
 // does not. It samples the network every Period of virtual time (each sample
@@ -56,7 +56,12 @@ func (r *Reach) Observe(e *trace.Event) {
 	case trace.Restarted, trace.Recovered:
 		r.alive[e.Node], r.leader[e.Node] = true, algo.None
 	case trace.StatusChanged:
-		r.leader[e.Node] = e.Status.Leader
+		// A node electing has no leader, whatever it last followed (as in
+		// the checker's leaderless time).
+		r.leader[e.Node] = algo.None
+		if e.Status.HasLeader() {
+			r.leader[e.Node] = e.Status.Leader
+		}
 	case trace.End:
 		if e.At == r.next {
 			r.sample()
