@@ -32,7 +32,7 @@ type Summary struct {
 	// pair coming into or going out of range while no partition cut it).
 	LinkChanges uint64 `json:"link_changes"`
 	// ReachableLeaderFraction is, for mobile runs, the share of live
-	// node-time (sampled every ReachPeriod) in which a node followed a live
+	// node-time (sampled every runner.ReachPeriod) in which a node followed a live
 	// leader of its own component: stricter than 1 - LeaderlessFraction,
 	// which counts a node as led until it notices its leader is gone.
 	ReachableLeaderFraction float64 `json:"reachable_leader_fraction,omitempty"`

@@ -51,9 +51,13 @@ type Net struct {
 	Range    float64
 }
 
-// ReachPeriod is how often a mobile run samples whether each node's leader
-// is within its reach (metrics.Reach).
-const ReachPeriod = 100 * time.Millisecond
+// ReachPeriod is how often a mobile run of n nodes samples whether each
+// node's leader is within its reach (metrics.Reach): every 100ms up to 1,000
+// nodes, 100ms more for every 1,000 more, so that sampling (a search of the
+// whole network each time) stays a small part of a large run.
+func ReachPeriod(n int) time.Duration {
+	return 100 * time.Millisecond * time.Duration((n+999)/1000)
+}
 
 // DefaultRange is the radio range of mobile runs on networks that do not
 // give one: ns-2's (and setdest's) 250 m.
@@ -202,7 +206,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	observers := append([]trace.Observer{mon, counter}, opt.Observers...)
 	var reach *metrics.Reach
 	if net.Radio != nil {
-		reach = metrics.NewReach(ReachPeriod)
+		reach = metrics.NewReach(ReachPeriod(g.N()))
 		observers = append(observers, reach)
 	}
 	var tw *trace.Writer
