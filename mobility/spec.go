@@ -126,33 +126,12 @@ func parse(s string) (Spec, error) {
 	return sp, nil
 }
 
-// parseNumber parses a finite decimal number: digits, at most one point and
-// an optional exponent; no hexadecimal, underscores, Inf or NaN.
-func parseNumber(part string) (float64, bool) {
-	t := strings.TrimSpace(part)
-	if t == "" {
-		return 0, false
-	}
-	for i := 0; i < len(t); i++ {
-		switch c := t[i]; {
-		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
-		default:
-			return 0, false
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, false
-	}
-	return v + 0, true // + 0 turns -0 into 0
-}
-
 // maxSpeed bounds speeds, far above anything that moves on a radio network
 // and low enough that positions stay finite.
 const maxSpeed = 1e9
 
 func parseSpeed(what, part string) (float64, error) {
-	v, ok := parseNumber(part)
+	v, ok := topo.ParseNumber(part)
 	switch {
 	case !ok:
 		return 0, fmt.Errorf("%s %q is not a number", what, part)
@@ -172,7 +151,7 @@ const maxDuration = 1e9 * time.Second
 func parseDuration(what, part string) (time.Duration, error) {
 	t := strings.TrimSpace(part)
 	var d time.Duration
-	if v, ok := parseNumber(t); ok {
+	if v, ok := topo.ParseNumber(t); ok {
 		if v < 0 || v*float64(time.Second) > float64(maxDuration) {
 			return 0, fmt.Errorf("%s %q is out of range: want 0 to %v", what, part, maxDuration)
 		}

@@ -336,10 +336,10 @@ func parsePosInt(what, part string) (int, error) {
 	return v, nil
 }
 
-// parseNumber parses a finite decimal number: digits, at most one point and
-// an optional exponent. Hexadecimal floats, underscores, "Inf" and "NaN" are
-// refused.
-func parseNumber(part string) (float64, bool) {
+// ParseNumber parses a finite decimal number, as specs write them: digits,
+// at most one point and an optional exponent. Hexadecimal floats,
+// underscores, "Inf" and "NaN" are refused; -0 reads as 0.
+func ParseNumber(part string) (float64, bool) {
 	t := strings.TrimSpace(part)
 	if t == "" {
 		return 0, false
@@ -359,7 +359,7 @@ func parseNumber(part string) (float64, bool) {
 }
 
 func parsePosFloat(what, part string) (float64, error) {
-	v, ok := parseNumber(part)
+	v, ok := ParseNumber(part)
 	if !ok || v <= 0 {
 		return 0, fmt.Errorf("%s %q is not a positive number", what, part)
 	}
@@ -367,7 +367,7 @@ func parsePosFloat(what, part string) (float64, error) {
 }
 
 func parseProb(part string) (float64, error) {
-	v, ok := parseNumber(part)
+	v, ok := ParseNumber(part)
 	if !ok || v < 0 || v > 1 {
 		return 0, fmt.Errorf("edge probability %q is not a number between 0 and 1", part)
 	}
