@@ -312,6 +312,37 @@ func TestTimers(t *testing.T) {
 	}
 }
 
+// Timers keep their generations when a timer number beyond those used so
+// far widens every node's table in the middle of a run.
+func TestTimersWiden(t *testing.T) {
+	ms := time.Millisecond
+	again := true
+	h := &hooks{
+		onStart: func(p *probe, env algo.Env) {
+			env.SetTimer(1, time.Duration(5+p.id)*ms)
+			env.SetTimer(2, 9*ms)
+			if p.id == 1 {
+				env.SetTimer(200, 2*ms) // widens while the others are pending
+				env.StopTimer(2)
+			}
+		},
+		onTimer: func(p *probe, env algo.Env, t algo.Timer) {
+			if t == 200 && again {
+				again = false
+				env.SetTimer(37, 1*ms)
+				env.SetTimer(200, 1*ms) // once more, at 3ms
+				env.StopTimer(37)
+			}
+		},
+	}
+	_, res := runProbe(t, h, sim.Config{Graph: line(3), Delay: sim.DefaultDelay})
+	wantLog(t, h, "2ms timer 200 at 1", "3ms timer 200 at 1",
+		"5ms timer 1 at 0", "6ms timer 1 at 1", "7ms timer 1 at 2", "9ms timer 2 at 0", "9ms timer 2 at 2")
+	if res.Stats.Timers != 7 {
+		t.Errorf("%d timers fired, want 7", res.Stats.Timers)
+	}
+}
+
 // Elect events reach live nodes only.
 func TestElectAction(t *testing.T) {
 	h := &hooks{}

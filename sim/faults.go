@@ -220,8 +220,9 @@ func (e *Engine) crash(v algo.NodeID) {
 	nd.m = nil
 	nd.alive = false
 	nd.status = algo.Status{Leader: algo.None}
-	for i := range e.timers[k] {
-		e.timers[k][i]++ // pending expiries die with the node
+	timers := e.nodeTimers(k)
+	for i := range timers {
+		timers[i]++ // pending expiries die with the node
 	}
 	lost := slices.Clone(nd.nbrs)
 	for _, u := range lost {
@@ -269,6 +270,8 @@ func (e *Engine) disconnect(a, b algo.NodeID) {
 	e.removeLink(a, b)
 	e.removeLink(b, a)
 	e.downs++
+	e.node(a).lastDown = e.downs
+	e.node(b).lastDown = e.downs
 }
 
 func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
