@@ -110,14 +110,12 @@ type Engine struct {
 	// One flat array, not a slice per node: a million small slices cost a
 	// million allocations, 24 MB of headers for the collector to scan, and
 	// two cache misses per expiry instead of one.
-	timers []uint32
-	stride int
-	saved  map[int32][]byte // by slot: what Save returned when the node crashed
-	q      queue
-	now    int64
-	msgs   []algo.Message // slab of messages in flight
-	msgInc []uint32       // incarnation of the link each message was sent on
-	free   []int32
+	timers  []uint32
+	stride  int
+	saved   map[int32][]byte // by slot: what Save returned when the node crashed
+	q       queue
+	now     int64
+	flights flights // the messages in flight (flight.go)
 	// A message in flight is lost if its link went down before delivery. Most
 	// of the time no link went down at all since it was sent: each message
 	// carries the count of link removals at its sending (downs), and only if
@@ -181,6 +179,7 @@ func New(cfg Config) (*Engine, error) {
 		hash:    trace.NewHasher(),
 	}
 	e.env.e = e
+	e.flights.init()
 	for i, a := range cfg.Timeline {
 		if err := e.validate(&a); err != nil {
 			where := a.Where
@@ -460,7 +459,7 @@ func (e *Engine) linkSurvived(nd *node, from algo.NodeID, gen uint32, slot int32
 		return true // no link went down anywhere, or none at the receiver
 	}
 	i, ok := slices.BinarySearch(nd.nbrs, from)
-	return ok && nd.links[i].inc == e.msgInc[slot]
+	return ok && nd.links[i].inc == e.flights.at(slot).inc
 }
 
 // send runs Env.Send for the node env points at.
@@ -487,17 +486,7 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		at = max(at, l.last)
 		l.last = at
 	}
-	var slot int32
-	if k := len(e.free); k > 0 {
-		slot = e.free[k-1]
-		e.free = e.free[:k-1]
-		e.msgs[slot] = m
-		e.msgInc[slot] = l.inc
-	} else {
-		slot = int32(len(e.msgs))
-		e.msgs = append(e.msgs, m)
-		e.msgInc = append(e.msgInc, l.inc)
-	}
+	slot := e.flights.add(&m, l.inc)
 	e.q.push(event{at: at, kind: evDeliver, node: l.slot, gen: e.downs, slot: slot})
 }
 
@@ -506,7 +495,7 @@ func (e *Engine) drop(from, to algo.NodeID, m *algo.Message, why trace.DropReaso
 }
 
 func (e *Engine) deliver(ev event) {
-	m := &e.msgs[ev.slot]
+	m := &e.flights.at(ev.slot).m
 	nd := &e.nodes[ev.node]
 	to := nd.id
 	if len(e.crashOn) > 0 {
@@ -522,8 +511,7 @@ func (e *Engine) deliver(ev event) {
 		nd.m.Receive(e.point(ev.node), m)
 		e.noteStatus()
 	}
-	e.msgs[ev.slot].Peers = nil
-	e.free = append(e.free, ev.slot)
+	e.flights.release(ev.slot)
 }
 
 func (e *Engine) fire(ev event) {
