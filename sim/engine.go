@@ -76,22 +76,25 @@ type linkState struct {
 }
 
 // node is what a delivery touches of a node; it is kept small because a
-// large run touches millions of them in little order. What is rarely needed
-// (timers, saved state) lives in the engine's own arrays, by slot.
+// large run touches millions of them in little order: 64 bytes, one cache
+// line (TestNodeSize), where two slice headers for the lists made it 104.
+// What is rarely needed (timers, saved state) lives in the engine's own
+// arrays, by slot.
 type node struct {
-	m     algo.Machine
-	id    algo.NodeID
-	alive bool
-	value int64
-	// nbrs are the neighbours that can be reached now (link up, both ends
-	// alive), by id, ascending; links holds their states in the same order.
-	nbrs   []algo.NodeID
-	links  []linkState
+	m      algo.Machine
+	value  int64
 	status algo.Status
+	id     algo.NodeID
+	// The neighbours that can be reached now (link up, both ends alive), by
+	// id, ascending, are Engine.nbrs[off:off+deg], and their link states
+	// Engine.links[off:off+deg]; room is the space reserved there (see
+	// Engine.list).
+	off, deg, room int32
 	// lastDown is Engine.downs just after this node's latest link removal:
 	// a message whose receiver lost no link since it was sent arrives
 	// without a lookup.
 	lastDown uint32
+	alive    bool
 }
 
 // Engine is one simulated run.
@@ -105,6 +108,10 @@ type Engine struct {
 	// its record. Queue events name slots, everything else names ids.
 	nodes []node
 	slot  []int32
+	// nbrs and links hold every node's neighbour list and link states (see
+	// node), in layout order.
+	nbrs  []algo.NodeID
+	links []linkState
 	// timers holds the generation of each node's timers, bumped to cancel:
 	// the node whose record is nodes[k] has timers[k*stride : (k+1)*stride].
 	// One flat array, not a slice per node: a million small slices cost a
@@ -194,39 +201,33 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	// Node records, neighbour lists and machines are laid out together in
-	// layout order. Each list's capacity is its initial length, so a list
-	// that grows moves out rather than overwrite the next one.
+	// layout order. Each list's room is its initial length, so a list that
+	// grows moves out rather than overwrite the next one.
 	order := layout(cfg.Graph)
 	e.slot = make([]int32, n)
-	nbrs := make([]algo.NodeID, 2*cfg.Graph.M())
-	links := make([]linkState, len(nbrs))
+	e.nbrs = make([]algo.NodeID, 2*cfg.Graph.M())
+	e.links = make([]linkState, len(e.nbrs))
 	// Algorithms use a handful of timers; setTimer widens the stride if one
 	// uses more.
 	e.stride = 4
 	e.timers = make([]uint32, n*e.stride)
 	e.saved = map[int32][]byte{}
-	// Lists go where their node's record is, in layout order; the graph is
-	// read in id order, one sequential pass, each list written whole.
-	off := make([]int, n)
-	sum := 0
 	for k, v := range order {
 		e.slot[v] = int32(k)
-		off[k] = sum
-		sum += cfg.Graph.Degree(v)
 	}
-	for v := range n {
-		k := e.slot[v]
+	// Records and lists are written front to back, in layout order.
+	o := int32(0)
+	for k, v := range order {
 		nd := &e.nodes[k]
-		nd.id = algo.NodeID(v)
+		nd.id = v
 		nd.value = values[v]
-		o := off[k]
-		d := copy(nbrs[o:], cfg.Graph.Neighbors(algo.NodeID(v)))
-		nd.nbrs = nbrs[o : o+d : o+d]
-		nd.links = links[o : o+d : o+d]
-		for i, u := range nd.nbrs {
-			nd.links[i].slot = e.slot[u]
-		}
 		nd.status = algo.Status{Leader: algo.None}
+		d := int32(copy(e.nbrs[o:], cfg.Graph.Neighbors(v)))
+		nd.off, nd.deg, nd.room = o, d, d
+		for i, u := range e.nbrs[o : o+d] {
+			e.links[int(o)+i].slot = e.slot[u]
+		}
+		o += d
 	}
 	// Machines are made in layout order too, so that a machine sits near its
 	// neighbours' machines in memory.
@@ -257,6 +258,11 @@ func fits(a *algo.Algorithm, g *topo.Graph) error {
 
 // node returns the record of node v.
 func (e *Engine) node(v algo.NodeID) *node { return &e.nodes[e.slot[v]] }
+
+// nbrsOf lists the neighbours nd can reach now, by id, ascending.
+func (e *Engine) nbrsOf(nd *node) []algo.NodeID {
+	return e.nbrs[nd.off : nd.off+nd.deg : nd.off+nd.deg]
+}
 
 func (e *Engine) validate(a *Action) error {
 	n := e.graph.N()
@@ -458,8 +464,8 @@ func (e *Engine) linkSurvived(nd *node, from algo.NodeID, gen uint32, slot int32
 	if gen == e.downs || int32(nd.lastDown-gen) <= 0 {
 		return true // no link went down anywhere, or none at the receiver
 	}
-	i, ok := slices.BinarySearch(nd.nbrs, from)
-	return ok && nd.links[i].inc == e.flights.at(slot).inc
+	i, ok := slices.BinarySearch(e.nbrsOf(nd), from)
+	return ok && e.links[int(nd.off)+i].inc == e.flights.at(slot).inc
 }
 
 // send runs Env.Send for the node env points at.
@@ -470,7 +476,7 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		corrupt(&m)
 	}
 	e.emitMsg(trace.Sent, from, to, &m, 0)
-	i, ok := slices.BinarySearch(nd.nbrs, to)
+	i, ok := slices.BinarySearch(e.nbrsOf(nd), to)
 	if !ok {
 		e.drop(from, to, &m, trace.NoLink)
 		return
@@ -479,7 +485,7 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		e.drop(from, to, &m, trace.Lost)
 		return
 	}
-	l := &nd.links[i]
+	l := &e.links[int(nd.off)+i]
 	at := e.cfg.Delay.deliveryTime(e.now, e.rng)
 	if k := e.cfg.Delay.Kind; k == Uniform || k == Exponential {
 		// FIFO: never overtake an earlier message on this link.

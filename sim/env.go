@@ -21,7 +21,7 @@ func (en *env) ID() algo.NodeID                        { return en.v }
 func (en *env) Value() int64                           { return en.nd.value }
 func (en *env) Now() time.Duration                     { return time.Duration(en.e.now) }
 func (en *env) Rand() *rand.Rand                       { return en.e.rng }
-func (en *env) Neighbors() []algo.NodeID               { return en.nd.nbrs }
+func (en *env) Neighbors() []algo.NodeID               { return en.e.nbrsOf(en.nd) }
 func (en *env) Send(to algo.NodeID, m algo.Message)    { en.e.send(to, m) }
 func (en *env) SetTimer(t algo.Timer, d time.Duration) { en.e.setTimer(t, d) }
 func (en *env) StopTimer(t algo.Timer)                 { en.e.stopTimer(t) }

@@ -224,7 +224,7 @@ func (e *Engine) crash(v algo.NodeID) {
 	for i := range timers {
 		timers[i]++ // pending expiries die with the node
 	}
-	lost := slices.Clone(nd.nbrs)
+	lost := slices.Clone(e.nbrsOf(nd))
 	for _, u := range lost {
 		e.disconnect(v, u)
 	}
@@ -276,22 +276,45 @@ func (e *Engine) disconnect(a, b algo.NodeID) {
 
 func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
 	nd := e.node(v)
-	i, found := slices.BinarySearch(nd.nbrs, u)
+	i, found := slices.BinarySearch(e.nbrsOf(nd), u)
 	if found {
 		panic(fmt.Sprintf("sim: link %d-%d added twice", v, u))
 	}
-	nd.nbrs = slices.Insert(nd.nbrs, i, u)
-	nd.links = slices.Insert(nd.links, i, l)
+	if nd.deg == nd.room {
+		e.moveOut(nd)
+	}
+	// Shift the tail of the list one place right, within the room.
+	at, end := int(nd.off)+i, int(nd.off+nd.deg)
+	copy(e.nbrs[at+1:end+1], e.nbrs[at:end])
+	copy(e.links[at+1:end+1], e.links[at:end])
+	e.nbrs[at], e.links[at] = u, l
+	nd.deg++
+}
+
+// moveOut moves nd's lists, which fill their room, to the end of the shared
+// arrays with twice the room. The space left behind is not reused: a node
+// moves out only when its list outgrows every size it had before, so the
+// waste stays below the space in use.
+func (e *Engine) moveOut(nd *node) {
+	room := max(2*nd.room, 4)
+	off := len(e.nbrs)
+	e.nbrs = append(e.nbrs, make([]algo.NodeID, room)...)
+	e.links = append(e.links, make([]linkState, room)...)
+	copy(e.nbrs[off:], e.nbrsOf(nd))
+	copy(e.links[off:], e.links[nd.off:nd.off+nd.deg])
+	nd.off, nd.room = int32(off), room
 }
 
 func (e *Engine) removeLink(v, u algo.NodeID) {
 	nd := e.node(v)
-	i, found := slices.BinarySearch(nd.nbrs, u)
+	i, found := slices.BinarySearch(e.nbrsOf(nd), u)
 	if !found {
 		panic(fmt.Sprintf("sim: link %d-%d removed but not present", v, u))
 	}
-	nd.nbrs = slices.Delete(nd.nbrs, i, i+1)
-	nd.links = slices.Delete(nd.links, i, i+1)
+	at, end := int(nd.off)+i, int(nd.off+nd.deg)
+	copy(e.nbrs[at:end-1], e.nbrs[at+1:end])
+	copy(e.links[at:end-1], e.links[at+1:end])
+	nd.deg--
 }
 
 // corrupt alters a message's payload, as a joker does: 1 added to the first
