@@ -288,6 +288,10 @@ func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
 	copy(e.nbrs[at+1:end+1], e.nbrs[at:end])
 	copy(e.links[at+1:end+1], e.links[at:end])
 	e.nbrs[at], e.links[at] = u, l
+	if e.lasts != nil {
+		copy(e.lasts[at+1:end+1], e.lasts[at:end])
+		e.lasts[at] = 0
+	}
 	nd.deg++
 }
 
@@ -302,6 +306,10 @@ func (e *Engine) moveOut(nd *node) {
 	e.links = append(e.links, make([]linkState, room)...)
 	copy(e.nbrs[off:], e.nbrsOf(nd))
 	copy(e.links[off:], e.links[nd.off:nd.off+nd.deg])
+	if e.lasts != nil {
+		e.lasts = append(e.lasts, make([]int64, room)...)
+		copy(e.lasts[off:], e.lasts[nd.off:nd.off+nd.deg])
+	}
 	nd.off, nd.room = int32(off), room
 }
 
@@ -314,6 +322,9 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 	at, end := int(nd.off)+i, int(nd.off+nd.deg)
 	copy(e.nbrs[at:end-1], e.nbrs[at+1:end])
 	copy(e.links[at:end-1], e.links[at+1:end])
+	if e.lasts != nil {
+		copy(e.lasts[at:end-1], e.lasts[at+1:end])
+	}
 	nd.deg--
 }
 
