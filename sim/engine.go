@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/mobility"
@@ -149,6 +150,10 @@ type Engine struct {
 	inRange [][]algo.NodeID
 	change  mobility.Change
 
+	// values are the nodes' values by id, from New until announce, which
+	// reads them in id order (nodes are in layout order).
+	values []int64
+
 	// Injected faults: crashes armed on a message type, jokers.
 	crashOn map[algo.NodeID]algo.MsgType
 	jokers  map[algo.NodeID]bool
@@ -201,6 +206,7 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.values = values
 	// Node records, neighbour lists and machines are laid out together in
 	// layout order. Each list's room is its initial length, so a list that
 	// grows moves out rather than overwrite the next one.
@@ -382,6 +388,9 @@ func (e *Engine) Run() Result {
 			break
 		}
 		ev := e.q.pop()
+		if nx := e.q.next(); nx != nil {
+			e.prefetch(nx)
+		}
 		e.now = ev.at
 		e.stats.Events++
 		switch ev.kind {
@@ -403,12 +412,26 @@ func (e *Engine) Run() Result {
 	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum()}
 }
 
+// prefetch asks for what event ev will read first, while the event before
+// it runs: the record of the node it goes to for a delivery (its timer
+// generation for an expiry).
+func (e *Engine) prefetch(ev *event) {
+	switch ev.kind {
+	case evDeliver:
+		prefetch(uintptr(unsafe.Pointer(&e.nodes[ev.node])))
+		prefetch(uintptr(unsafe.Pointer(e.flights.at(ev.slot))))
+	case evTimer:
+		prefetch(uintptr(unsafe.Pointer(&e.timers[int(ev.node)*e.stride+int(ev.slot)])))
+	}
+}
+
 // announce emits the initial network: every node with its value and every
 // link that is up.
 func (e *Engine) announce() {
 	for v := range e.nodes {
-		e.emit(trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(v), Peer: algo.None, Value: e.node(algo.NodeID(v)).value})
+		e.emit(trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(v), Peer: algo.None, Value: e.values[v]})
 	}
+	e.values = nil
 	for v := range e.nodes {
 		for _, u := range e.graph.Neighbors(algo.NodeID(v)) {
 			if algo.NodeID(v) < u {
@@ -526,9 +549,16 @@ func (e *Engine) deliver(ev event) {
 }
 
 func (e *Engine) fire(ev event) {
+	// The generation is checked first: half the expiries of a large run
+	// are stale (timers moved or stopped), and they are then skipped
+	// without a look at the node's record. A crash bumps every generation
+	// of the node, so its timers are stale too; alive is checked anyway.
+	if e.timers[int(ev.node)*e.stride+int(ev.slot)] != ev.gen {
+		return // cancelled or moved
+	}
 	nd := &e.nodes[ev.node]
-	if !nd.alive || e.timers[int(ev.node)*e.stride+int(ev.slot)] != ev.gen {
-		return // cancelled, moved, or the node crashed
+	if !nd.alive {
+		return
 	}
 	e.stats.Timers++
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.TimerFired, Node: nd.id, Peer: algo.None, Timer: algo.Timer(ev.slot)})

@@ -150,6 +150,18 @@ func (q *queue) pop() event {
 	return e
 }
 
+// next returns the event that pop would return, if it lies in the slot
+// being taken out (nil otherwise): a look ahead, to prefetch what it needs.
+func (q *queue) next() *event {
+	if c := &q.chain; !c.empty() {
+		return &c.first.ev[q.head]
+	}
+	if q.head < len(q.cur) {
+		return &q.cur[q.head]
+	}
+	return nil
+}
+
 // peekTime returns the time of the earliest event. The queue must not be
 // empty.
 func (q *queue) peekTime() int64 {
