@@ -123,6 +123,7 @@ type Engine struct {
 	stride  int
 	saved   map[int32][]byte // by slot: what Save returned when the node crashed
 	q       queue
+	beyond  int // events after the end of the run, not queued (schedule)
 	now     int64
 	flights flights // the messages in flight (flight.go)
 	// A message in flight is lost if its link went down before delivery. Most
@@ -376,17 +377,14 @@ func (e *Engine) Run() Result {
 			e.act(a) // faults armed at 0 hold from the boot on
 			continue
 		}
-		e.q.push(event{at: int64(a.At), kind: evAction, slot: int32(i)})
+		e.schedule(event{at: int64(a.At), kind: evAction, slot: int32(i)})
 	}
 	for v := range e.nodes {
 		e.boot(algo.NodeID(v), bootStart)
 	}
 	e.startMotion()
 	limit := int64(e.cfg.Duration)
-	for e.q.len() > 0 {
-		if limit > 0 && e.q.peekTime() > limit {
-			break
-		}
+	for e.q.len() > 0 { // every event queued is within the limit (schedule)
 		ev := e.q.pop()
 		if nx := e.q.next(); nx != nil {
 			e.prefetch(nx)
@@ -404,12 +402,31 @@ func (e *Engine) Run() Result {
 			e.move()
 		}
 	}
-	quiescent := e.q.len() == 0
+	quiescent := e.q.len() == 0 && e.beyond == 0
 	if !quiescent {
 		e.now = limit
 	}
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.End, Peer: algo.None, Quiescent: quiescent})
 	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum()}
+}
+
+// schedule queues an event, unless it falls after the end of the run
+// (Duration), where it would never run: it is only counted then, so that
+// the run still ends with events pending, not quiescent. At the end of a
+// large run much of the queue is such events (on a million vkt nodes, two
+// timers of every node, 48 MB), and storing them cost as much as any other
+// event.
+func (e *Engine) schedule(ev event) {
+	if e.pastEnd(ev.at) {
+		e.beyond++
+		return
+	}
+	e.q.push(ev)
+}
+
+// pastEnd reports whether time at falls after the end of the run.
+func (e *Engine) pastEnd(at int64) bool {
+	return e.cfg.Duration > 0 && at > int64(e.cfg.Duration)
 }
 
 // prefetch asks for what event ev will read first, while the event before
@@ -520,6 +537,10 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		at = max(at, *last)
 		*last = at
 	}
+	if e.pastEnd(at) {
+		e.beyond++ // nor is the message stored (schedule)
+		return
+	}
 	slot := e.flights.add(&m, l.inc)
 	e.q.push(event{at: at, kind: evDeliver, node: l.slot, gen: e.downs, slot: slot})
 }
@@ -576,7 +597,7 @@ func (e *Engine) setTimer(t algo.Timer, d time.Duration) {
 	if d < 0 {
 		d = 0
 	}
-	e.q.push(event{at: e.now + int64(d), kind: evTimer, node: e.env.k, gen: *gen, slot: int32(t)})
+	e.schedule(event{at: e.now + int64(d), kind: evTimer, node: e.env.k, gen: *gen, slot: int32(t)})
 }
 
 // stopTimer runs Env.StopTimer for the node env points at.

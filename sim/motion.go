@@ -67,7 +67,7 @@ func (e *Engine) pullChange() {
 		panic("sim: motion changes out of time order: " + c.String())
 	}
 	e.change = c
-	e.q.push(event{at: int64(c.At), kind: evMove})
+	e.schedule(event{at: int64(c.At), kind: evMove})
 }
 
 // move applies the queued change and queues the next one.
