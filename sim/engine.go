@@ -65,13 +65,6 @@ type Result struct {
 	Hash uint64
 }
 
-// linkState is one direction of a usable link, kept beside the neighbour id
-// it belongs to.
-type linkState struct {
-	slot int32  // the neighbour's record: where its deliveries are queued
-	inc  uint32 // incarnation: the link is new each time it comes up
-}
-
 // node is what a delivery touches of a node; it is kept small because a
 // large run touches millions of them in little order: 64 bytes, one cache
 // line (TestNodeSize), where two slice headers for the lists made it 104.
@@ -83,9 +76,9 @@ type node struct {
 	status algo.Status
 	id     algo.NodeID
 	// The neighbours that can be reached now (link up, both ends alive), by
-	// id, ascending, are Engine.nbrs[off:off+deg], and their link states
-	// Engine.links[off:off+deg]; room is the space reserved there (see
-	// Engine.list).
+	// id, ascending, are Engine.nbrs[off:off+deg], and the states of the
+	// links to them are at the same places in Engine.links, lasts and
+	// since; room is the space reserved there (see Engine.moveOut).
 	off, deg, room int32
 	// lastDown is Engine.downs just after this node's latest link removal:
 	// a message whose receiver lost no link since it was sent arrives
@@ -105,15 +98,24 @@ type Engine struct {
 	// its record. Queue events name slots, everything else names ids.
 	nodes []node
 	slot  []int32
-	// nbrs and links hold every node's neighbour list and link states (see
-	// node), in layout order.
-	nbrs  []algo.NodeID
-	links []linkState
-	// lasts, beside links, hold the latest delivery time scheduled on each
-	// direction: under random delays they keep links FIFO. Constant delays
-	// and pulses keep links FIFO by themselves, and lasts is nil: 80 MB
-	// less to allocate and touch on a million nodes.
+	// nbrs holds every node's neighbour list (see node), in layout order,
+	// and the arrays after it the state of each link direction, at the
+	// same places. Each array is one fact, so that a sending reads what it
+	// needs and no more, and facts that some runs never need are not made.
+	nbrs []algo.NodeID
+	// links hold the neighbour's record (slot): where deliveries on the
+	// link are queued.
+	links []int32
+	// lasts hold the latest delivery time scheduled on each direction:
+	// under random delays they keep links FIFO. Constant delays and pulses
+	// keep links FIFO by themselves, and lasts is nil: 80 MB less to
+	// allocate and touch on a million nodes.
 	lasts []int64
+	// since hold the count of link removals (downs) when the link came up,
+	// to tell a message sent on an earlier incarnation of it (see
+	// linkSurvived). Links up from the start have 0: since is made only
+	// when a link first comes up during the run.
+	since []uint64
 	// timers holds the generation of each node's timers, bumped to cancel:
 	// the node whose record is nodes[k] has timers[k*stride : (k+1)*stride].
 	// One flat array, not a slice per node: a million small slices cost a
@@ -130,12 +132,13 @@ type Engine struct {
 	// of the time no link went down at all since it was sent: each message
 	// carries the count of link removals at its sending (downs), and only if
 	// that count moved, and the receiver itself lost a link since (its
-	// lastDown), is the link looked up and its incarnation compared with the
-	// one the message left on. Under mobility links go down thousands of
-	// times a second, but rarely at the receiver of a given message during
-	// its few milliseconds in flight.
-	downs   uint32
-	linkInc uint32
+	// lastDown), is the link looked up: it must still be there, and have
+	// come up before the message left. Under mobility links go down
+	// thousands of times a second, but rarely at the receiver of a given
+	// message during its few milliseconds in flight. Queue events and node
+	// records keep the count's low 32 bits, enough to tell a change during
+	// a flight; the message keeps all 64, for the exact comparison.
+	downs   uint64
 	env     env
 	ev      trace.Event
 	hash    trace.Hasher
@@ -214,7 +217,7 @@ func New(cfg Config) (*Engine, error) {
 	order := layout(cfg.Graph)
 	e.slot = make([]int32, n)
 	e.nbrs = make([]algo.NodeID, 2*cfg.Graph.M())
-	e.links = make([]linkState, len(e.nbrs))
+	e.links = make([]int32, len(e.nbrs))
 	if k := cfg.Delay.Kind; k == Uniform || k == Exponential {
 		e.lasts = make([]int64, len(e.nbrs))
 	}
@@ -236,7 +239,7 @@ func New(cfg Config) (*Engine, error) {
 		d := int32(copy(e.nbrs[o:], cfg.Graph.Neighbors(v)))
 		nd.off, nd.deg, nd.room = o, d, d
 		for i, u := range e.nbrs[o : o+d] {
-			e.links[int(o)+i].slot = e.slot[u]
+			e.links[int(o)+i] = e.slot[u]
 		}
 		o += d
 	}
@@ -505,11 +508,11 @@ func (e *Engine) noteStatus() {
 // come and go together with the same incarnation, so the receiver's side,
 // whose record the delivery touches anyway, is the one looked up.
 func (e *Engine) linkSurvived(nd *node, from algo.NodeID, gen uint32, slot int32) bool {
-	if gen == e.downs || int32(nd.lastDown-gen) <= 0 {
+	if gen == uint32(e.downs) || int32(nd.lastDown-gen) <= 0 {
 		return true // no link went down anywhere, or none at the receiver
 	}
 	i, ok := slices.BinarySearch(e.nbrsOf(nd), from)
-	return ok && e.links[int(nd.off)+i].inc == e.flights.at(slot).inc
+	return ok && (e.since == nil || e.since[int(nd.off)+i] <= e.flights.at(slot).sent)
 }
 
 // send runs Env.Send for the node env points at.
@@ -529,7 +532,6 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		e.drop(from, to, &m, trace.Lost)
 		return
 	}
-	l := &e.links[int(nd.off)+i]
 	at := e.cfg.Delay.deliveryTime(e.now, e.rng)
 	if e.lasts != nil {
 		// FIFO: never overtake an earlier message on this link.
@@ -541,8 +543,8 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		e.beyond++ // nor is the message stored (schedule)
 		return
 	}
-	slot := e.flights.add(&m, l.inc)
-	e.q.push(event{at: at, kind: evDeliver, node: l.slot, gen: e.downs, slot: slot})
+	slot := e.flights.add(&m, e.downs)
+	e.q.push(event{at: at, kind: evDeliver, node: e.links[int(nd.off)+i], gen: uint32(e.downs), slot: slot})
 }
 
 func (e *Engine) drop(from, to algo.NodeID, m *algo.Message, why trace.DropReason) {

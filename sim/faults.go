@@ -257,11 +257,13 @@ func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
 }
 
 // connect makes the link a-b usable, in a new incarnation: messages sent on
-// an earlier one are lost even if they arrive after this.
+// an earlier one are lost even if they arrive after this (since).
 func (e *Engine) connect(a, b algo.NodeID) {
-	e.linkInc++
-	e.addLink(a, b, linkState{slot: e.slot[b], inc: e.linkInc})
-	e.addLink(b, a, linkState{slot: e.slot[a], inc: e.linkInc})
+	if e.since == nil {
+		e.since = make([]uint64, len(e.nbrs))
+	}
+	e.addLink(a, b)
+	e.addLink(b, a)
 }
 
 // disconnect makes the link a-b unusable; the messages in flight on it will
@@ -270,11 +272,12 @@ func (e *Engine) disconnect(a, b algo.NodeID) {
 	e.removeLink(a, b)
 	e.removeLink(b, a)
 	e.downs++
-	e.node(a).lastDown = e.downs
-	e.node(b).lastDown = e.downs
+	e.node(a).lastDown = uint32(e.downs)
+	e.node(b).lastDown = uint32(e.downs)
 }
 
-func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
+// addLink adds u to v's reachable neighbours.
+func (e *Engine) addLink(v, u algo.NodeID) {
 	nd := e.node(v)
 	i, found := slices.BinarySearch(e.nbrsOf(nd), u)
 	if found {
@@ -283,16 +286,37 @@ func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
 	if nd.deg == nd.room {
 		e.moveOut(nd)
 	}
-	// Shift the tail of the list one place right, within the room.
+	// Shift the tail of the lists one place right, within the room.
 	at, end := int(nd.off)+i, int(nd.off+nd.deg)
-	copy(e.nbrs[at+1:end+1], e.nbrs[at:end])
-	copy(e.links[at+1:end+1], e.links[at:end])
-	e.nbrs[at], e.links[at] = u, l
+	insertAt(e.nbrs, at, end, u)
+	insertAt(e.links, at, end, e.slot[u])
 	if e.lasts != nil {
-		copy(e.lasts[at+1:end+1], e.lasts[at:end])
-		e.lasts[at] = 0
+		insertAt(e.lasts, at, end, 0)
+	}
+	if e.since != nil {
+		insertAt(e.since, at, end, e.downs)
 	}
 	nd.deg++
+}
+
+// insertAt inserts x at s[at], shifting s[at:end] right by one.
+func insertAt[T any](s []T, at, end int, x T) {
+	copy(s[at+1:end+1], s[at:end])
+	s[at] = x
+}
+
+// removeAt removes s[at], shifting s[at+1:end] left by one.
+func removeAt[T any](s []T, at, end int) {
+	copy(s[at:end-1], s[at+1:end])
+}
+
+// moveTo appends room places to s, copies s[off:off+n] to the first of
+// them, and returns the new s.
+func moveTo[T any](s []T, off, n, room int) []T {
+	to := len(s)
+	s = append(s, make([]T, room)...)
+	copy(s[to:], s[off:off+n])
+	return s
 }
 
 // moveOut moves nd's lists, which fill their room, to the end of the shared
@@ -300,17 +324,17 @@ func (e *Engine) addLink(v, u algo.NodeID, l linkState) {
 // moves out only when its list outgrows every size it had before, so the
 // waste stays below the space in use.
 func (e *Engine) moveOut(nd *node) {
-	room := max(2*nd.room, 4)
-	off := len(e.nbrs)
-	e.nbrs = append(e.nbrs, make([]algo.NodeID, room)...)
-	e.links = append(e.links, make([]linkState, room)...)
-	copy(e.nbrs[off:], e.nbrsOf(nd))
-	copy(e.links[off:], e.links[nd.off:nd.off+nd.deg])
+	room := max(2*int(nd.room), 4)
+	off, n, to := int(nd.off), int(nd.deg), len(e.nbrs)
+	e.nbrs = moveTo(e.nbrs, off, n, room)
+	e.links = moveTo(e.links, off, n, room)
 	if e.lasts != nil {
-		e.lasts = append(e.lasts, make([]int64, room)...)
-		copy(e.lasts[off:], e.lasts[nd.off:nd.off+nd.deg])
+		e.lasts = moveTo(e.lasts, off, n, room)
 	}
-	nd.off, nd.room = int32(off), room
+	if e.since != nil {
+		e.since = moveTo(e.since, off, n, room)
+	}
+	nd.off, nd.room = int32(to), int32(room)
 }
 
 func (e *Engine) removeLink(v, u algo.NodeID) {
@@ -320,10 +344,13 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 		panic(fmt.Sprintf("sim: link %d-%d removed but not present", v, u))
 	}
 	at, end := int(nd.off)+i, int(nd.off+nd.deg)
-	copy(e.nbrs[at:end-1], e.nbrs[at+1:end])
-	copy(e.links[at:end-1], e.links[at+1:end])
+	removeAt(e.nbrs, at, end)
+	removeAt(e.links, at, end)
 	if e.lasts != nil {
-		copy(e.lasts[at:end-1], e.lasts[at+1:end])
+		removeAt(e.lasts, at, end)
+	}
+	if e.since != nil {
+		removeAt(e.since, at, end)
 	}
 	nd.deg--
 }

@@ -2,11 +2,12 @@ package sim
 
 import "github.com/electgo/elect/algo"
 
-// flight is a message in flight and the incarnation of the link it left
-// on, side by side: a delivery reads both from one cache line.
+// flight is a message in flight and the count of link removals when it was
+// sent (Engine.downs), side by side: a delivery reads both from one cache
+// line.
 type flight struct {
-	m   algo.Message
-	inc uint32
+	m    algo.Message
+	sent uint64
 }
 
 // flightChunkBits sizes the chunks of the message store: 4,096 messages,
@@ -50,7 +51,7 @@ func (fs *flights) at(s int32) *flight {
 }
 
 // add stores a message and returns its slot.
-func (fs *flights) add(m *algo.Message, inc uint32) int32 {
+func (fs *flights) add(m *algo.Message, sent uint64) int32 {
 	if fs.next == flightChunkLen {
 		// cur is full. It goes to the free list when its last message is
 		// released (or now, if that happened already).
@@ -69,7 +70,7 @@ func (fs *flights) add(m *algo.Message, inc uint32) int32 {
 	c := fs.chunks[fs.cur]
 	s := fs.cur<<flightChunkBits | fs.next
 	f := &c.f[fs.next]
-	f.m, f.inc = *m, inc
+	f.m, f.sent = *m, sent
 	c.live++
 	fs.next++
 	return s
