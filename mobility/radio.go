@@ -318,47 +318,78 @@ func (r *Radio) window() bool {
 
 // pairs solves, over the window [t0, t1], every pair with a moving node that
 // can change state in it.
+//
+// Each pair of nodes in the same or adjacent cells is looked at once: with
+// the nodes of a cell, then those of the cell to its right and of the three
+// below it. (Looking from each moving node at the nine cells around it saw
+// every pair of moving nodes twice.) The order in which pairs are solved
+// does not matter: the window's changes are sorted afterwards, and a pair's
+// state is read (from the neighbour lists, which hold the states at t0
+// until the pair itself is solved, through marks) and changed by that pair
+// alone.
 func (r *Radio) pairs(t0, t1 time.Duration, longest float64) {
 	// A pair within range at some instant of the window is within
 	// R + (both paths) <= R + 2*longest of each other at t0.
 	g := &r.grid
 	g.build(r.pos, r.travel, r.r+2*longest+r.margin)
-	for _, i := range r.movers {
-		// i's neighbours at t0, marked: the pairs of i solved below are
-		// solved nowhere else in this window, so the marks stay true.
-		r.mark++
-		if r.mark == 0 {
-			clear(r.marks)
-			r.mark = 1
-		}
-		for _, u := range r.nbr[i] {
-			r.marks[u] = r.mark
-		}
-		pi, ti := r.pos[i], r.travel[i]
-		x, y := g.xy(pi)
-		x0, x1 := max(x-1, 0), min(x+1, g.nx-1)
-		for row := max(y-1, 0); row <= min(y+1, g.ny-1); row++ {
-			c := row * g.nx
-			for _, q := range g.slots[g.start[c+x0]:g.start[c+x1+1]] {
-				j := q.id
-				if q.travel > 0 && j <= i {
-					continue // itself, or a moving pair seen from its lower node
-				}
-				d := ti + q.travel + r.margin
-				dx, dy := q.p.X-pi.X, q.p.Y-pi.Y
-				d2 := dx*dx + dy*dy
-				if hi := r.r + d; d2 > hi*hi {
-					continue // too far apart to meet in this window
-				}
-				if lo := r.r - d; lo > 0 && d2 < lo*lo {
-					continue // too close to part in this window
-				}
-				in := r.marks[j] == r.mark
-				a, b := min(i, j), max(i, j)
-				if r.solve(a, b, in, t0, t1) != in {
-					r.toggle(a, b, !in)
-				}
+	for y := range g.ny {
+		for x := range g.nx {
+			c := y*g.nx + x
+			cell := g.slots[g.start[c]:g.start[c+1]]
+			if len(cell) == 0 {
+				continue
 			}
+			right := g.slots[g.start[c+1]:g.start[c+1]] // the cell to the right, if any
+			if x+1 < g.nx {
+				right = g.slots[g.start[c+1]:g.start[c+2]]
+			}
+			var below []slot // the cells below: left, under and right
+			if y+1 < g.ny {
+				b := c + g.nx
+				below = g.slots[g.start[b+max(x-1, 0)-x]:g.start[b+min(x+1, g.nx-1)-x+1]]
+			}
+			for k := range cell {
+				p := &cell[k]
+				// p's neighbours at t0, marked: the pairs of p solved
+				// below are solved nowhere else in this window, so the
+				// marks stay true.
+				r.mark++
+				if r.mark == 0 {
+					clear(r.marks)
+					r.mark = 1
+				}
+				for _, u := range r.nbr[p.id] {
+					r.marks[u] = r.mark
+				}
+				r.near(p, cell[k+1:], t0, t1)
+				r.near(p, right, t0, t1)
+				r.near(p, below, t0, t1)
+			}
+		}
+	}
+}
+
+// near solves the pairs of p with each of qs that can change state in the
+// window [t0, t1].
+func (r *Radio) near(p *slot, qs []slot, t0, t1 time.Duration) {
+	for k := range qs {
+		q := &qs[k]
+		if p.travel == 0 && q.travel == 0 {
+			continue // neither moves
+		}
+		d := p.travel + q.travel + r.margin
+		dx, dy := q.p.X-p.p.X, q.p.Y-p.p.Y
+		d2 := dx*dx + dy*dy
+		if hi := r.r + d; d2 > hi*hi {
+			continue // too far apart to meet in this window
+		}
+		if lo := r.r - d; lo > 0 && d2 < lo*lo {
+			continue // too close to part in this window
+		}
+		in := r.marks[q.id] == r.mark
+		a, b := min(p.id, q.id), max(p.id, q.id)
+		if r.solve(a, b, in, t0, t1) != in {
+			r.toggle(a, b, !in)
 		}
 	}
 }
