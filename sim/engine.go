@@ -507,11 +507,12 @@ func (e *Engine) noteStatus() {
 }
 
 // linkSurvived reports whether the link a message in flight was sent on is
-// still up in the same incarnation: the message came from from, in slab slot
-// slot, when the count of link removals was gen, to the node whose record is
-// nd. Both directions of a link
-// come and go together with the same incarnation, so the receiver's side,
-// whose record the delivery touches anyway, is the one looked up.
+// still up in the same incarnation: the message came from from, is stored in
+// slot slot of the flights, and left when the count of link removals was
+// gen (its low 32 bits), for the node whose record is nd. The link must
+// still be there and have come up before the message left (since). Both
+// directions of a link come and go together, so the receiver's side, whose
+// record the delivery touches anyway, is the one looked up.
 func (e *Engine) linkSurvived(nd *node, from algo.NodeID, gen uint32, slot int32) bool {
 	if gen == uint32(e.downs) || int32(nd.lastDown-gen) <= 0 {
 		return true // no link went down anywhere, or none at the receiver

@@ -10,7 +10,7 @@ import (
 type eventKind uint8
 
 const (
-	evDeliver eventKind = iota // slot: message slab index; gen: link removals at sending
+	evDeliver eventKind = iota // slot: the message's slot in the flights; gen: link removals at sending (low 32 bits)
 	evTimer                    // slot: timer number; gen: timer generation
 	evAction                   // slot: index into the timeline
 	evMove                     // the motion's next change (Engine.change)
