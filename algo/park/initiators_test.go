@@ -2,8 +2,6 @@ package park_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -123,68 +121,5 @@ type leads struct {
 func (l *leads) Observe(e *trace.Event) {
 	if e.Node == l.node && e.Kind == trace.StatusChanged && e.Status.Leader == l.node {
 		l.at = append(l.at, e.At)
-	}
-}
-
-// TestNonInitiatorAlone: a node no initiator can reach waits the timeout
-// (plus its backoff) and elects itself; the initiator's component elects at
-// once.
-func TestNonInitiatorAlone(t *testing.T) {
-	for _, c := range []struct {
-		name, topology, initiators, jitter string
-		alone                              algo.NodeID
-	}{
-		{"single node", "nodes 1\n", "none", "0s", 0},
-		{"isolated node", "nodes 4\n0 1\n1 2\n", "0", "0s", 3},
-		{"isolated node, jitter", "nodes 4\n0 1\n1 2\n", "0", "400ms", 3},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "net.txt")
-			if err := os.WriteFile(path, []byte(c.topology), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			s := scenario.Default()
-			s.Algorithm, s.Topology = "park", "file:"+path
-			s.Params = map[string]string{"initiators": c.initiators, "jitter": c.jitter}
-			s.Delay = sim.DefaultDelay
-			s.Duration = 20 * time.Second
-			s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 10 * time.Second}
-			l := &leads{node: c.alone}
-			sum := runtest.Run(t, s, l)
-			for _, f := range sum.Final {
-				if f.ID == c.alone && (f.Leader != c.alone || f.State != algo.Norm.String()) {
-					t.Errorf("the lone node: leader %d state %s, want Norm leading itself", f.Leader, f.State)
-				}
-			}
-			jitter, _ := time.ParseDuration(c.jitter)
-			from, to := 3*time.Second, 3*time.Second+jitter
-			if len(l.at) != 1 || l.at[0] < from || l.at[0] > to {
-				t.Errorf("the lone node took the lead at %v, want once in [%v, %v] (the timeout plus the backoff)", l.at, from, to)
-			}
-		})
-	}
-}
-
-// TestRestartStillElects: with initiators=0, a node that restarts after a
-// crash elects; one that recovers its state does not.
-func TestRestartStillElects(t *testing.T) {
-	for _, kind := range []sim.ActionKind{sim.Restart, sim.Recover} {
-		t.Run(kind.String(), func(t *testing.T) {
-			s := scenario.Default()
-			s.Algorithm, s.Topology, s.Seed = "park", "grid:5x5", 2
-			s.Params = map[string]string{"initiators": "0"}
-			s.Duration = 30 * time.Second
-			s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 15 * time.Second}
-			s.Events = []sim.Action{
-				{At: 5 * time.Second, Kind: sim.Crash, Nodes: []algo.NodeID{7}},
-				{At: 6 * time.Second, Kind: kind, Nodes: []algo.NodeID{7}},
-			}
-			w := newSent(6 * time.Second)
-			sum := runtest.Run(t, s, w)
-			if elected := w.node[7] > 0; elected != (kind == sim.Restart) {
-				t.Errorf("after a %s node 7 elected: %v", kind, elected)
-			}
-			runtest.FollowBest(t, sum)
-		})
 	}
 }
