@@ -44,8 +44,6 @@
 package park
 
 import (
-	"encoding/binary"
-	"fmt"
 	"slices"
 	"time"
 
@@ -136,26 +134,19 @@ func (n *node) Restart(env algo.Env) {
 	n.Elect(env)
 }
 
-const saveLen = 4 + 8 + 4 + 4 + 4
-
-// Save keeps the leader, the last election and the highest number seen.
+// Save keeps what a recovery needs (adhoc.Saved).
 func (n *node) Save() []byte {
-	b := make([]byte, 0, saveLen)
-	b = binary.BigEndian.AppendUint32(b, uint32(n.up.Leader.ID))
-	b = binary.BigEndian.AppendUint64(b, uint64(n.up.Leader.Value))
-	b = binary.BigEndian.AppendUint32(b, n.src.Num)
-	b = binary.BigEndian.AppendUint32(b, uint32(n.src.ID))
-	return binary.BigEndian.AppendUint32(b, n.num)
+	return adhoc.Saved{Leader: n.up.Leader, Src: n.src, Num: n.num}.Bytes()
 }
 
 // Recover resumes the saved leader, as a merge.
 func (n *node) Recover(env algo.Env, saved []byte) error {
-	if len(saved) != saveLen {
-		return fmt.Errorf("saved state has %d bytes, want %d", len(saved), saveLen)
+	st, err := adhoc.ReadSaved(saved)
+	if err != nil {
+		return err
 	}
-	lid := algo.Peer{ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved))), Value: int64(binary.BigEndian.Uint64(saved[4:]))}
-	n.src = algo.Index{Num: binary.BigEndian.Uint32(saved[12:]), ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved[16:])))}
-	n.num = binary.BigEndian.Uint32(saved[20:])
+	lid := st.Leader
+	n.src, n.num = st.Src, st.Num
 	if lid.ID == algo.None {
 		n.Elect(env)
 		return nil

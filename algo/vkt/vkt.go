@@ -85,8 +85,6 @@
 package vkt
 
 import (
-	"encoding/binary"
-	"fmt"
 	"slices"
 	"time"
 
@@ -203,30 +201,20 @@ func (n *node) Restart(env algo.Env) {
 	n.Elect(env)
 }
 
-// saveLen is the size of the saved state: leader id and value, computation,
-// highest number.
-const saveLen = 4 + 8 + 8 + 4
-
-// Save keeps what a recovery needs: the leader, the computation and the
-// highest computation number seen.
+// Save keeps what a recovery needs (adhoc.Saved).
 func (n *node) Save() []byte {
-	b := make([]byte, 0, saveLen)
-	b = binary.BigEndian.AppendUint32(b, uint32(n.up.Leader.ID))
-	b = binary.BigEndian.AppendUint64(b, uint64(n.up.Leader.Value))
-	b = binary.BigEndian.AppendUint32(b, n.src.Num)
-	b = binary.BigEndian.AppendUint32(b, uint32(n.src.ID))
-	return binary.BigEndian.AppendUint32(b, n.num)
+	return adhoc.Saved{Leader: n.up.Leader, Src: n.src, Num: n.num}.Bytes()
 }
 
 // Recover resumes normal operation with the saved leader, as a merge
 // (III-B4): heartbeats decide whether it stays.
 func (n *node) Recover(env algo.Env, saved []byte) error {
-	if len(saved) != saveLen {
-		return fmt.Errorf("saved state has %d bytes, want %d", len(saved), saveLen)
+	st, err := adhoc.ReadSaved(saved)
+	if err != nil {
+		return err
 	}
-	lid := algo.Peer{ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved))), Value: int64(binary.BigEndian.Uint64(saved[4:]))}
-	n.src = algo.Index{Num: binary.BigEndian.Uint32(saved[12:]), ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved[16:])))}
-	n.num = binary.BigEndian.Uint32(saved[20:])
+	lid := st.Leader
+	n.src, n.num = st.Src, st.Num
 	n.delta, n.parent = false, algo.None
 	if lid.ID == algo.None {
 		n.Elect(env)
