@@ -95,3 +95,11 @@ func (r *Report) MeanElection() time.Duration {
 	}
 	return sum / time.Duration(len(r.Elections))
 }
+
+// Neighbors lists the nodes linked to v now, as the checker knows the links
+// (ascending; live or not). The list is the Monitor's own: read it, do not
+// keep or change it.
+func (m *Monitor) Neighbors(v algo.NodeID) []algo.NodeID {
+	m.finishBuilding()
+	return m.adj[v]
+}

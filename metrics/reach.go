@@ -1,26 +1,25 @@
 package metrics
 
 import (
-	"slices"
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/trace"
 )
 
 // Reach measures how much of the time the nodes follow a leader they can
-// reach: in Norm, with a live leader in their own connected component. A node whose leader
-// has moved out of reach still names it until it notices (a heartbeat
-// timeout): the checker's leaderless fraction counts that time as led, Reach
-// does not. It samples the network every Period of virtual time (each sample
-// costs a search of the whole network), so it is meant for runs whose
-// links move.
+// reach: in Norm, with a live leader in their own connected component. A
+// node whose leader has moved out of reach still names it until it notices
+// (a heartbeat timeout): the checker's leaderless fraction counts that time
+// as led, Reach does not. It samples the network every Period of virtual
+// time (each sample costs a search of the whole network), so it is meant for
+// runs whose links move. The network, the nodes' lives and their statuses
+// are the checker's (check.Monitor): Reach keeps no copy of its own.
 type Reach struct {
 	Period time.Duration
 
-	adj     [][]algo.NodeID
-	alive   []bool
-	leader  []algo.NodeID
+	net     *check.Monitor
 	next    time.Duration
 	comp    []int32
 	queue   []algo.NodeID
@@ -28,44 +27,21 @@ type Reach struct {
 	led     uint64 // of which following a reachable leader
 }
 
-// NewReach returns a Reach sampling every period.
-func NewReach(period time.Duration) *Reach { return &Reach{Period: period, next: period} }
+// NewReach returns a Reach sampling net every period. It must observe each
+// event before net does, so that a sample taken when an event passes the
+// sampling time sees the network as it was before that event.
+func NewReach(period time.Duration, net *check.Monitor) *Reach {
+	return &Reach{Period: period, next: period, net: net}
+}
 
-// Observe follows the network and the nodes' leaders.
+// Observe takes the samples due before e.
 func (r *Reach) Observe(e *trace.Event) {
 	for e.At > r.next && r.Period > 0 {
 		r.sample()
 		r.next += r.Period
 	}
-	switch e.Kind {
-	case trace.NodeAdded:
-		for int(e.Node) >= len(r.adj) {
-			r.adj = append(r.adj, nil)
-			r.alive = append(r.alive, false)
-			r.leader = append(r.leader, algo.None)
-		}
-		r.alive[e.Node] = true
-	case trace.LinkUp:
-		r.adj[e.Node] = insertSorted(r.adj[e.Node], e.Peer)
-		r.adj[e.Peer] = insertSorted(r.adj[e.Peer], e.Node)
-	case trace.LinkDown:
-		r.adj[e.Node] = deleteSorted(r.adj[e.Node], e.Peer)
-		r.adj[e.Peer] = deleteSorted(r.adj[e.Peer], e.Node)
-	case trace.Crashed:
-		r.alive[e.Node], r.leader[e.Node] = false, algo.None
-	case trace.Restarted, trace.Recovered:
-		r.alive[e.Node], r.leader[e.Node] = true, algo.None
-	case trace.StatusChanged:
-		// A node electing has no leader, whatever it last followed (as in
-		// the checker's leaderless time).
-		r.leader[e.Node] = algo.None
-		if e.Status.HasLeader() {
-			r.leader[e.Node] = e.Status.Leader
-		}
-	case trace.End:
-		if e.At == r.next {
-			r.sample()
-		}
+	if e.Kind == trace.End && e.At == r.next {
+		r.sample()
 	}
 }
 
@@ -78,10 +54,10 @@ func (r *Reach) Fraction() float64 {
 	return float64(r.led) / float64(r.samples)
 }
 
-// sample labels the components of live nodes and counts the nodes whose
-// leader is live and in their component.
+// sample labels the components of live nodes and counts the nodes in Norm
+// whose leader is live and in their component.
 func (r *Reach) sample() {
-	n := len(r.adj)
+	n := r.net.Nodes()
 	if cap(r.comp) < n {
 		r.comp = make([]int32, n)
 	}
@@ -89,15 +65,16 @@ func (r *Reach) sample() {
 	for v := range comp {
 		comp[v] = -1
 	}
+	alive := func(v algo.NodeID) bool { return r.net.Node(v).Alive }
 	for s := range n {
-		if !r.alive[s] || comp[s] >= 0 {
+		if comp[s] >= 0 || !alive(algo.NodeID(s)) {
 			continue
 		}
 		comp[s] = int32(s)
 		q := append(r.queue[:0], algo.NodeID(s))
 		for i := 0; i < len(q); i++ {
-			for _, u := range r.adj[q[i]] {
-				if r.alive[u] && comp[u] < 0 {
+			for _, u := range r.net.Neighbors(q[i]) {
+				if comp[u] < 0 && alive(u) {
 					comp[u] = int32(s)
 					q = append(q, u)
 				}
@@ -106,26 +83,13 @@ func (r *Reach) sample() {
 		r.queue = q
 	}
 	for v := range n {
-		if !r.alive[v] {
+		st := r.net.Node(algo.NodeID(v))
+		if !st.Alive {
 			continue
 		}
 		r.samples++
-		if l := r.leader[v]; l != algo.None && int(l) < n && r.alive[l] && comp[l] == comp[v] {
-			r.led++
+		if l := st.Status.Leader; st.Status.HasLeader() && int(l) < n && comp[l] == comp[v] {
+			r.led++ // comp[l] >= 0: the leader is alive
 		}
 	}
-}
-
-func insertSorted(s []algo.NodeID, v algo.NodeID) []algo.NodeID {
-	if i, found := slices.BinarySearch(s, v); !found {
-		return slices.Insert(s, i, v)
-	}
-	return s
-}
-
-func deleteSorted(s []algo.NodeID, v algo.NodeID) []algo.NodeID {
-	if i, found := slices.BinarySearch(s, v); found {
-		return slices.Delete(s, i, i+1)
-	}
-	return s
 }

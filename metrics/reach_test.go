@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/trace"
 )
 
@@ -12,7 +13,8 @@ import (
 // and 1 still name 2 but cannot reach it, until 1 takes up 1 at 2s (0 never
 // does); node 0 crashes at 3s. Sampled every 500ms up to 4s.
 func TestReach(t *testing.T) {
-	r := NewReach(500 * time.Millisecond)
+	mon := check.New(check.Config{})
+	r := NewReach(500*time.Millisecond, mon)
 	none, s := algo.None, time.Second
 	led := func(at time.Duration, v, l algo.NodeID) trace.Event {
 		return trace.Event{At: at, Kind: trace.StatusChanged, Node: v, Peer: none, Status: algo.Status{Leader: l}}
@@ -31,7 +33,8 @@ func TestReach(t *testing.T) {
 		led(3200*time.Millisecond, 2, 2),
 		{At: 4 * s, Kind: trace.End, Peer: none},
 	} {
-		r.Observe(&e)
+		r.Observe(&e) // before the checker, as the runner has it
+		mon.Observe(&e)
 	}
 	// Samples at 0.5 (3 led of 3), 1 (the break is at 1s: 1 of 3), 1.5 (1
 	// of 3), 2 (2 of 3), 2.5 (2 of 3), 3 (1 of 2: node 2 is electing), 3.5 (2

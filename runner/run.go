@@ -206,8 +206,9 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	observers := append([]trace.Observer{mon, counter}, opt.Observers...)
 	var reach *metrics.Reach
 	if net.Radio != nil {
-		reach = metrics.NewReach(ReachPeriod(g.N()))
-		observers = append(observers, reach)
+		// Reach samples the checker's view of the network: it goes first.
+		reach = metrics.NewReach(ReachPeriod(g.N()), mon)
+		observers = append([]trace.Observer{reach}, observers...)
 	}
 	var tw *trace.Writer
 	if opt.Trace != nil {
