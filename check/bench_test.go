@@ -32,15 +32,7 @@ func BenchmarkMonitorStatus(b *testing.B) {
 		b.Fatal(err)
 	}
 	n := g.N()
-	comp, _ := g.Components()
-	best := map[int32]algo.NodeID{} // values are ids: the highest id wins
-	for v, c := range comp {
-		best[c] = max(best[c], algo.NodeID(v))
-	}
-	leader := make([]algo.NodeID, n)
-	for v, c := range comp {
-		leader[v] = best[c]
-	}
+	leader := bestLeaders(g)
 	order := rand.New(rand.NewPCG(3, 4)).Perm(n)
 
 	m := New(Config{Stabilization: DefaultStabilization, Liveness: DefaultLiveness, Spontaneous: true, Network: g})
@@ -202,15 +194,7 @@ func BenchmarkMonitorChurn(b *testing.B) {
 				b.Fatal(err)
 			}
 			n := g.N()
-			comp, _ := g.Components()
-			best := map[int32]algo.NodeID{} // values are ids: the highest id wins
-			for v, c := range comp {
-				best[c] = max(best[c], algo.NodeID(v))
-			}
-			leader := make([]algo.NodeID, n)
-			for v, c := range comp {
-				leader[v] = best[c]
-			}
+			leader := bestLeaders(g)
 			m := New(Config{Stabilization: DefaultStabilization, Liveness: DefaultLiveness, Spontaneous: true, Network: g})
 			m.fullRebuild = mode.full
 			var ev trace.Event
@@ -242,4 +226,19 @@ func BenchmarkMonitorChurn(b *testing.B) {
 			b.ReportMetric(float64(s.at)/float64(time.Second), "sim-s")
 		})
 	}
+}
+
+// bestLeaders gives each node the most valued node of its component, values
+// being ids (the highest id wins).
+func bestLeaders(g *topo.Graph) []algo.NodeID {
+	comp, _ := g.Components()
+	best := map[int32]algo.NodeID{}
+	for v, c := range comp {
+		best[c] = max(best[c], algo.NodeID(v))
+	}
+	leader := make([]algo.NodeID, g.N())
+	for v, c := range comp {
+		leader[v] = best[c]
+	}
+	return leader
 }
