@@ -8,11 +8,9 @@ import (
 
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/bully"
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
-	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -112,7 +110,7 @@ func TestRestartBullies(t *testing.T) {
 func TestDeterminism(t *testing.T) {
 	s := bullyScenario(15, 9)
 	s.Duration = 20 * time.Second
-	s.Events = sim.RandomTimeline(rand.New(rand.NewPCG(9, 1)), mustGraph(t, s), 10*time.Second)
+	s.Events = sim.RandomTimeline(rand.New(rand.NewPCG(9, 1)), runtest.Network(t, s), 10*time.Second)
 	s.Events = crashesOnly(s.Events)
 	a, b := runtest.Run(t, s), runtest.Run(t, s.Clone())
 	if a.TraceHash != b.TraceHash {
@@ -133,15 +131,6 @@ func crashesOnly(ev []sim.Action) []sim.Action {
 	return out
 }
 
-func mustGraph(t *testing.T, s *scenario.Scenario) *topo.Graph {
-	t.Helper()
-	g, _, err := runner.Network(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
 // TestRandomCrashes: random crash, restart and recovery schedules under
 // random delays; the checker finds nothing.
 func TestRandomCrashes(t *testing.T) {
@@ -154,7 +143,7 @@ func TestRandomCrashes(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 5))
 			s := bullyScenario(3+rng.IntN(25), seed)
 			s.Delay = sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: time.Duration(2+rng.IntN(15)) * time.Millisecond}
-			s.Events = crashesOnly(sim.RandomTimeline(rng, mustGraph(t, s), 30*time.Second))
+			s.Events = crashesOnly(sim.RandomTimeline(rng, runtest.Network(t, s), 30*time.Second))
 			s.Duration = 60 * time.Second
 			s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
 			runtest.Run(t, s)

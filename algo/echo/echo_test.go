@@ -7,7 +7,6 @@ import (
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/algo/echo"
 	"github.com/electgo/elect/metrics"
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
@@ -63,10 +62,7 @@ func TestEchoExactCounts(t *testing.T) {
 					if seed == 2 {
 						s.Values = sim.Values{Mode: sim.ValueRandom}
 					}
-					g, _, err := runner.Network(s)
-					if err != nil {
-						t.Fatal(err)
-					}
+					g := runtest.Network(t, s)
 					initiator := algo.NodeID(int(seed*7) % g.N())
 					s.Params = map[string]string{"initiator": fmt.Sprint(initiator)}
 					sum := runtest.Run(t, s)
@@ -176,10 +172,7 @@ func TestExtinctionEveryNodeInitiates(t *testing.T) {
 					if seed != 1 {
 						s.Values = sim.Values{Mode: sim.ValueRandom}
 					}
-					g, _, err := runner.Network(s)
-					if err != nil {
-						t.Fatal(err)
-					}
+					g := runtest.Network(t, s)
 					sum := runtest.Run(t, s)
 					checkLeaders(t, sum, g)
 					if sum.Unreached != 0 {

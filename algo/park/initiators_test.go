@@ -7,7 +7,6 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/algo/park"
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
@@ -71,13 +70,7 @@ func TestOneInitiatorExactCounts(t *testing.T) {
 					s.Values = sim.Values{Mode: sim.ValueRandom}
 					s.Duration = 25 * time.Second
 					s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-					g, _, err := runner.Network(s)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if _, k := g.Components(); k != 1 {
-						t.Fatalf("%s seed %d has %d components; pick a denser network", shape, seed, k)
-					}
+					g := runtest.Connected(t, s)
 					w := newTree()
 					sum := runtest.Run(t, s, w)
 					want := 2*sum.Edges - (sum.Nodes - 1)

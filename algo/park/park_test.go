@@ -8,7 +8,6 @@ import (
 
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/park"
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
@@ -83,7 +82,7 @@ func TestOneElectionExactCounts(t *testing.T) {
 			s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{1}}}
 			w := newSent(at)
 			sum := runtest.Run(t, s, w)
-			g, _, _ := runner.Network(s)
+			g := runtest.Network(t, s)
 			want := 2*sum.Edges - (sum.Nodes - 1)
 			hops := 0
 			for _, d := range distances(g, 1) {
@@ -153,10 +152,7 @@ func TestRandomFaults(t *testing.T) {
 			s.Algorithm, s.Params, s.Seed = "park", nil, seed
 			s.Topology = fmt.Sprintf("geometric:%d:%d", 20+rng.IntN(100), 200+rng.IntN(200))
 			s.Delay = sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: time.Duration(2+rng.IntN(20)) * time.Millisecond}
-			g, _, err := runner.Network(s)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := runtest.Network(t, s)
 			s.Events = sim.RandomTimeline(rng, g, 30*time.Second)
 			s.Duration = 80 * time.Second
 			s.Check = scenario.Check{Stabilization: 8 * time.Second, Liveness: 30 * time.Second}

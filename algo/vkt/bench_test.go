@@ -6,6 +6,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 )
@@ -53,10 +54,7 @@ func benchScale(b *testing.B, s *scenario.Scenario) {
 		b.Skip("a scale benchmark")
 	}
 	b.Run("election", func(b *testing.B) {
-		g, _, err := runner.Network(s)
-		if err != nil {
-			b.Fatal(err)
-		}
+		g := runtest.Network(b, s)
 		a, _ := algo.Lookup(s.Algorithm)
 		b.ResetTimer()
 		var events uint64

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
@@ -28,7 +27,7 @@ func TestOneInitiatorExactCounts(t *testing.T) {
 					s.Values = sim.Values{Mode: sim.ValueRandom}
 					s.Duration = 25 * time.Second
 					s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-					connected(t, s)
+					runtest.Connected(t, s)
 					w := newWindow(0)
 					sum := runtest.Run(t, s, w)
 					want := 2*sum.Edges - (sum.Nodes - 1)
@@ -50,17 +49,5 @@ func TestOneInitiatorExactCounts(t *testing.T) {
 				})
 			}
 		}
-	}
-}
-
-// connected fails t unless s's network is one connected component.
-func connected(t *testing.T, s *scenario.Scenario) {
-	t.Helper()
-	g, _, err := runner.Network(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, k := g.Components(); k != 1 {
-		t.Fatalf("%s seed %d has %d components; pick a denser network", s.Topology, s.Seed, k)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/algo/vkt"
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
@@ -205,10 +204,7 @@ func TestRandomFaults(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				s.Params = map[string]string{"jitter": "300ms"}
 			}
-			g, _, err := runner.Network(s)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g := runtest.Network(t, s)
 			s.Events = sim.RandomTimeline(rng, g, 30*time.Second)
 			s.Duration = 80 * time.Second
 			s.Check = scenario.Check{Stabilization: 8 * time.Second, Liveness: 30 * time.Second}

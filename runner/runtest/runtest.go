@@ -13,6 +13,7 @@ import (
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -71,4 +72,25 @@ func FollowBest(t testing.TB, sum *metrics.Summary) algo.NodeID {
 		}
 	}
 	return b.ID
+}
+
+// Network builds s's network, failing t if it cannot.
+func Network(t testing.TB, s *scenario.Scenario) *topo.Graph {
+	t.Helper()
+	g, _, err := runner.Network(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// Connected builds s's network and fails t unless it is one connected
+// component (for tests whose counts assume every node is reached).
+func Connected(t testing.TB, s *scenario.Scenario) *topo.Graph {
+	t.Helper()
+	g := Network(t, s)
+	if _, k := g.Components(); k != 1 {
+		t.Fatalf("%s seed %d has %d components; pick a denser network", s.Topology, s.Seed, k)
+	}
+	return g
 }
