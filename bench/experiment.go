@@ -163,7 +163,7 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 			res.Messages += c
 		}
 	}
-	rates := count.Rates(time.Duration(sum.EndMS*float64(time.Millisecond)), sent)
+	rates := count.Rates(sum.End(), sent)
 	res.LinkChangeRate, res.ElectionRate = rates.LinkChangesPerNodeMinute, rates.ElectionsPerNodeMinute
 	res.LeaderChangeRate, res.MessagesPerNodeSecond = rates.LeaderChangesPerNodeMinute, rates.MessagesPerNodeSecond
 	res.Elections, res.ElectionMS = elections(sum, x.From)

@@ -158,5 +158,5 @@ func (c *Counter) Fill(s *Summary, names []string) {
 	s.LinkChanges = c.LinkChanges
 	s.ElectionsStarted = c.ElectionsStarted
 	s.LeaderChanges = c.LeaderChanges
-	s.Rates = c.Rates(time.Duration(s.EndMS*float64(time.Millisecond)), s.Messages.Total)
+	s.Rates = c.Rates(s.End(), s.Messages.Total)
 }

@@ -132,6 +132,9 @@ type NodeFinal struct {
 	State  string      `json:"state"`
 }
 
+// End is the virtual time at which the run stopped.
+func (s *Summary) End() time.Duration { return time.Duration(s.EndMS * float64(time.Millisecond)) }
+
 // MS converts a duration to milliseconds.
 func MS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
