@@ -93,52 +93,55 @@ func build(s *scenario.Scenario) (*Net, topo.Spec, error) {
 	if s.File != "" {
 		base = filepath.Dir(s.File)
 	}
-	net := &Net{Name: spec.String()}
-	var ms mobility.Spec
-	if s.Mobility != "" {
-		if ms, err = mobility.Parse(s.Mobility); err != nil {
-			return nil, spec, err
-		}
-	}
-	if s.Mobility == "" || ms.Kind != mobility.KindNS2 {
-		if net.Graph, err = spec.Build(rand.New(rand.NewPCG(s.Seed, topoStream)), base); err != nil {
-			return nil, spec, err
-		}
-	}
 	if s.Mobility == "" {
-		return net, spec, nil
+		g, err := spec.Build(rand.New(rand.NewPCG(s.Seed, topoStream)), base)
+		return &Net{Graph: g, Name: spec.String()}, spec, err
 	}
-	if s.Duration <= 0 && ms.Kind != mobility.KindNS2 && ms.Kind != mobility.KindStatic {
-		return nil, spec, fmt.Errorf("mobility %s: a run with moving nodes needs a duration (nodes move until it ends)", s.Mobility)
+	ms, err := mobility.Parse(s.Mobility)
+	if err != nil {
+		return nil, spec, err
 	}
-	net.Mobility, net.Range = ms, s.Range
-	if net.Range == 0 {
-		net.Range = DefaultRange
-		if spec.Kind == topo.KindGeometric && ms.Kind != mobility.KindNS2 {
-			net.Range = spec.Range
-		}
-	}
+	net, err := moving(s, spec, ms, base)
+	return net, spec, err
+}
+
+// moving builds the network of a mobile run: the plan of its movement, the
+// radio that turns it into links, and the links at time 0.
+func moving(s *scenario.Scenario, spec topo.Spec, ms mobility.Spec, base string) (*Net, error) {
+	net := &Net{Name: spec.String(), Mobility: ms, Range: s.Range}
 	var start []topo.Point
 	var n int
 	var w, h float64
-	if g := net.Graph; g != nil {
+	if ms.Kind == mobility.KindNS2 {
+		net.Name = ms.String() // the trace brings its own nodes
+	} else {
+		if s.Duration <= 0 && ms.Kind != mobility.KindStatic {
+			return nil, fmt.Errorf("mobility %s: a run with moving nodes needs a duration (nodes move until it ends)", s.Mobility)
+		}
+		g, err := spec.Build(rand.New(rand.NewPCG(s.Seed, topoStream)), base)
+		if err != nil {
+			return nil, err
+		}
 		if g.Pos == nil {
-			return nil, spec, fmt.Errorf("mobility %s needs nodes with positions: use a geometric topology (geometric:N:RANGE[:WxH]), or an ns-2 trace (ns2:PATH)", s.Mobility)
+			return nil, fmt.Errorf("mobility %s needs nodes with positions: use a geometric topology (geometric:N:RANGE[:WxH]), or an ns-2 trace (ns2:PATH)", s.Mobility)
 		}
 		start, n, w, h = g.Pos, g.N(), g.Width, g.Height
+		if net.Range == 0 && spec.Kind == topo.KindGeometric {
+			net.Range = spec.Range
+		}
+	}
+	if net.Range == 0 {
+		net.Range = DefaultRange
 	}
 	plan, err := ms.Plan(n, start, w, h, s.Duration, rand.New(rand.NewPCG(s.Seed, moveStream)), base)
 	if err != nil {
-		return nil, spec, fmt.Errorf("mobility %s: %w", s.Mobility, err)
+		return nil, fmt.Errorf("mobility %s: %w", s.Mobility, err)
 	}
 	if net.Radio, err = mobility.NewRadio(plan, net.Range); err != nil {
-		return nil, spec, fmt.Errorf("mobility %s: %w", s.Mobility, err)
+		return nil, fmt.Errorf("mobility %s: %w", s.Mobility, err)
 	}
 	net.Graph = net.Radio.Graph()
-	if ms.Kind == mobility.KindNS2 {
-		net.Name = ms.String()
-	}
-	return net, spec, nil
+	return net, nil
 }
 
 // CheckConfig returns the checker's configuration for a scenario.
