@@ -127,6 +127,11 @@ func TestMobilityErrors(t *testing.T) {
 		}
 	}
 	s := scenario.Default()
+	s.Range = 100
+	if _, err := runner.Run(s, runner.Options{}); err == nil || !strings.Contains(err.Error(), "a radio range applies to nodes with a mobility") {
+		t.Errorf("a range without mobility: %v", err)
+	}
+	s = scenario.Default()
 	s.Mobility, s.Duration = "waypoint:1:2:1s", 0
 	if _, err := runner.Run(s, runner.Options{}); err == nil || !strings.Contains(err.Error(), "needs a duration") {
 		t.Errorf("no duration: %v", err)

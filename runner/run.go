@@ -59,6 +59,10 @@ func ReachPeriod(n int) time.Duration {
 	return 100 * time.Millisecond * time.Duration((n+999)/1000)
 }
 
+// ErrRangeAlone refuses a radio range given without a mobility, which would
+// otherwise be silently ignored.
+var ErrRangeAlone = fmt.Errorf("a radio range applies to nodes with a mobility (static for still ones)")
+
 // DefaultRange is the radio range of mobile runs on networks that do not
 // give one: ns-2's (and setdest's) 250 m.
 const DefaultRange = 250.0
@@ -94,6 +98,9 @@ func build(s *scenario.Scenario) (*Net, topo.Spec, error) {
 		base = filepath.Dir(s.File)
 	}
 	if s.Mobility == "" {
+		if s.Range != 0 {
+			return nil, spec, ErrRangeAlone
+		}
 		g, err := spec.Build(rand.New(rand.NewPCG(s.Seed, topoStream)), base)
 		return &Net{Graph: g, Name: spec.String()}, spec, err
 	}

@@ -189,7 +189,7 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		s.Range = f.rangeM
 	}
 	if s.Range != 0 && s.Mobility == "" {
-		err := fmt.Errorf("a radio range applies to nodes with a mobility (static for still ones)")
+		err := runner.ErrRangeAlone
 		if set("range") {
 			return nil, fmt.Errorf("--range: %w", err)
 		}
