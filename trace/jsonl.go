@@ -220,7 +220,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	}
 	switch {
 	case h.Nodes < 0 || int64(h.Nodes) > maxNodes:
-		return nil, fmt.Errorf("%s:1: bad header: nodes %d is not a node count (0 to %d)", name, h.Nodes, maxNodes)
+		return nil, fmt.Errorf("%s:1: bad header: nodes %d is not a node count (0 to %d)", name, h.Nodes, int64(maxNodes))
 	case h.Stabilization < 0:
 		return nil, fmt.Errorf("%s:1: bad header: stabilization_ns %d is negative", name, h.Stabilization)
 	case h.Liveness < 0:
