@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -59,7 +58,7 @@ holds the whole run.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				err = json.NewEncoder(out).Encode(sum)
+				err = metrics.WriteJSON(out, sum)
 			} else {
 				err = metrics.WriteText(out, sum)
 			}

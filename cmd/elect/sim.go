@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -336,8 +335,7 @@ the flags.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				if err := enc.Encode(sum); err != nil {
+				if err := metrics.WriteJSON(out, sum); err != nil {
 					return err
 				}
 			} else if err := metrics.WriteText(out, sum); err != nil {
