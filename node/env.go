@@ -1,0 +1,81 @@
+package node
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/electgo/elect/algo"
+)
+
+// env is the algo.Env the node hands its machine: the Node seen through
+// the methods a machine may call, and no others.
+type env Node
+
+func (n *Node) env() *env { return (*env)(n) }
+
+func (e *env) ID() algo.NodeID          { return e.cfg.ID }
+func (e *env) Value() int64             { return e.value }
+func (e *env) Now() time.Duration       { return time.Since(e.start) }
+func (e *env) Rand() *rand.Rand         { return e.rng }
+func (e *env) Neighbors() []algo.NodeID { return e.up }
+
+// Send encodes m and sends it to its neighbour's last known address. A
+// message to a node that is not a neighbour is lost, as the contract says.
+func (e *env) Send(to algo.NodeID, m algo.Message) {
+	n := (*Node)(e)
+	nb := n.nbrs[to]
+	if nb == nil || !nb.up {
+		n.metrics.unroutable.Add(1)
+		return
+	}
+	m.From, m.To = n.cfg.ID, to
+	n.seq++
+	b, err := n.codec.AppendMessage(n.buf[:0], n.seq, &m)
+	if err != nil {
+		// Only a message too large for one datagram fails: a neighbour
+		// list longer than about a hundred nodes.
+		n.metrics.unroutable.Add(1)
+		n.log.Error("message not sent", "type", n.names[m.Type], "to", to, "err", err)
+		return
+	}
+	n.buf = b
+	n.write(b, nb.addr)
+	n.metrics.sent[m.Type].Add(1)
+}
+
+// SetTimer arms timer t. Each arming has a generation; an expiry of an
+// older generation that is already on its way to the loop is ignored there.
+func (e *env) SetTimer(t algo.Timer, d time.Duration) {
+	n := (*Node)(e)
+	for int(t) >= len(n.timers) {
+		n.timers = append(n.timers, nil)
+		n.gens = append(n.gens, 0)
+	}
+	if n.timers[t] != nil {
+		n.timers[t].Stop()
+	}
+	n.gens[t]++
+	fire := timerFire{t: t, gen: n.gens[t]}
+	n.timers[t] = time.AfterFunc(d, func() {
+		select {
+		case n.timerC <- fire:
+		case <-n.done:
+		}
+	})
+}
+
+// StopTimer disarms timer t.
+func (e *env) StopTimer(t algo.Timer) {
+	n := (*Node)(e)
+	if int(t) < len(n.timers) && n.timers[t] != nil {
+		n.timers[t].Stop()
+		n.gens[t]++
+	}
+}
+
+// Report logs what the algorithm detected.
+func (e *env) Report(what string) {
+	n := (*Node)(e)
+	n.metrics.reports.Add(1)
+	n.log.Warn("algorithm report", "what", what)
+}

@@ -1,0 +1,122 @@
+package node
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/runtime"
+)
+
+// StatusJSON is the body of GET /status: a stable interface for scripts,
+// `elect cluster` and the emulator. Fields are added, never renamed.
+type StatusJSON struct {
+	ID            algo.NodeID   `json:"id"`
+	Value         int64         `json:"value"`
+	Algorithm     string        `json:"algorithm"`
+	Cluster       uint32        `json:"cluster"`
+	Leader        algo.NodeID   `json:"leader"` // -1: none
+	State         string        `json:"state"`  // Norm, Elect or Wait
+	Leading       bool          `json:"leading"`
+	ElectionIndex uint64        `json:"election_index"`
+	Computation   IndexJSON     `json:"computation"`
+	Neighbors     []algo.NodeID `json:"neighbors"`
+	UptimeMS      float64       `json:"uptime_ms"`
+	ChangedMS     float64       `json:"changed_ms_ago"`
+	LeaderlessMS  float64       `json:"leaderless_ms"`
+	Counters      CountersJSON  `json:"counters"`
+}
+
+// IndexJSON is a computation index <num, id>.
+type IndexJSON struct {
+	Num uint32      `json:"num"`
+	ID  algo.NodeID `json:"id"`
+}
+
+// CountersJSON are the node's totals, as /metrics has them.
+type CountersJSON struct {
+	Sent          map[string]uint64 `json:"sent"`
+	Received      map[string]uint64 `json:"received"`
+	Rejected      map[string]uint64 `json:"rejected"`
+	HellosSent    uint64            `json:"hellos_sent"`
+	HellosRecv    uint64            `json:"hellos_received"`
+	Unroutable    uint64            `json:"unroutable"`
+	Elections     uint64            `json:"elections"`
+	LeaderChanges uint64            `json:"leader_changes"`
+}
+
+// StatusJSON returns what GET /status serves.
+func (n *Node) StatusJSON() StatusJSON {
+	st := n.Status()
+	now := time.Now()
+	c := &n.metrics
+	out := StatusJSON{
+		ID: st.ID, Value: st.Value, Algorithm: st.Algorithm, Cluster: st.Cluster,
+		Leader: st.Leader, State: st.State.String(), Leading: st.Leading(),
+		ElectionIndex: st.ElectionIndex, Computation: IndexJSON{st.Computation.Num, st.Computation.ID},
+		Neighbors:    st.Neighbors,
+		LeaderlessMS: ms(c.leaderlessTotal(now)),
+		Counters: CountersJSON{
+			Sent: map[string]uint64{}, Received: map[string]uint64{}, Rejected: map[string]uint64{},
+			HellosSent: c.hellosSent.Load(), HellosRecv: c.hellosReceived.Load(), Unroutable: c.unroutable.Load(),
+			Elections: c.elections.Load(), LeaderChanges: c.leaderChanges.Load(),
+		},
+	}
+	if !n.startedAt().IsZero() {
+		out.UptimeMS = ms(now.Sub(n.startedAt()))
+	}
+	if !st.Changed.IsZero() {
+		out.ChangedMS = ms(now.Sub(st.Changed))
+	}
+	for i, name := range n.names {
+		out.Counters.Sent[name] = c.sent[i].Load()
+		out.Counters.Received[name] = c.received[i].Load()
+	}
+	for r := range runtime.NumReasons {
+		if v := c.rejected[r].Load(); v > 0 {
+			out.Counters.Rejected[runtime.Reason(r).String()] = v
+		}
+	}
+	return out
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Handler serves /status (JSON), /metrics (Prometheus text format) and
+// /healthz (200 while Run runs).
+func (n *Node) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.Encode(n.StatusJSON())
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		n.writePrometheus(w)
+	})
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-n.done:
+			http.Error(w, "stopped", http.StatusServiceUnavailable)
+			return
+		default:
+		}
+		if n.startedAt().IsZero() {
+			http.Error(w, "not started", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
+	return mux
+}
+
+// startedAt is when Run started (zero before).
+func (n *Node) startedAt() time.Time {
+	if ns := n.started.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}

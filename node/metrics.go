@@ -1,0 +1,134 @@
+package node
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/electgo/elect/runtime"
+)
+
+// counters are the node's running totals, read by /metrics from another
+// goroutine.
+type counters struct {
+	sent, received  []atomic.Uint64 // by message type
+	rejected        [runtime.NumReasons]atomic.Uint64
+	hellosSent      atomic.Uint64
+	hellosReceived  atomic.Uint64
+	unroutable      atomic.Uint64 // messages to non-neighbours, or too large
+	sendErrors      atomic.Uint64
+	saveErrors      atomic.Uint64
+	reports         atomic.Uint64
+	elections       atomic.Uint64
+	leaderChanges   atomic.Uint64
+	mu              sync.Mutex
+	leaderless      time.Duration // closed spans without a leader
+	leaderlessSince time.Time     // zero while led
+}
+
+func (c *counters) init(types int) {
+	c.sent = make([]atomic.Uint64, types)
+	c.received = make([]atomic.Uint64, types)
+	c.leaderlessSince = time.Now() // a node boots without a leader
+}
+
+// observe accounts the time without a leader across a status change.
+func (c *counters) observe(prev, next Status, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case prev.HasLeader() && !next.HasLeader():
+		c.leaderlessSince = now
+	case !prev.HasLeader() && next.HasLeader() && !c.leaderlessSince.IsZero():
+		c.leaderless += now.Sub(c.leaderlessSince)
+		c.leaderlessSince = time.Time{}
+	}
+}
+
+// leaderlessTotal is the time spent without a leader up to now.
+func (c *counters) leaderlessTotal(now time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.leaderless
+	if !c.leaderlessSince.IsZero() {
+		d += now.Sub(c.leaderlessSince)
+	}
+	return d
+}
+
+// writePrometheus writes the counters in the Prometheus text exposition
+// format (version 0.0.4).
+func (n *Node) writePrometheus(w io.Writer) error {
+	c := &n.metrics
+	st := n.Status()
+	p := promWriter{w: w}
+	p.family("elect_messages_sent_total", "counter", "Algorithm messages sent, by the source document's type name.")
+	for i := range c.sent {
+		p.sample("elect_messages_sent_total", "type", n.names[i], c.sent[i].Load())
+	}
+	p.family("elect_messages_received_total", "counter", "Algorithm messages received and accepted, by type.")
+	for i := range c.received {
+		p.sample("elect_messages_received_total", "type", n.names[i], c.received[i].Load())
+	}
+	p.family("elect_datagrams_rejected_total", "counter", "Datagrams refused, by reason (checksum, bad_mac, replay, ...).")
+	for r := range runtime.NumReasons {
+		p.sample("elect_datagrams_rejected_total", "reason", runtime.Reason(r).String(), c.rejected[r].Load())
+	}
+	for _, m := range []struct {
+		name, kind, help string
+		v                float64
+	}{
+		{"elect_hellos_sent_total", "counter", "Hello beacons sent.", float64(c.hellosSent.Load())},
+		{"elect_hellos_received_total", "counter", "Hello beacons received and accepted.", float64(c.hellosReceived.Load())},
+		{"elect_messages_unroutable_total", "counter", "Messages the algorithm sent to a node that is not a neighbour (lost by contract), or too large for a datagram.", float64(c.unroutable.Load())},
+		{"elect_send_errors_total", "counter", "Datagrams the socket refused to send.", float64(c.sendErrors.Load())},
+		{"elect_state_save_errors_total", "counter", "Failed writes of the state directory.", float64(c.saveErrors.Load())},
+		{"elect_reports_total", "counter", "Failures the algorithm detected and reported.", float64(c.reports.Load())},
+		{"elect_elections_total", "counter", "Elections this node started as their source.", float64(c.elections.Load())},
+		{"elect_leader_changes_total", "counter", "Times this node went from following one leader to following another.", float64(c.leaderChanges.Load())},
+		{"elect_leaderless_seconds_total", "counter", "Time this node spent without a leader (not in Norm, or no leader).", c.leaderlessTotal(time.Now()).Seconds()},
+		{"elect_leader", "gauge", "The id of the leader this node follows (-1: none).", float64(st.Leader)},
+		{"elect_is_leader", "gauge", "1 while this node is the leader.", boolGauge(st.Leading())},
+		{"elect_election_index", "gauge", "The election index (fencing token): the newest election this node took part in.", float64(st.ElectionIndex)},
+		{"elect_neighbors", "gauge", "Neighbours currently heard.", float64(len(st.Neighbors))},
+		{"elect_value", "gauge", "This node's value (desirability).", float64(st.Value)},
+	} {
+		p.family(m.name, m.kind, m.help)
+		p.line(m.name, "", m.v)
+	}
+	return p.err
+}
+
+func boolGauge(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// promWriter writes the text format, keeping the first error.
+type promWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (p *promWriter) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+func (p *promWriter) family(name, kind, help string) {
+	p.printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, kind)
+}
+
+func (p *promWriter) sample(name, label, value string, v uint64) {
+	p.printf("%s{%s=%s} %d\n", name, label, strconv.Quote(value), v)
+}
+
+func (p *promWriter) line(name, labels string, v float64) {
+	p.printf("%s%s %s\n", name, labels, strconv.FormatFloat(v, 'g', -1, 64))
+}

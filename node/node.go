@@ -1,0 +1,413 @@
+// Package node runs one elect node for real: an algorithm's pure state
+// machine (package algo) driven by real time, real datagrams (package
+// runtime's UDP transport and wire format) and neighbours discovered by
+// hello beacons. It is both the library behind `elect node` and the API for
+// programs that embed a node:
+//
+//	tr, _ := runtime.ListenUDP("0.0.0.0:7946")
+//	n, _ := node.New(node.Config{ID: 3, Value: battery, Transport: tr, Peers: peers,
+//		Callbacks: node.Callbacks{OnStartedLeading: lead}})
+//	go n.Run(ctx)
+//	for st := range n.Subscribe(ctx) { ... }
+//
+// One goroutine (Run's) owns the machine and hands it one input at a time,
+// as the simulator does; everything else (the socket reader, timers, API
+// calls, HTTP) reaches it through channels, so the machine needs no locks.
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/netip"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/runtime"
+)
+
+// Node is one running node. Create it with New, then call Run once.
+type Node struct {
+	cfg   Config
+	alg   *algo.Algorithm
+	names []string // message type names, for metrics and logs
+	m     algo.Machine
+	codec runtime.Codec
+	state runtime.StateDir
+	log   *slog.Logger
+
+	// Owned by Run's goroutine.
+	start      time.Time
+	value      int64
+	rng        *rand.Rand
+	seq        uint64
+	nbrs       map[algo.NodeID]*neighbor
+	up         []algo.NodeID // live neighbours, ascending
+	timers     []*time.Timer
+	gens       []uint64 // per timer: the generation of its pending expiry
+	booted     bool
+	early      []algo.Message // messages that arrived before boot
+	saved      []byte         // the machine's state as last written to disk
+	last       Status         // as last published
+	leading    context.CancelFunc
+	lastLeader algo.NodeID // the last leader followed, for OnNewLeader
+	savedIndex uint64      // the election index as last written to disk
+	runCtx     context.Context
+	buf        []byte // the encoding buffer
+	sendErred  bool   // a send error was logged (logged once, counted always)
+
+	inbox  chan inbound
+	timerC chan timerFire
+	calls  chan func()
+	done   chan struct{} // closed when Run returns
+
+	started atomic.Int64 // Run's start, UnixNano, for other goroutines
+	pub     publisher
+	metrics counters
+}
+
+// neighbor is what the node knows of another node.
+type neighbor struct {
+	addr   netip.AddrPort
+	heard  time.Time // last valid datagram from it
+	up     bool
+	window runtime.ReplayWindow
+	value  int64 // as its last hello said
+}
+
+type inbound struct {
+	d    runtime.Datagram
+	from netip.AddrPort
+	at   time.Time
+}
+
+type timerFire struct {
+	t   algo.Timer
+	gen uint64
+}
+
+// earlyLimit bounds the messages kept for a machine that has not booted.
+const earlyLimit = 1024
+
+// New checks cfg and prepares a node; nothing is sent before Run.
+func New(cfg Config) (*Node, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	alg, err := algo.Lookup(cfg.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	if err := suitsRuntime(alg); err != nil {
+		return nil, err
+	}
+	// The network's size bounds node sets in parameters (initiators).
+	n := int(cfg.ID) + 1
+	for id := range cfg.Peers {
+		n = max(n, int(id)+1)
+	}
+	_, newNode, err := alg.Instantiate(cfg.Params, n)
+	if err != nil {
+		return nil, err
+	}
+	nd := &Node{
+		cfg: cfg, alg: alg, names: alg.Messages, m: newNode(cfg.ID),
+		codec: runtime.Codec{Cluster: cfg.Cluster, Key: cfg.Key},
+		state: runtime.StateDir(cfg.StateDir), log: cfg.Logger.With("node", cfg.ID),
+		value: cfg.Value, nbrs: map[algo.NodeID]*neighbor{}, lastLeader: algo.None,
+		inbox: make(chan inbound, 1024), timerC: make(chan timerFire, 64), calls: make(chan func()),
+		done: make(chan struct{}),
+	}
+	for id, addr := range cfg.Peers {
+		if id != cfg.ID {
+			nd.nbrs[id] = &neighbor{addr: addr}
+		}
+	}
+	nd.metrics.init(len(alg.Messages))
+	nd.last = Status{ID: cfg.ID, Value: cfg.Value, Algorithm: alg.Name, Cluster: cfg.Cluster, Leader: algo.None, State: algo.Norm, Neighbors: []algo.NodeID{}}
+	nd.pub.init(nd.last)
+	return nd, nil
+}
+
+// suitsRuntime refuses algorithms that cannot run on a real network of
+// datagrams: those that need a fixed topology, assume reliable links, or
+// elect only when someone starts a wave.
+func suitsRuntime(a *algo.Algorithm) error {
+	switch {
+	case a.Model.Topology != "":
+		return fmt.Errorf("algorithm %s needs a %s network; the runtime runs algorithms for dynamic networks (vkt, park)", a.Name, a.Model.Topology)
+	case !a.Model.Spontaneous || !a.Model.Loss || !a.Model.Crash:
+		return fmt.Errorf("algorithm %s does not tolerate message loss and crashes; the runtime runs algorithms for dynamic networks (vkt, park)", a.Name)
+	case a.Model.Synchronous:
+		return fmt.Errorf("algorithm %s runs in synchronous pulses, which a real network does not give", a.Name)
+	}
+	return nil
+}
+
+// Run boots the node and runs it until ctx ends or the transport fails. It
+// closes the transport when it returns; it returns nil after ctx ends.
+func (n *Node) Run(ctx context.Context) error {
+	select {
+	case <-n.done:
+		return errors.New("node: Run called twice")
+	default:
+	}
+	defer close(n.done)
+	n.runCtx = ctx
+	n.start = time.Now()
+	n.started.Store(n.start.UnixNano())
+	// Numbering from the wall clock keeps a restarted node's sequence
+	// numbers above those of its previous life, which receivers' replay
+	// windows still hold.
+	n.seq = uint64(n.start.UnixNano())
+	seed := n.cfg.Seed
+	if seed == 0 {
+		seed = uint64(n.start.UnixNano())
+	}
+	n.rng = rand.New(rand.NewPCG(seed, uint64(n.cfg.ID)))
+
+	saved, err := n.state.Load()
+	if n.cfg.StateDir == "" {
+		saved, err = nil, nil
+	}
+	if err != nil {
+		n.cfg.Transport.Close()
+		return err
+	}
+	if saved != nil && (saved.Algorithm != n.alg.Name || saved.ID != n.cfg.ID) {
+		n.cfg.Transport.Close()
+		return fmt.Errorf("%s: state of node %d running %s, not of node %d running %s", n.state.Path(), saved.ID, saved.Algorithm, n.cfg.ID, n.alg.Name)
+	}
+
+	readErr := make(chan error, 1)
+	go n.read(readErr)
+	defer func() {
+		n.cfg.Transport.Close()
+		for _, t := range n.timers {
+			if t != nil {
+				t.Stop()
+			}
+		}
+		n.stopLeading()
+		n.pub.close()
+	}()
+
+	// Neighbours are discovered first: a hello goes out now, nodes already
+	// running answer at once, and the machine boots one beacon interval
+	// later knowing them, as a node of the documents knows its neighbours.
+	n.beacon(time.Now())
+	bootAt := time.NewTimer(n.cfg.Hello)
+	defer bootAt.Stop()
+	beacons := time.NewTicker(n.cfg.Hello)
+	defer beacons.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			n.persist()
+			n.log.Info("stopped")
+			return nil
+		case err := <-readErr:
+			n.persist()
+			return fmt.Errorf("node %d: transport: %w", n.cfg.ID, err)
+		case <-bootAt.C:
+			n.boot(saved)
+		case now := <-beacons.C:
+			n.beacon(now)
+			n.expire(now)
+		case in := <-n.inbox:
+			n.receive(in)
+		case f := <-n.timerC:
+			if int(f.t) < len(n.gens) && f.gen == n.gens[f.t] && n.booted {
+				n.gens[f.t]++ // spent
+				n.m.Timer(n.env(), f.t)
+				n.after()
+			}
+		case call := <-n.calls:
+			call()
+		}
+	}
+}
+
+// boot starts the machine: recovered from saved state when there is some,
+// fresh otherwise.
+func (n *Node) boot(saved *runtime.Saved) {
+	n.booted = true
+	env := n.env()
+	if saved != nil {
+		n.last.ElectionIndex = saved.ElectionIndex
+		if err := n.m.Recover(env, saved.Machine); err != nil {
+			n.log.Warn("saved state unusable; restarting with an election", "file", n.state.Path(), "err", err)
+			n.m.Restart(env)
+		} else {
+			n.log.Info("recovered", "file", n.state.Path())
+		}
+	} else {
+		n.m.Start(env)
+	}
+	n.after()
+	for _, m := range n.early {
+		if n.nbrs[m.From] != nil && n.nbrs[m.From].up {
+			n.m.Receive(n.env(), &m)
+			n.after()
+		}
+	}
+	n.early = nil
+}
+
+// read is the socket's goroutine: it decodes datagrams and hands the valid
+// ones to the loop, counting the others by reason.
+func (n *Node) read(errc chan<- error) {
+	buf := make([]byte, runtime.MaxDatagram+1)
+	for {
+		k, from, err := n.cfg.Transport.ReadFrom(buf)
+		if err != nil {
+			if !runtime.IsClosed(err) {
+				errc <- err
+			}
+			return
+		}
+		d, err := n.codec.Decode(buf[:k])
+		if err != nil {
+			n.reject(err, from)
+			continue
+		}
+		select {
+		case n.inbox <- inbound{d: d, from: from, at: time.Now()}:
+		case <-n.done:
+			return
+		}
+	}
+}
+
+// reject counts a datagram the node refused, and logs it at debug level.
+func (n *Node) reject(err error, from netip.AddrPort) {
+	reason := runtime.ReasonPayload
+	var we *runtime.WireError
+	if errors.As(err, &we) {
+		reason = we.Reason
+	}
+	n.metrics.rejected[reason].Add(1)
+	n.log.Debug("datagram rejected", "from", from, "reason", reason, "err", err)
+}
+
+// receive handles one decoded datagram in the loop.
+func (n *Node) receive(in inbound) {
+	d := in.d
+	if d.Sender == n.cfg.ID {
+		return // our own broadcast, come back
+	}
+	nb := n.nbrs[d.Sender]
+	if nb == nil {
+		nb = &neighbor{addr: in.from}
+		n.nbrs[d.Sender] = nb
+	}
+	if !nb.window.Accept(d.Seq, n.alg.Model.FIFO) {
+		n.metrics.rejected[runtime.ReasonReplay].Add(1)
+		return
+	}
+	if d.Kind == runtime.KindMessage && d.Message.To != n.cfg.ID {
+		n.metrics.rejected[runtime.ReasonMisaddressed].Add(1)
+		return
+	}
+	// A node that moved to another address (restarted elsewhere) is
+	// followed there; with a key, only a signed datagram can move it.
+	nb.addr = in.from
+	nb.heard = in.at
+	if !nb.up {
+		n.neighborUp(d.Sender, nb)
+	}
+	switch d.Kind {
+	case runtime.KindHello:
+		nb.value = d.Value
+		n.metrics.hellosReceived.Add(1)
+	case runtime.KindMessage:
+		if int(d.Message.Type) >= len(n.names) {
+			n.metrics.rejected[runtime.ReasonPayload].Add(1)
+			return
+		}
+		n.metrics.received[d.Message.Type].Add(1)
+		if !n.booted {
+			if len(n.early) < earlyLimit {
+				n.early = append(n.early, d.Message)
+			}
+			return
+		}
+		n.m.Receive(n.env(), &d.Message)
+		n.after()
+	}
+}
+
+// neighborUp records a neighbour that became reachable, answers it with a
+// hello at once (so that discovery takes a round trip, not a beacon
+// interval) and tells the machine.
+func (n *Node) neighborUp(id algo.NodeID, nb *neighbor) {
+	nb.up = true
+	i, _ := slices.BinarySearch(n.up, id)
+	n.up = slices.Insert(n.up, i, id)
+	n.log.Debug("neighbour up", "peer", id, "addr", nb.addr)
+	n.hello(nb.addr)
+	if n.booted {
+		n.m.NeighborUp(n.env(), id)
+		n.after()
+	}
+}
+
+// expire declares lost the neighbours not heard for HelloLoss beacons.
+func (n *Node) expire(now time.Time) {
+	limit := time.Duration(n.cfg.HelloLoss) * n.cfg.Hello
+	for _, id := range slices.Clone(n.up) {
+		nb := n.nbrs[id]
+		if now.Sub(nb.heard) <= limit {
+			continue
+		}
+		nb.up = false
+		i, _ := slices.BinarySearch(n.up, id)
+		n.up = slices.Delete(n.up, i, i+1)
+		n.log.Debug("neighbour lost", "peer", id, "silent", now.Sub(nb.heard).Round(time.Millisecond))
+		if n.booted {
+			n.m.NeighborDown(n.env(), id)
+			n.after()
+		}
+	}
+}
+
+// beacon sends a hello to every listed peer and to the broadcast address.
+func (n *Node) beacon(time.Time) {
+	for id := range n.cfg.Peers {
+		if id != n.cfg.ID {
+			n.hello(n.nbrs[id].addr) // where it was last heard from
+		}
+	}
+	if n.cfg.Broadcast.IsValid() {
+		n.hello(n.cfg.Broadcast)
+	}
+}
+
+// hello sends one hello beacon to addr.
+func (n *Node) hello(addr netip.AddrPort) {
+	n.seq++
+	b, err := n.codec.AppendHello(n.buf[:0], n.cfg.ID, n.seq, n.value)
+	if err != nil {
+		n.log.Error("encoding a hello", "err", err)
+		return
+	}
+	n.buf = b
+	n.write(b, addr)
+	n.metrics.hellosSent.Add(1)
+}
+
+// write sends one datagram, counting a failure.
+func (n *Node) write(b []byte, addr netip.AddrPort) {
+	if err := n.cfg.Transport.WriteTo(b, addr); err != nil {
+		n.metrics.sendErrors.Add(1)
+		if !n.sendErred {
+			n.sendErred = true
+			n.log.Warn("send failed (counted from now on, logged once)", "to", addr, "err", err)
+		}
+	}
+}

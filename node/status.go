@@ -1,0 +1,254 @@
+package node
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/runtime"
+)
+
+// Status is a node's state as its users see it.
+type Status struct {
+	ID        algo.NodeID
+	Value     int64
+	Algorithm string
+	Cluster   uint32
+	// Leader is the node this one follows (algo.None: none), State its
+	// phase (Norm, Elect, Wait). A leader is only meaningful in Norm.
+	Leader algo.NodeID
+	State  algo.State
+	// ElectionIndex is the number of the newest election this node has
+	// taken part in. It never decreases, across recoveries too, so a
+	// leader can use it as a fencing token: a resource that refuses
+	// requests carrying an index below the highest it has seen refuses a
+	// deposed leader that has not noticed yet.
+	ElectionIndex uint64
+	// Computation is the algorithm's computation index <num, id> behind
+	// ElectionIndex.
+	Computation algo.Index
+	// Neighbors are the nodes this one currently hears, ascending.
+	Neighbors []algo.NodeID
+	// Changed is when this status last changed.
+	Changed time.Time
+}
+
+// Leading reports whether the node is the leader: in Norm, following itself.
+func (s Status) Leading() bool { return s.State == algo.Norm && s.Leader == s.ID }
+
+// HasLeader reports whether the node follows a leader (in Norm).
+func (s Status) HasLeader() bool { return s.State == algo.Norm && s.Leader != algo.None }
+
+// same reports whether s and t differ in nothing a subscriber is told of.
+func (s Status) same(t Status) bool {
+	return s.Leader == t.Leader && s.State == t.State && s.ElectionIndex == t.ElectionIndex &&
+		s.Value == t.Value && slices.Equal(s.Neighbors, t.Neighbors)
+}
+
+// after runs after every input the machine handled: it reads the machine's
+// status, publishes a change, keeps leadership callbacks and the saved
+// state in step.
+func (n *Node) after() {
+	st := n.m.Status()
+	next := n.last
+	next.Leader, next.State, next.Value = st.Leader, st.State, n.value
+	next.Computation = st.Index
+	next.ElectionIndex = max(n.last.ElectionIndex, uint64(st.Index.Num))
+	if !slices.Equal(next.Neighbors, n.up) {
+		next.Neighbors = slices.Clone(n.up)
+	}
+	if !next.same(n.last) {
+		n.changed(n.last, next)
+	}
+	n.persist()
+}
+
+// changed publishes a new status and acts on what changed.
+func (n *Node) changed(prev, next Status) {
+	now := time.Now()
+	next.Changed = now
+	n.last = next
+	n.metrics.observe(prev, next, now)
+	if next.State == algo.Elect && (prev.State != algo.Elect || next.Computation != prev.Computation) {
+		n.metrics.elections.Add(1)
+	}
+	if next.HasLeader() && (!prev.HasLeader() || prev.Leader != next.Leader) {
+		n.log.Info("leader", "leader", next.Leader, "election_index", next.ElectionIndex)
+		if next.Leader != n.lastLeader {
+			if n.lastLeader != algo.None {
+				n.metrics.leaderChanges.Add(1)
+			}
+			n.lastLeader = next.Leader
+			if cb := n.cfg.Callbacks.OnNewLeader; cb != nil {
+				n.pub.call(func() { cb(next.Leader) })
+			}
+		}
+	}
+	switch {
+	case next.Leading() && n.leading == nil:
+		ctx, cancel := context.WithCancel(n.runCtx)
+		n.leading = cancel
+		if cb := n.cfg.Callbacks.OnStartedLeading; cb != nil {
+			go cb(ctx)
+		}
+	case !next.Leading() && n.leading != nil:
+		n.stopLeading()
+	}
+	n.pub.publish(next)
+}
+
+// stopLeading cancels the leader's context at once (a fencing matter: the
+// application must stop acting as leader now), then queues the callback.
+func (n *Node) stopLeading() {
+	if n.leading == nil {
+		return
+	}
+	n.leading()
+	n.leading = nil
+	if cb := n.cfg.Callbacks.OnStoppedLeading; cb != nil {
+		n.pub.call(cb)
+	}
+}
+
+// persist writes the machine's state when it changed since last written.
+func (n *Node) persist() {
+	if n.cfg.StateDir == "" || !n.booted {
+		return
+	}
+	b := n.m.Save()
+	if bytes.Equal(b, n.saved) && n.last.ElectionIndex == n.savedIndex {
+		return
+	}
+	err := n.state.Store(runtime.Saved{Algorithm: n.alg.Name, ID: n.cfg.ID, Cluster: n.cfg.Cluster, ElectionIndex: n.last.ElectionIndex, Machine: b})
+	if err != nil {
+		n.metrics.saveErrors.Add(1)
+		n.log.Error("saving state", "file", n.state.Path(), "err", err)
+		return
+	}
+	n.saved, n.savedIndex = b, n.last.ElectionIndex
+}
+
+// publisher hands statuses to subscribers and runs callbacks, in order, on
+// a goroutine of its own so that a slow subscriber or callback never
+// stalls the node.
+type publisher struct {
+	mu     sync.Mutex
+	cur    Status
+	subs   []chan Status
+	closed bool
+	queue  []func()
+	wake   chan struct{}
+}
+
+// subscriberBuffer is how many statuses a subscriber may fall behind by
+// before it loses the oldest; it never loses the newest.
+const subscriberBuffer = 64
+
+func (p *publisher) init(s Status) {
+	p.cur = s
+	p.wake = make(chan struct{}, 1)
+	go p.run()
+}
+
+// publish makes s the current status and offers it to every subscriber.
+func (p *publisher) publish(s Status) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cur = s
+	for _, ch := range p.subs {
+		offer(ch, s)
+	}
+}
+
+// offer sends s on ch, dropping the oldest waiting status when ch is full.
+// Only the publisher sends, under its lock, so the second send cannot block.
+func offer(ch chan Status, s Status) {
+	select {
+	case ch <- s:
+	default:
+		select {
+		case <-ch:
+		default:
+		}
+		ch <- s
+	}
+}
+
+// subscribe returns a channel that receives the current status now and
+// every change after; it is closed when ctx ends or the node stops.
+func (p *publisher) subscribe(ctx context.Context) <-chan Status {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ch := make(chan Status, subscriberBuffer)
+	ch <- p.cur
+	if p.closed {
+		close(ch)
+		return ch
+	}
+	p.subs = append(p.subs, ch)
+	go func() {
+		<-ctx.Done()
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if i := slices.Index(p.subs, ch); i >= 0 {
+			p.subs = slices.Delete(p.subs, i, i+1)
+			close(ch)
+		}
+	}()
+	return ch
+}
+
+func (p *publisher) current() Status {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cur
+}
+
+// call queues f for the callback goroutine.
+func (p *publisher) call(f func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.queue = append(p.queue, f)
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run calls the queued callbacks in order, until close.
+func (p *publisher) run() {
+	for range p.wake {
+		for {
+			p.mu.Lock()
+			if len(p.queue) == 0 {
+				p.mu.Unlock()
+				break
+			}
+			f := p.queue[0]
+			p.queue = p.queue[1:]
+			p.mu.Unlock()
+			f()
+		}
+	}
+}
+
+// close ends every subscription; queued callbacks still run.
+func (p *publisher) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.closed = true
+	for _, ch := range p.subs {
+		close(ch)
+	}
+	p.subs = nil
+	close(p.wake)
+}
