@@ -64,6 +64,6 @@ completed but the checker found violations.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd(), newBenchCmd())
+	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd(), newBenchCmd(), newNodeCmd())
 	return root
 }

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/node"
+	"github.com/electgo/elect/runtime"
+)
+
+// nodeFlags are elect node's options.
+type nodeFlags struct {
+	id, value           int64
+	listen, peers, http string
+	keyFile, stateDir   string
+	algo                string
+	params              []string
+	cluster             uint32
+	hello               time.Duration
+	helloLoss           int
+	broadcast           string
+	logLevel, logFormat string
+}
+
+func newNodeCmd() *cobra.Command {
+	var f nodeFlags
+	cmd := &cobra.Command{
+		Use:   "node --id N --listen ADDR [--peers ID=ADDR,...] [flags]",
+		Short: "Run one real node that elects over UDP",
+		Long: `Run one node of a real cluster. It discovers its neighbours with hello
+beacons (to the listed peers, and to --broadcast where the network has one),
+runs the chosen algorithm over UDP, and serves its status over HTTP.
+
+A node restarted with the --state-dir it ran with recovers its state (a merge,
+no election); one started without saved state elects. SIGINT or SIGTERM stops
+it cleanly, saving its state first.`,
+		Example: `  elect node --id 0 --listen 127.0.0.1:7000 --peers 1=127.0.0.1:7001,2=127.0.0.1:7002 --http 127.0.0.1:8000
+  curl -s 127.0.0.1:8000/status`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("id") {
+				return errors.New("--id is required")
+			}
+			if !cmd.Flags().Changed("value") {
+				f.value = f.id
+			}
+			cfg, err := f.config(cmd)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runNode(ctx, cfg, f.http)
+		},
+	}
+	fl := cmd.Flags()
+	fl.Int64Var(&f.id, "id", 0, "this node's id (required; a non-negative integer)")
+	fl.Int64Var(&f.value, "value", 0, "this node's value, its desirability as leader (default: its id)")
+	fl.StringVar(&f.listen, "listen", "", "UDP address to listen on, HOST:PORT (required)")
+	fl.StringVar(&f.peers, "peers", "", "the other nodes: ID=HOST:PORT,... (hello beacons go to each)")
+	fl.StringVar(&f.http, "http", "", "serve /status, /metrics and /healthz on this address")
+	fl.StringVar(&f.keyFile, "key-file", "", "a file holding the cluster's shared key: datagrams are signed with HMAC-SHA256 and unsigned ones refused")
+	fl.StringVar(&f.stateDir, "state-dir", "", "keep what recovery needs in this directory")
+	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm (one for dynamic networks: vkt, park)")
+	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable), e.g. heartbeat=1s")
+	fl.Uint32Var(&f.cluster, "cluster", 0, "cluster id: nodes ignore datagrams of other clusters")
+	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")
+	fl.IntVar(&f.helloLoss, "hello-loss", node.DefaultHelloLoss, "a neighbour is lost after this many beacon intervals without a datagram from it")
+	fl.StringVar(&f.broadcast, "broadcast", "", "also send hello beacons to this broadcast address, HOST:PORT (e.g. 10.0.0.255:7000)")
+	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json (on stderr)")
+	return cmd
+}
+
+// config turns the flags into a node.Config, naming the flag at fault.
+func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
+	var cfg node.Config
+	if f.id < 0 || f.id > 1<<31-1 {
+		return cfg, fmt.Errorf("--id %d: want a non-negative 32-bit integer", f.id)
+	}
+	if f.listen == "" {
+		return cfg, errors.New("--listen is required (e.g. --listen 127.0.0.1:7000)")
+	}
+	peers, err := node.ParsePeers(f.peers)
+	if err != nil {
+		return cfg, fmt.Errorf("--peers: %w", err)
+	}
+	params := map[string]string{}
+	for _, p := range f.params {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return cfg, fmt.Errorf("--param %q: want NAME=VALUE", p)
+		}
+		params[k] = v
+	}
+	logger, err := newLogger(cmd, f.logLevel, f.logFormat)
+	if err != nil {
+		return cfg, err
+	}
+	cfg = node.Config{
+		ID: algo.NodeID(f.id), Value: f.value, Algorithm: f.algo, Params: params,
+		Cluster: f.cluster, Peers: peers, Hello: f.hello, HelloLoss: f.helloLoss,
+		StateDir: f.stateDir, Logger: logger,
+	}
+	if f.hello <= 0 {
+		return cfg, fmt.Errorf("--hello %v: want a positive duration", f.hello)
+	}
+	if f.helloLoss < 1 {
+		return cfg, fmt.Errorf("--hello-loss %d: want at least 1", f.helloLoss)
+	}
+	if f.broadcast != "" {
+		if cfg.Broadcast, err = node.ResolveAddr(f.broadcast); err != nil {
+			return cfg, fmt.Errorf("--broadcast: %w", err)
+		}
+	}
+	if f.keyFile != "" {
+		key, err := os.ReadFile(f.keyFile)
+		if err != nil {
+			return cfg, fmt.Errorf("--key-file: %w", err)
+		}
+		key = bytes.TrimSpace(key)
+		if len(key) < 16 {
+			return cfg, fmt.Errorf("--key-file %s: the key has %d bytes; use at least 16 (e.g. head -c 32 /dev/urandom | base64 > %s)", f.keyFile, len(key), f.keyFile)
+		}
+		cfg.Key = key
+	}
+	// The listen address is opened last: a bad flag after it would leave
+	// nothing open.
+	tr, err := runtime.ListenUDP(f.listen)
+	if err != nil {
+		return cfg, fmt.Errorf("--listen: %w", err)
+	}
+	cfg.Transport = tr
+	return cfg, nil
+}
+
+// newLogger builds the node's slog logger on stderr.
+func newLogger(cmd *cobra.Command, level, format string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(cmd.ErrOrStderr(), opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// runNode runs a node, and its HTTP server when addr is set, until ctx ends.
+func runNode(ctx context.Context, cfg node.Config, addr string) error {
+	n, err := node.New(cfg)
+	if err != nil {
+		cfg.Transport.Close()
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var srv *http.Server
+	if addr != "" {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			cfg.Transport.Close()
+			return fmt.Errorf("--http: %w", err)
+		}
+		srv = &http.Server{Handler: n.Handler(), ReadHeaderTimeout: 5 * time.Second}
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				cfg.Logger.Error("http", "err", err)
+				cancel()
+			}
+		}()
+	}
+	local := cfg.Transport.LocalAddr()
+	cfg.Logger.Info("node started", "node", cfg.ID, "algorithm", cfg.Algorithm, "listen", local, "peers", len(cfg.Peers), "http", addr)
+	err = n.Run(ctx)
+	if srv != nil {
+		shut, done := context.WithTimeout(context.Background(), time.Second)
+		defer done()
+		srv.Shutdown(shut)
+	}
+	return err
+}
