@@ -176,7 +176,12 @@ func TestGarbageRejected(t *testing.T) {
 	b, _ := unsigned.AppendHello(nil, 9, 1, 1000)
 	wrongKey := runtime.Codec{Key: []byte("guess")}
 	w, _ := wrongKey.AppendMessage(nil, 5, &algo.Message{From: 9, To: 0, Peer: algo.Peer{ID: 9, Value: 1000}})
-	for _, d := range [][]byte{{}, []byte("hello"), b, w, make([]byte, 1500)} {
+	// Signed with the right key: an old number from node 1 (a replay) and
+	// a message for node 1 sent to node 0.
+	right := runtime.Codec{Key: []byte("secret")}
+	replayed, _ := right.AppendHello(nil, 1, 5, 1)
+	misaddressed, _ := right.AppendMessage(nil, 1, &algo.Message{From: 9, To: 1})
+	for _, d := range [][]byte{{}, []byte("hello"), b, w, make([]byte, 1500), replayed, misaddressed} {
 		evil.WriteTo(d, target)
 	}
 	rej := func() uint64 {
@@ -187,11 +192,16 @@ func TestGarbageRejected(t *testing.T) {
 		return n
 	}
 	deadline := time.Now().Add(2 * time.Second)
-	for rej() < 5 && time.Now().Before(deadline) {
+	for rej() < 7 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if got := rej(); got != 5 {
-		t.Errorf("%d datagrams rejected, want 5", got)
+	if got := rej(); got != 7 {
+		t.Errorf("%d datagrams rejected, want 7", got)
+	}
+	for r, want := range map[runtime.Reason]uint64{runtime.ReasonShort: 2, runtime.ReasonOversized: 1, runtime.ReasonReplay: 1, runtime.ReasonMisaddressed: 1} {
+		if n := c.nodes[0].metrics.rejected[r].Load(); n != want {
+			t.Errorf("%v: %d, want %d", r, n, want)
+		}
 	}
 	if n := c.nodes[0].metrics.rejected[runtime.ReasonUnsigned].Load(); n != 1 {
 		t.Errorf("unsigned: %d, want 1", n)

@@ -92,7 +92,9 @@ func (n *Node) changed(prev, next Status) {
 		ctx, cancel := context.WithCancel(n.runCtx)
 		n.leading = cancel
 		if cb := n.cfg.Callbacks.OnStartedLeading; cb != nil {
-			go cb(ctx)
+			// Started from the callback goroutine, after the OnNewLeader
+			// queued before it; it runs on a goroutine of its own.
+			n.pub.call(func() { go cb(ctx) })
 		}
 	case !next.Leading() && n.leading != nil:
 		n.stopLeading()

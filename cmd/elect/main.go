@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +43,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "elect:", err)
+	fmt.Fprintln(stderr, "elect:", oneLine(err.Error()))
 	var v violationError
 	if errors.As(err, &v) {
 		return exitViolation
@@ -66,4 +67,14 @@ completed but the checker found violations.`,
 	}
 	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd(), newBenchCmd(), newNodeCmd())
 	return root
+}
+
+// oneLine keeps an error on one line of stderr: cobra's "Did you mean
+// this?" suggestions come as a paragraph after a blank line.
+func oneLine(msg string) string {
+	head, suggestions, found := strings.Cut(strings.TrimSpace(msg), "\n\nDid you mean this?\n")
+	if !found {
+		return msg
+	}
+	return head + " (did you mean " + strings.Join(strings.Fields(suggestions), " or ") + "?)"
 }

@@ -1,0 +1,81 @@
+package node
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/electgo/elect/runtime"
+)
+
+// TestHTTP: /status says what Status says, /metrics parses as the
+// Prometheus text format with every family, /healthz is 200 while running.
+func TestHTTP(t *testing.T) {
+	c := newCluster(t, 3, nil)
+	c.waitAgree(ids(0, 3), 2, 5*time.Second)
+	srv := httptest.NewServer(c.nodes[0].Handler())
+	defer srv.Close()
+
+	get := func(path string) (*http.Response, string) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, string(b)
+	}
+
+	resp, body := get("/status")
+	var st StatusJSON
+	if err := json.Unmarshal([]byte(body), &st); err != nil {
+		t.Fatalf("/status: %v\n%s", err, body)
+	}
+	if st.ID != 0 || st.Leader != 2 || st.State != "Norm" || st.Algorithm != "vkt" || len(st.Neighbors) != 2 || st.ElectionIndex == 0 {
+		t.Errorf("/status = %+v", st)
+	}
+	if st.Counters.Sent["election"] == 0 || st.Counters.HellosRecv == 0 {
+		t.Errorf("/status counters = %+v, want elections sent and hellos received", st.Counters)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("/status Content-Type %q", ct)
+	}
+
+	_, body = get("/metrics")
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("/metrics is not the Prometheus text format: %v\n%s", err, body)
+	}
+	for _, name := range []string{"elect_messages_sent_total", "elect_messages_received_total", "elect_datagrams_rejected_total",
+		"elect_elections_total", "elect_leader_changes_total", "elect_leaderless_seconds_total", "elect_leader", "elect_election_index"} {
+		if families[name] == nil {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+	if got := len(families["elect_datagrams_rejected_total"].GetMetric()); got != runtime.NumReasons {
+		t.Errorf("%d rejection reasons in /metrics, want all %d (zeros included)", got, runtime.NumReasons)
+	}
+	if v := families["elect_leader"].GetMetric()[0].GetGauge().GetValue(); v != 2 {
+		t.Errorf("elect_leader %v, want 2", v)
+	}
+
+	if resp, _ := get("/healthz"); resp.StatusCode != 200 {
+		t.Errorf("/healthz %d while running", resp.StatusCode)
+	}
+	c.stop(0)
+	if resp, _ := get("/healthz"); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("/healthz %d after Run returned, want 503", resp.StatusCode)
+	}
+}
