@@ -394,9 +394,6 @@ const (
 	// ReasonMisaddressed: a message whose destination is not this node, as
 	// when a node took over an address another id used before.
 	ReasonMisaddressed
-	// ReasonUnknownPeer: a message from a node this one does not accept as
-	// a neighbour.
-	ReasonUnknownPeer
 
 	// NumReasons is the number of reasons, so that counters can be a
 	// fixed array indexed by Reason.
@@ -419,7 +416,6 @@ var reasonNames = [NumReasons]string{
 	ReasonSender:       "sender",
 	ReasonReplay:       "replay",
 	ReasonMisaddressed: "misaddressed",
-	ReasonUnknownPeer:  "unknown_peer",
 }
 
 // String is the reason's label value in /metrics: lower_snake_case.
