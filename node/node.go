@@ -205,6 +205,11 @@ func (n *Node) Run(ctx context.Context) error {
 	defer bootAt.Stop()
 	beacons := time.NewTicker(n.cfg.Hello)
 	defer beacons.Stop()
+	// Neighbours are declared lost when their silence reaches the limit,
+	// not at the next beacon tick: that would add up to a beacon interval
+	// to every failover.
+	expiry := time.NewTimer(n.lossLimit())
+	defer expiry.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -218,7 +223,9 @@ func (n *Node) Run(ctx context.Context) error {
 			n.boot(saved)
 		case now := <-beacons.C:
 			n.beacon(now)
+		case now := <-expiry.C:
 			n.expire(now)
+			expiry.Reset(n.nextExpiry(now))
 		case in := <-n.inbox:
 			n.receive(in)
 		case f := <-n.timerC:
@@ -357,9 +364,24 @@ func (n *Node) neighborUp(id algo.NodeID, nb *neighbor) {
 	}
 }
 
+// lossLimit is the silence after which a neighbour is lost.
+func (n *Node) lossLimit() time.Duration { return time.Duration(n.cfg.HelloLoss) * n.cfg.Hello }
+
+// nextExpiry is how long until the first live neighbour's silence reaches
+// the limit. A neighbour heard later has a later deadline, so a timer set to
+// this fires no later than any deadline, at worst early (and is set again).
+func (n *Node) nextExpiry(now time.Time) time.Duration {
+	limit := n.lossLimit()
+	next := limit
+	for _, id := range n.up {
+		next = min(next, n.nbrs[id].heard.Add(limit).Sub(now))
+	}
+	return max(next, time.Millisecond)
+}
+
 // expire declares lost the neighbours not heard for HelloLoss beacons.
 func (n *Node) expire(now time.Time) {
-	limit := time.Duration(n.cfg.HelloLoss) * n.cfg.Hello
+	limit := n.lossLimit()
 	for _, id := range slices.Clone(n.up) {
 		nb := n.nbrs[id]
 		if now.Sub(nb.heard) <= limit {
