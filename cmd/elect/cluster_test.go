@@ -262,7 +262,7 @@ func clusterAwait(t *testing.T, lines <-chan string, re string, within time.Dura
 // TestClusterKeyboard drives a cluster a command line at a time, as a user
 // at the keyboard would, its output being a line per change.
 func TestClusterKeyboard(t *testing.T) {
-	cmd, in, lines := clusterElect(t, "cluster", "--nodes", "4", "--hello", "50ms", "-p", "heartbeat=100ms", "-p", "timeout=500ms")
+	cmd, in, lines := clusterElect(t, "cluster", "--nodes", "4", "--dir", t.TempDir(), "--hello", "50ms", "-p", "heartbeat=100ms", "-p", "timeout=500ms")
 	say := func(s string) {
 		if _, err := io.WriteString(in, s+"\n"); err != nil {
 			t.Fatal(err)
@@ -341,7 +341,8 @@ func TestClusterParentDies(t *testing.T) {
 	if goruntime.GOOS != "linux" {
 		t.Skip("Pdeathsig is Linux only")
 	}
-	cmd, in, lines := clusterElect(t, "cluster", "--nodes", "2", "--hello", "50ms", "-p", "heartbeat=100ms", "-p", "timeout=500ms")
+	// Killed, it cannot remove a temporary directory: give it one.
+	cmd, in, lines := clusterElect(t, "cluster", "--nodes", "2", "--dir", t.TempDir(), "--hello", "50ms", "-p", "heartbeat=100ms", "-p", "timeout=500ms")
 	clusterAwait(t, lines, `agreed: leader 1`, 10*time.Second)
 	io.WriteString(in, "p\n")
 	var pids []int
