@@ -1,102 +1,16 @@
 package scenario
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/sim"
 	"go.yaml.in/yaml/v3"
 )
-
-// parseYAML reads the one document of data and returns its root node, or nil
-// when the file holds no document or a null one.
-func parseYAML(file string, data []byte) (*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := decodeNode(dec, &doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, syntaxError(file, data, err)
-	}
-	var next yaml.Node
-	switch err := decodeNode(dec, &next); {
-	case err == nil:
-		return nil, &Error{File: file, Line: next.Line, Column: next.Column,
-			Msg: "a scenario file holds one YAML document, but a second one starts here"}
-	case !errors.Is(err, io.EOF):
-		return nil, syntaxError(file, data, err)
-	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode {
-		if len(root.Content) != 1 {
-			return nil, nil
-		}
-		root = root.Content[0]
-	}
-	root = resolve(root)
-	if isNull(root) {
-		return nil, nil
-	}
-	return root, nil
-}
-
-// resolve follows an alias to the node it names, keeping the alias's position
-// so that errors point where the value is used.
-func resolve(n *yaml.Node) *yaml.Node {
-	if n == nil { // the YAML library does not build these; be safe anyway
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}
-	}
-	if n.Kind != yaml.AliasNode {
-		return n
-	}
-	t := n.Alias
-	for i := 0; t != nil && t.Kind == yaml.AliasNode && i < 8; i++ {
-		t = t.Alias
-	}
-	if t == nil || t.Kind == yaml.AliasNode {
-		return n // reported as a value of the wrong kind
-	}
-	c := *t
-	c.Line, c.Column = n.Line, n.Column
-	return &c
-}
-
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
-// describe names the kind of a node for "want X, got Y" messages.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if isNull(n) {
-			return "nothing"
-		}
-		v := n.Value
-		if len(v) > 40 {
-			v = strings.ToValidUTF8(v[:40], "") + "..."
-		}
-		return strconv.Quote(v)
-	case yaml.AliasNode:
-		return "an alias"
-	case yaml.DocumentNode:
-		return "a document"
-	}
-	return "an unknown node"
-}
 
 // maxNodeWork bounds the node ids all events of a file name together, 4Mi:
 // room for many events over a million-node network. Aliases let a short file
@@ -106,67 +20,10 @@ func describe(n *yaml.Node) string {
 // allocate much. It is a variable so that tests can lower it.
 var maxNodeWork int64 = 1 << 22
 
-// decoder walks a document, naming its file in errors.
+// decoder walks a scenario file.
 type decoder struct {
-	file string
+	Doc
 	work int64 // node ids produced by events so far; see maxNodeWork
-}
-
-func (d *decoder) errf(n *yaml.Node, path, format string, args ...any) *Error {
-	return &Error{File: d.file, Line: n.Line, Column: n.Column, Path: path, Msg: fmt.Sprintf(format, args...)}
-}
-
-// scalar returns the text of a scalar node; null and collections are errors.
-func (d *decoder) scalar(n *yaml.Node, path, want string) (string, error) {
-	n = resolve(n)
-	if n.Kind != yaml.ScalarNode {
-		return "", d.errf(n, path, "want %s, got %s", want, describe(n))
-	}
-	if isNull(n) {
-		return "", d.errf(n, path, "missing value (want %s)", want)
-	}
-	return n.Value, nil
-}
-
-// entry is one key-value pair of a mapping.
-type entry struct {
-	key  string
-	k, v *yaml.Node
-}
-
-// mapping returns the pairs of a mapping node in the order written. what names
-// the keys ("field", "group", "parameter") in messages. A null is an empty
-// mapping.
-func (d *decoder) mapping(n *yaml.Node, path, what string) ([]entry, error) {
-	n = resolve(n)
-	if isNull(n) {
-		return nil, nil
-	}
-	if n.Kind != yaml.MappingNode {
-		return nil, d.errf(n, path, "want a mapping, got %s", describe(n))
-	}
-	out := make([]entry, 0, len(n.Content)/2)
-	seen := make(map[string]int, len(n.Content)/2)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := resolve(n.Content[i])
-		if k.Kind != yaml.ScalarNode {
-			return nil, d.errf(k, path, "a %s name must be a scalar, got %s", what, describe(k))
-		}
-		if k.ShortTag() == "!!merge" {
-			return nil, d.errf(k, path, `merge keys ("<<") are not supported`)
-		}
-		if line, dup := seen[k.Value]; dup {
-			return nil, d.errf(k, path, "duplicate %s %q (first on line %d)", what, k.Value, line)
-		}
-		seen[k.Value] = k.Line
-		out = append(out, entry{key: k.Value, k: k, v: n.Content[i+1]})
-	}
-	return out, nil
-}
-
-// unknown reports a key that is not one of known.
-func (d *decoder) unknown(e entry, path string, known []string) *Error {
-	return d.errf(e.k, path, "unknown field %q (known: %s)", e.key, strings.Join(known, ", "))
 }
 
 func join(path, field string) string {
@@ -184,46 +41,45 @@ var topFields = []string{
 // scenario applies the fields of the root mapping to s.
 func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 	if root.Kind != yaml.MappingNode {
-		return d.errf(root, "", "a scenario must be a mapping of fields like \"algorithm: NAME\", got %s", describe(root))
+		return d.Errf(root, "", "a scenario must be a mapping of fields like \"algorithm: NAME\", got %s", Describe(root))
 	}
-	entries, err := d.mapping(root, "", "field")
+	entries, err := d.Mapping(root, "", "field")
 	if err != nil {
 		return err
 	}
-	s.set = make(map[string]position, len(entries))
+	s.set = make(Positions, len(entries))
 	for _, e := range entries {
-		v := resolve(e.v)
-		s.set[e.key] = position{v.Line, v.Column}
+		s.set.Set(e.Key, e.V)
 		var err error
-		switch e.key {
+		switch e.Key {
 		case "algorithm":
-			s.Algorithm, err = d.name(e.v, e.key, "an algorithm name")
+			s.Algorithm, err = d.Name(e.V, e.Key, "an algorithm name")
 		case "params":
-			s.Params, err = d.params(e.v, e.key, s.set)
+			s.Params, err = d.Params(e.V, e.Key, s.set)
 		case "seed":
-			s.Seed, err = d.seed(e.v, e.key)
+			s.Seed, err = d.seed(e.V, e.Key)
 		case "topology":
-			s.Topology, err = d.name(e.v, e.key, "a topology spec")
+			s.Topology, err = d.Name(e.V, e.Key, "a topology spec")
 		case "nodes":
-			s.Nodes, err = d.nodes(e.v, e.key)
+			s.Nodes, err = d.nodes(e.V, e.Key)
 		case "values":
-			s.Values, err = d.values(e.v, e.key)
+			s.Values, err = d.Values(e.V, e.Key)
 		case "delay":
-			s.Delay, err = d.delay(e.v, e.key)
+			s.Delay, err = d.delay(e.V, e.Key)
 		case "loss":
-			s.Loss, err = d.loss(e.v, e.key)
+			s.Loss, err = d.loss(e.V, e.Key)
 		case "duration":
-			s.Duration, err = d.duration(e.v, e.key)
+			s.Duration, err = d.Duration(e.V, e.Key)
 		case "mobility":
-			s.Mobility, err = d.name(e.v, e.key, "a mobility spec")
+			s.Mobility, err = d.Name(e.V, e.Key, "a mobility spec")
 		case "range":
-			s.Range, err = d.rangeM(e.v, e.key)
+			s.Range, err = d.rangeM(e.V, e.Key)
 		case "check":
-			err = d.check(e.v, e.key, &s.Check)
+			err = d.check(e.V, e.Key, &s.Check)
 		case "events":
-			s.Events, err = d.events(e.v, e.key)
+			s.Events, err = d.events(e.V, e.Key)
 		default:
-			err = d.unknown(e, "", topFields)
+			err = d.Unknown(e, "", topFields)
 		}
 		if err != nil {
 			return err
@@ -232,42 +88,8 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 	return nil
 }
 
-// name reads a non-empty string.
-func (d *decoder) name(n *yaml.Node, path, want string) (string, error) {
-	v, err := d.scalar(n, path, want)
-	if err != nil {
-		return "", err
-	}
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return "", d.errf(resolve(n), path, "empty value (want %s)", want)
-	}
-	return v, nil
-}
-
-func (d *decoder) params(n *yaml.Node, path string, set map[string]position) (map[string]string, error) {
-	entries, err := d.mapping(n, path, "parameter")
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(entries))
-	for _, e := range entries {
-		if strings.TrimSpace(e.key) == "" {
-			return nil, d.errf(e.k, path, "empty parameter name")
-		}
-		v, err := d.scalar(e.v, join(path, e.key), "a scalar value")
-		if err != nil {
-			return nil, err
-		}
-		out[e.key] = v
-		r := resolve(e.v)
-		set[join(path, e.key)] = position{r.Line, r.Column}
-	}
-	return out, nil
-}
-
 func (d *decoder) seed(n *yaml.Node, path string) (uint64, error) {
-	v, err := d.scalar(n, path, "an unsigned integer")
+	v, err := d.Scalar(n, path, "an unsigned integer")
 	if err != nil {
 		return 0, err
 	}
@@ -275,14 +97,14 @@ func (d *decoder) seed(n *yaml.Node, path string) (uint64, error) {
 	if seed, perr := strconv.ParseUint(t, 10, 64); perr == nil {
 		return seed, nil
 	}
-	n = resolve(n)
+	n = Resolve(n)
 	switch {
 	case strings.HasPrefix(t, "-") && isDigits(t[1:]):
-		return 0, d.errf(n, path, "negative seed %q (want an integer from 0 to %d)", v, uint64(math.MaxUint64))
+		return 0, d.Errf(n, path, "negative seed %q (want an integer from 0 to %d)", v, uint64(math.MaxUint64))
 	case isDigits(t):
-		return 0, d.errf(n, path, "seed %q is too large (want an integer from 0 to %d)", v, uint64(math.MaxUint64))
+		return 0, d.Errf(n, path, "seed %q is too large (want an integer from 0 to %d)", v, uint64(math.MaxUint64))
 	}
-	return 0, d.errf(n, path, "invalid seed %q (want an unsigned decimal integer)", v)
+	return 0, d.Errf(n, path, "invalid seed %q (want an unsigned decimal integer)", v)
 }
 
 func isDigits(s string) bool {
@@ -298,133 +120,72 @@ func isDigits(s string) bool {
 }
 
 func (d *decoder) nodes(n *yaml.Node, path string) (int, error) {
-	v, err := d.scalar(n, path, "a node count")
+	v, err := d.Scalar(n, path, "a node count")
 	if err != nil {
 		return 0, err
 	}
 	c, perr := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
 	if perr != nil || c < 1 {
-		return 0, d.errf(resolve(n), path, "invalid node count %q (want an integer from 1 to %d)", v, math.MaxInt32)
+		return 0, d.Errf(Resolve(n), path, "invalid node count %q (want an integer from 1 to %d)", v, math.MaxInt32)
 	}
 	return int(c), nil
 }
 
-func (d *decoder) values(n *yaml.Node, path string) (sim.Values, error) {
-	n = resolve(n)
-	if n.Kind == yaml.ScalarNode {
-		v, err := d.scalar(n, path, "id, random, or a mapping of node: value")
-		if err != nil {
-			return sim.Values{}, err
-		}
-		mode, err := sim.ParseValueMode(strings.TrimSpace(v))
-		if err != nil {
-			return sim.Values{}, d.errf(n, path, "%v", err)
-		}
-		return sim.Values{Mode: mode}, nil
-	}
-	if n.Kind != yaml.MappingNode {
-		return sim.Values{}, d.errf(n, path, "want id, random, or a mapping of node: value, got %s", describe(n))
-	}
-	entries, err := d.mapping(n, path, "node")
-	if err != nil {
-		return sim.Values{}, err
-	}
-	out := sim.Values{Mode: sim.ValueID}
-	if len(entries) == 0 {
-		return out, nil
-	}
-	out.Explicit = make(map[algo.NodeID]int64, len(entries))
-	line := make(map[algo.NodeID]int, len(entries))
-	for _, e := range entries {
-		id, err := d.nodeID(e.k, path)
-		if err != nil {
-			return sim.Values{}, err
-		}
-		if first, dup := line[id]; dup {
-			return sim.Values{}, d.errf(e.k, path, "node %d is given a value twice (first on line %d)", id, first)
-		}
-		line[id] = e.k.Line
-		vpath := fmt.Sprintf("%s.%d", path, id)
-		v, err := d.scalar(e.v, vpath, "an integer value")
-		if err != nil {
-			return sim.Values{}, err
-		}
-		val, perr := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if perr != nil {
-			return sim.Values{}, d.errf(resolve(e.v), vpath, "invalid value %q (want an integer)", v)
-		}
-		out.Explicit[id] = val
-	}
-	return out, nil
-}
-
 func (d *decoder) delay(n *yaml.Node, path string) (sim.Delay, error) {
-	v, err := d.scalar(n, path, "a delay like uniform:1ms:5ms")
+	v, err := d.Scalar(n, path, "a delay like uniform:1ms:5ms")
 	if err != nil {
 		return sim.Delay{}, err
 	}
 	dl, perr := sim.ParseDelay(v)
 	if perr != nil {
-		return sim.Delay{}, d.errf(resolve(n), path, "%v", perr)
+		return sim.Delay{}, d.Errf(Resolve(n), path, "%v", perr)
 	}
 	return dl, nil
 }
 
 func (d *decoder) loss(n *yaml.Node, path string) (float64, error) {
-	v, err := d.scalar(n, path, "a probability in [0, 1)")
+	v, err := d.Scalar(n, path, "a probability in [0, 1)")
 	if err != nil {
 		return 0, err
 	}
 	p, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if perr != nil {
-		return 0, d.errf(resolve(n), path, "invalid loss %q (want a probability in [0, 1), like 0.01)", v)
+		return 0, d.Errf(Resolve(n), path, "invalid loss %q (want a probability in [0, 1), like 0.01)", v)
 	}
 	if !(p >= 0 && p < 1) {
-		return 0, d.errf(resolve(n), path, "loss %s is outside [0, 1)", strings.TrimSpace(v))
+		return 0, d.Errf(Resolve(n), path, "loss %s is outside [0, 1)", strings.TrimSpace(v))
 	}
 	return p, nil
 }
 
 func (d *decoder) rangeM(n *yaml.Node, path string) (float64, error) {
-	v, err := d.scalar(n, path, "a radio range in metres")
+	v, err := d.Scalar(n, path, "a radio range in metres")
 	if err != nil {
 		return 0, err
 	}
 	r, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if perr != nil || !(r > 0) || math.IsInf(r, 0) {
-		return 0, d.errf(resolve(n), path, "invalid range %q (want a number of metres > 0, like 250)", v)
+		return 0, d.Errf(Resolve(n), path, "invalid range %q (want a number of metres > 0, like 250)", v)
 	}
 	return r, nil
-}
-
-func (d *decoder) duration(n *yaml.Node, path string) (time.Duration, error) {
-	v, err := d.scalar(n, path, "a duration like 10s")
-	if err != nil {
-		return 0, err
-	}
-	dur, perr := algo.ParseDuration(v)
-	if perr != nil {
-		return 0, d.errf(resolve(n), path, "%v", perr)
-	}
-	return dur, nil
 }
 
 var checkFields = []string{"stabilization", "liveness"}
 
 func (d *decoder) check(n *yaml.Node, path string, c *Check) error {
-	entries, err := d.mapping(n, path, "field")
+	entries, err := d.Mapping(n, path, "field")
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
 		var err error
-		switch e.key {
+		switch e.Key {
 		case "stabilization":
-			c.Stabilization, err = d.duration(e.v, join(path, e.key))
+			c.Stabilization, err = d.Duration(e.V, join(path, e.Key))
 		case "liveness":
-			c.Liveness, err = d.duration(e.v, join(path, e.key))
+			c.Liveness, err = d.Duration(e.V, join(path, e.Key))
 		default:
-			err = d.unknown(e, path, checkFields)
+			err = d.Unknown(e, path, checkFields)
 		}
 		if err != nil {
 			return err
@@ -436,12 +197,12 @@ func (d *decoder) check(n *yaml.Node, path string, c *Check) error {
 var eventFields = []string{"at", "crash", "restart", "recover", "partition", "heal", "link_down", "link_up", "elect", "crash_on", "corrupt"}
 
 func (d *decoder) events(n *yaml.Node, path string) ([]sim.Action, error) {
-	n = resolve(n)
-	if isNull(n) {
+	n = Resolve(n)
+	if IsNull(n) {
 		return nil, nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		return nil, d.errf(n, path, "want a list of events, got %s", describe(n))
+		return nil, d.Errf(n, path, "want a list of events, got %s", Describe(n))
 	}
 	var out []sim.Action
 	for i, item := range n.Content {
@@ -454,7 +215,7 @@ func (d *decoder) events(n *yaml.Node, path string) ([]sim.Action, error) {
 			d.work += int64(len(g.Nodes))
 		}
 		if d.work > maxNodeWork {
-			return nil, d.errf(resolve(item), fmt.Sprintf("%s[%d]", path, i),
+			return nil, d.Errf(Resolve(item), fmt.Sprintf("%s[%d]", path, i),
 				"the events name more than %d nodes in all", maxNodeWork)
 		}
 		out = append(out, a)
@@ -463,69 +224,69 @@ func (d *decoder) events(n *yaml.Node, path string) ([]sim.Action, error) {
 }
 
 func (d *decoder) event(n *yaml.Node, path string) (sim.Action, error) {
-	n = resolve(n)
+	n = Resolve(n)
 	if n.Kind != yaml.MappingNode {
-		return sim.Action{}, d.errf(n, path, "want an event, a mapping like {at: 10s, crash: 7}, got %s", describe(n))
+		return sim.Action{}, d.Errf(n, path, "want an event, a mapping like {at: 10s, crash: 7}, got %s", Describe(n))
 	}
-	entries, err := d.mapping(n, path, "field")
+	entries, err := d.Mapping(n, path, "field")
 	if err != nil {
 		return sim.Action{}, err
 	}
-	var at *entry
-	var acts []entry
+	var at *Entry
+	var acts []Entry
 	for i, e := range entries {
-		if e.key == "at" {
+		if e.Key == "at" {
 			at = &entries[i]
 			continue
 		}
-		if _, ok := sim.ParseActionKind(e.key); !ok {
-			return sim.Action{}, d.unknown(e, path, eventFields)
+		if _, ok := sim.ParseActionKind(e.Key); !ok {
+			return sim.Action{}, d.Unknown(e, path, eventFields)
 		}
 		acts = append(acts, e)
 	}
 	if at == nil {
-		return sim.Action{}, d.errf(n, path, `missing "at"`)
+		return sim.Action{}, d.Errf(n, path, `missing "at"`)
 	}
 	if len(acts) != 1 {
 		names := "none"
 		if len(acts) > 0 {
 			ks := make([]string, len(acts))
 			for i, e := range acts {
-				ks[i] = e.key
+				ks[i] = e.Key
 			}
 			names = strings.Join(ks, ", ")
 		}
-		return sim.Action{}, d.errf(n, path, `an event needs exactly one action besides "at" (got %s)`, names)
+		return sim.Action{}, d.Errf(n, path, `an event needs exactly one action besides "at" (got %s)`, names)
 	}
-	a := sim.Action{Where: fmt.Sprintf("%s:%d", displayName(d.file), n.Line)}
-	if a.At, err = d.duration(at.v, join(path, "at")); err != nil {
+	a := sim.Action{Where: fmt.Sprintf("%s:%d", displayName(d.File), n.Line)}
+	if a.At, err = d.Duration(at.V, join(path, "at")); err != nil {
 		return sim.Action{}, err
 	}
 	e := acts[0]
-	a.Kind, _ = sim.ParseActionKind(e.key)
-	apath := join(path, e.key)
+	a.Kind, _ = sim.ParseActionKind(e.Key)
+	apath := join(path, e.Key)
 	switch a.Kind {
 	case sim.CrashOn:
-		err = d.crashOn(e.v, apath, &a)
+		err = d.crashOn(e.V, apath, &a)
 	case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt, sim.Corrupt:
-		if v := resolve(e.v); a.Kind == sim.Crash && v.Kind == yaml.ScalarNode && v.Value == "leader" {
+		if v := Resolve(e.V); a.Kind == sim.Crash && v.Kind == yaml.ScalarNode && v.Value == "leader" {
 			a.Leader = true // whichever node leads when the event comes
 			break
 		}
-		a.Nodes, err = d.nodeSet(e.v, apath)
+		a.Nodes, err = d.nodeSet(e.V, apath)
 	case sim.Partition:
-		a.Groups, err = d.partition(e.v, apath)
+		a.Groups, err = d.partition(e.V, apath)
 	case sim.Heal:
-		v := resolve(e.v)
+		v := Resolve(e.V)
 		switch {
 		case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!bool" && isTrue(v.Value):
 		case v.Kind == yaml.ScalarNode && v.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 && isTrue(v.Value):
-			err = d.errf(v, apath, "heal takes true, unquoted; got the string %q", v.Value)
+			err = d.Errf(v, apath, "heal takes true, unquoted; got the string %q", v.Value)
 		default:
-			err = d.errf(v, apath, "heal takes true, got %s", describe(v))
+			err = d.Errf(v, apath, "heal takes true, got %s", Describe(v))
 		}
 	case sim.LinkDown, sim.LinkUp:
-		err = d.link(e.v, apath, &a)
+		err = d.link(e.V, apath, &a)
 	}
 	if err != nil {
 		return sim.Action{}, err
@@ -538,29 +299,16 @@ func isTrue(s string) bool {
 	return err == nil && b
 }
 
-// nodeID reads one node id.
-func (d *decoder) nodeID(n *yaml.Node, path string) (algo.NodeID, error) {
-	v, err := d.scalar(n, path, "a node id")
-	if err != nil {
-		return 0, err
-	}
-	id, perr := algo.ParseNodeID(v)
-	if perr != nil {
-		return 0, d.errf(resolve(n), path, "%v", perr)
-	}
-	return id, nil
-}
-
 // nodeSet reads the nodes an event acts on: one id, a list of ids, or a node
 // set string like "1-3,7". The result is sorted, without duplicates, and never
 // empty.
 func (d *decoder) nodeSet(n *yaml.Node, path string) ([]algo.NodeID, error) {
-	n = resolve(n)
+	n = Resolve(n)
 	var ids []algo.NodeID
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for i, item := range n.Content {
-			id, err := d.nodeID(item, fmt.Sprintf("%s[%d]", path, i))
+			id, err := d.NodeID(item, fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
 			}
@@ -569,7 +317,7 @@ func (d *decoder) nodeSet(n *yaml.Node, path string) ([]algo.NodeID, error) {
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 	case yaml.ScalarNode:
-		v, err := d.scalar(n, path, "a node id, a list of ids, or a node set like 1-3,7")
+		v, err := d.Scalar(n, path, "a node id, a list of ids, or a node set like 1-3,7")
 		if err != nil {
 			return nil, err
 		}
@@ -578,27 +326,27 @@ func (d *decoder) nodeSet(n *yaml.Node, path string) ([]algo.NodeID, error) {
 			return []algo.NodeID{id}, nil
 		}
 		if t == "all" {
-			return nil, d.errf(n, path, `"all" is not allowed in events (name the nodes, like 0-9)`)
+			return nil, d.Errf(n, path, `"all" is not allowed in events (name the nodes, like 0-9)`)
 		}
 		if !strings.Contains(t, ",") && strings.LastIndexByte(t, '-') <= 0 && t != "none" && t != "" {
 			_, err := algo.ParseNodeID(v)
-			return nil, d.errf(n, path, "%v", err)
+			return nil, d.Errf(n, path, "%v", err)
 		}
 		if c := setSize(t); c > maxNodeWork {
-			return nil, d.errf(n, path, "node set %q names %d nodes, more than the %d the events of a file may name in all", t, c, maxNodeWork)
+			return nil, d.Errf(n, path, "node set %q names %d nodes, more than the %d the events of a file may name in all", t, c, maxNodeWork)
 		} else if c > maxNodeWork-d.work {
-			return nil, d.errf(n, path, "the events name more than %d nodes in all", maxNodeWork)
+			return nil, d.Errf(n, path, "the events name more than %d nodes in all", maxNodeWork)
 		}
 		var perr error
 		ids, _, perr = algo.ParseNodeSet(t)
 		if perr != nil {
-			return nil, d.errf(n, path, "%v", perr)
+			return nil, d.Errf(n, path, "%v", perr)
 		}
 	default:
-		return nil, d.errf(n, path, "want a node id, a list of ids, or a node set like 1-3,7, got %s", describe(n))
+		return nil, d.Errf(n, path, "want a node id, a list of ids, or a node set like 1-3,7, got %s", Describe(n))
 	}
 	if len(ids) == 0 {
-		return nil, d.errf(n, path, "no nodes given")
+		return nil, d.Errf(n, path, "no nodes given")
 	}
 	return ids, nil
 }
@@ -623,52 +371,52 @@ func setSize(s string) int64 {
 }
 
 func (d *decoder) partition(n *yaml.Node, path string) ([]sim.Group, error) {
-	entries, err := d.mapping(n, path, "group")
+	entries, err := d.Mapping(n, path, "group")
 	if err != nil {
 		return nil, err
 	}
 	if len(entries) == 0 {
-		return nil, d.errf(resolve(n), path, "a partition needs at least one group, like {left: 0-4, right: 5-9}")
+		return nil, d.Errf(Resolve(n), path, "a partition needs at least one group, like {left: 0-4, right: 5-9}")
 	}
 	groups := make([]sim.Group, 0, len(entries))
 	owner := map[algo.NodeID]string{}
 	for _, e := range entries {
-		if strings.TrimSpace(e.key) == "" {
-			return nil, d.errf(e.k, path, "empty group name")
+		if strings.TrimSpace(e.Key) == "" {
+			return nil, d.Errf(e.K, path, "empty group name")
 		}
-		g := sim.Group{Name: e.key}
-		gpath := join(path, e.key)
-		if v := resolve(e.v); v.Kind == yaml.MappingNode {
+		g := sim.Group{Name: e.Key}
+		gpath := join(path, e.Key)
+		if v := Resolve(e.V); v.Kind == yaml.MappingNode {
 			// {area: [X0, Y0, X1, Y1]}: the nodes placed in that rectangle.
-			fields, err := d.mapping(v, gpath, "field")
+			fields, err := d.Mapping(v, gpath, "field")
 			if err != nil {
 				return nil, err
 			}
 			for _, f := range fields {
-				if f.key != "area" {
-					return nil, d.unknown(f, gpath, []string{"area"})
+				if f.Key != "area" {
+					return nil, d.Unknown(f, gpath, []string{"area"})
 				}
-				area, err := d.area(f.v, join(gpath, "area"))
+				area, err := d.area(f.V, join(gpath, "area"))
 				if err != nil {
 					return nil, err
 				}
 				g.Area = &area
 			}
 			if g.Area == nil {
-				return nil, d.errf(v, gpath, `a group is nodes (3, [1, 2], "0-9") or {area: [X0, Y0, X1, Y1]}`)
+				return nil, d.Errf(v, gpath, `a group is nodes (3, [1, 2], "0-9") or {area: [X0, Y0, X1, Y1]}`)
 			}
 			groups = append(groups, g)
 			continue
 		}
-		ids, err := d.nodeSet(e.v, gpath)
+		ids, err := d.nodeSet(e.V, gpath)
 		if err != nil {
 			return nil, err
 		}
 		for _, id := range ids {
 			if other, dup := owner[id]; dup {
-				return nil, d.errf(resolve(e.v), path, "node %d is in both group %q and group %q", id, other, e.key)
+				return nil, d.Errf(Resolve(e.V), path, "node %d is in both group %q and group %q", id, other, e.Key)
 			}
-			owner[id] = e.key
+			owner[id] = e.Key
 		}
 		g.Nodes = ids
 		groups = append(groups, g)
@@ -678,47 +426,47 @@ func (d *decoder) partition(n *yaml.Node, path string) ([]sim.Group, error) {
 
 // area reads [X0, Y0, X1, Y1], a rectangle of the plane in metres.
 func (d *decoder) area(n *yaml.Node, path string) (sim.Rect, error) {
-	n = resolve(n)
+	n = Resolve(n)
 	if n.Kind != yaml.SequenceNode || len(n.Content) != 4 {
-		return sim.Rect{}, d.errf(n, path, "want [X0, Y0, X1, Y1], four numbers, got %s", describe(n))
+		return sim.Rect{}, d.Errf(n, path, "want [X0, Y0, X1, Y1], four numbers, got %s", Describe(n))
 	}
 	var c [4]float64
 	for i, item := range n.Content {
-		v, err := d.scalar(item, path, "a number")
+		v, err := d.Scalar(item, path, "a number")
 		if err != nil {
 			return sim.Rect{}, err
 		}
 		f, perr := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if perr != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return sim.Rect{}, d.errf(resolve(item), path, "%q is not a number", v)
+			return sim.Rect{}, d.Errf(Resolve(item), path, "%q is not a number", v)
 		}
 		c[i] = f
 	}
 	if c[2] <= c[0] || c[3] <= c[1] {
-		return sim.Rect{}, d.errf(n, path, "empty area: want X0 < X1 and Y0 < Y1")
+		return sim.Rect{}, d.Errf(n, path, "empty area: want X0 < X1 and Y0 < Y1")
 	}
 	return sim.Rect{X0: c[0], Y0: c[1], X1: c[2], Y1: c[3]}, nil
 }
 
 // link reads the two ends of a link, stored lower id first.
 func (d *decoder) link(n *yaml.Node, path string, a *sim.Action) error {
-	n = resolve(n)
+	n = Resolve(n)
 	if n.Kind != yaml.SequenceNode {
-		return d.errf(n, path, "want the two ends of a link, like [3, 4], got %s", describe(n))
+		return d.Errf(n, path, "want the two ends of a link, like [3, 4], got %s", Describe(n))
 	}
 	if len(n.Content) != 2 {
-		return d.errf(n, path, "want exactly two node ids, like [3, 4], got %d", len(n.Content))
+		return d.Errf(n, path, "want exactly two node ids, like [3, 4], got %d", len(n.Content))
 	}
-	x, err := d.nodeID(n.Content[0], path+"[0]")
+	x, err := d.NodeID(n.Content[0], path+"[0]")
 	if err != nil {
 		return err
 	}
-	y, err := d.nodeID(n.Content[1], path+"[1]")
+	y, err := d.NodeID(n.Content[1], path+"[1]")
 	if err != nil {
 		return err
 	}
 	if x == y {
-		return d.errf(n, path, "a link joins two different nodes, got %d twice", x)
+		return d.Errf(n, path, "a link joins two different nodes, got %d twice", x)
 	}
 	a.Link.A, a.Link.B = min(x, y), max(x, y)
 	return nil
@@ -727,26 +475,26 @@ func (d *decoder) link(n *yaml.Node, path string, a *sim.Action) error {
 // crashOn reads {node: N, message: TYPE}: N crashes when a TYPE message
 // reaches it.
 func (d *decoder) crashOn(n *yaml.Node, path string, a *sim.Action) error {
-	fields, err := d.mapping(n, path, "field")
+	fields, err := d.Mapping(n, path, "field")
 	if err != nil {
 		return err
 	}
 	for _, f := range fields {
-		switch f.key {
+		switch f.Key {
 		case "node", "nodes":
-			if a.Nodes, err = d.nodeSet(f.v, join(path, f.key)); err != nil {
+			if a.Nodes, err = d.nodeSet(f.V, join(path, f.Key)); err != nil {
 				return err
 			}
 		case "message":
-			if a.Message, err = d.name(f.v, join(path, f.key), "a message type"); err != nil {
+			if a.Message, err = d.Name(f.V, join(path, f.Key), "a message type"); err != nil {
 				return err
 			}
 		default:
-			return d.unknown(f, path, []string{"node", "message"})
+			return d.Unknown(f, path, []string{"node", "message"})
 		}
 	}
 	if len(a.Nodes) == 0 || a.Message == "" {
-		return d.errf(resolve(n), path, "want {node: N, message: TYPE}")
+		return d.Errf(Resolve(n), path, "want {node: N, message: TYPE}")
 	}
 	return nil
 }

@@ -102,13 +102,9 @@ type Scenario struct {
 	// Where is "FILE:LINE" of its entry.
 	Events []sim.Action
 
-	// set records where the file set each field ("algorithm",
-	// "params.initiator", ...), so that problems found later, once flags
-	// have been applied, can still be blamed on the file's line.
-	set map[string]position
+	// set records where the file set each field.
+	set Positions
 }
-
-type position struct{ line, column int }
 
 // Sets reports whether the scenario file set a field: a top-level name
 // ("params") or a parameter ("params.initiator").
@@ -121,12 +117,7 @@ func (s *Scenario) Sets(field string) bool {
 // FILE:LINE:COLUMN: FIELD: err. When the file set none of them (the value
 // came from the built-in default), err is returned as it is.
 func (s *Scenario) Blame(err error, fields ...string) error {
-	for _, f := range fields {
-		if p, ok := s.set[f]; ok {
-			return &Error{File: s.File, Line: p.line, Column: p.column, Path: f, Msg: err.Error()}
-		}
-	}
-	return err
+	return s.set.Blame(s.File, err, fields...)
 }
 
 // Default is what a scenario is made of before a file or flags say
@@ -205,7 +196,8 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 	if base == nil {
 		base = Default()
 	}
-	root, err := parseYAML(name, data)
+	d := decoder{Doc: Doc{File: name}}
+	root, err := d.Parse(data)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +205,6 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 	s.File = name
 	s.set = nil // positions are this file's
 	if root != nil {
-		d := decoder{file: name}
 		if err := d.scenario(root, s); err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/netip"
 	"os"
@@ -25,6 +26,7 @@ import (
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/runtime"
+	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
 )
@@ -159,7 +161,7 @@ func (f *clusterFlags) config(cmd *cobra.Command) (*clusterConfig, error) {
 		if s.HelloLoss > 0 && !fl.Changed("hello-loss") {
 			cfg.helloLoss = s.HelloLoss
 		}
-		for _, k := range s.ParamKeys {
+		for _, k := range slices.Sorted(maps.Keys(s.Params)) {
 			cfg.params[k] = s.Params[k]
 			cfg.paramKeys = append(cfg.paramKeys, k)
 		}
@@ -258,7 +260,7 @@ func (f *clusterFlags) config(cmd *cobra.Command) (*clusterConfig, error) {
 	// The algorithm and its parameters, checked here rather than by N
 	// processes that would all fail the same way.
 	if err := checkNodeConfig(cfg); err != nil {
-		if s != nil && !fl.Changed("algo") && s.set["algorithm"] != (yamlPos{}) {
+		if s != nil && !fl.Changed("algo") && s.set["algorithm"] != (scenario.Position{}) {
 			return nil, s.blame(err, "algorithm")
 		}
 		return nil, err

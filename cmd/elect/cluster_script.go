@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -12,7 +9,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 )
@@ -41,17 +37,14 @@ type clusterScript struct {
 	Nodes     int
 	Algorithm string
 	Params    map[string]string
-	ParamKeys []string // in the order written
 	Hello     time.Duration
 	HelloLoss int
 	Values    *sim.Values
 	Seed      *uint64
 	Topology  string
 	Steps     []clusterStep
-	set       map[string]yamlPos // where each top-level field was set
+	set       scenario.Positions // where each field was set
 }
-
-type yamlPos struct{ line, col int }
 
 // clusterStep is one step of a script.
 type clusterStep struct {
@@ -63,7 +56,7 @@ type clusterStep struct {
 	Nodes  []int         // the nodes it acts on
 	Leader bool          // act on the leader of the moment instead
 	Expect clusterExpect
-	where  yamlPos // of the nodes field, for ids found out of range later
+	where  scenario.Position // of the nodes field, for ids found out of range later
 }
 
 // clusterExpect is what an expect step waits for.
@@ -128,68 +121,68 @@ func loadClusterScript(path string) (*clusterScript, error) {
 
 // parseClusterScript parses the text of a script named file.
 func parseClusterScript(file string, data []byte) (*clusterScript, error) {
-	d := scriptDecoder{file: file}
-	s := &clusterScript{File: file, set: map[string]yamlPos{}}
-	root, err := d.parse(data)
+	d := scriptDecoder{scenario.Doc{File: file, What: "a cluster script"}}
+	s := &clusterScript{File: file, set: scenario.Positions{}}
+	root, err := d.Parse(data)
 	if err != nil {
 		return nil, err
 	}
 	if root == nil {
-		return nil, d.errf(&yaml.Node{Line: 1}, "", "the script is empty (want at least steps: [...])")
+		return nil, d.Errf(&yaml.Node{Line: 1}, "", "the script is empty (want at least steps: [...])")
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, d.errf(root, "", "a cluster script must be a mapping of fields like \"nodes: 8\", got %s", describeNode(root))
+		return nil, d.Errf(root, "", "a cluster script must be a mapping of fields like \"nodes: 8\", got %s", scenario.Describe(root))
 	}
-	entries, err := d.mapping(root, "", "field")
+	entries, err := d.Mapping(root, "", "field")
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range entries {
-		s.set[e.key] = yamlPos{e.v.Line, e.v.Column}
-		switch e.key {
+		s.set.Set(e.Key, e.V)
+		switch e.Key {
 		case "nodes":
 			var v int64
-			v, err = d.integer(e.v, e.key, "node count", 1, maxClusterNodes)
+			v, err = d.integer(e.V, e.Key, "node count", 1, maxClusterNodes)
 			s.Nodes = int(v)
 		case "algorithm":
-			s.Algorithm, err = d.text(e.v, e.key, "an algorithm name")
+			s.Algorithm, err = d.Name(e.V, e.Key, "an algorithm name")
 		case "topology":
-			s.Topology, err = d.text(e.v, e.key, "a topology spec")
+			s.Topology, err = d.Name(e.V, e.Key, "a topology spec")
 		case "params":
-			err = d.params(e.v, e.key, s)
+			s.Params, err = d.Params(e.V, e.Key, s.set)
 		case "hello":
-			s.Hello, err = d.duration(e.v, e.key)
+			s.Hello, err = d.Duration(e.V, e.Key)
 			if err == nil && s.Hello <= 0 {
-				err = d.errf(e.v, e.key, "want a positive duration")
+				err = d.Errf(e.V, e.Key, "want a positive duration")
 			}
 		case "hello_loss":
 			var v int64
-			v, err = d.integer(e.v, e.key, "number of beacon intervals", 1, 1000)
+			v, err = d.integer(e.V, e.Key, "number of beacon intervals", 1, 1000)
 			s.HelloLoss = int(v)
 		case "values":
 			var v sim.Values
-			v, err = d.values(e.v, e.key)
+			v, err = d.values(e.V, e.Key)
 			s.Values = &v
 		case "seed":
 			var txt string
-			if txt, err = d.text(e.v, e.key, "an unsigned integer"); err == nil {
+			if txt, err = d.Name(e.V, e.Key, "an unsigned integer"); err == nil {
 				seed, perr := strconv.ParseUint(txt, 10, 64)
 				if perr != nil {
-					err = d.errf(e.v, e.key, "invalid seed %q (want an unsigned decimal integer)", txt)
+					err = d.Errf(e.V, e.Key, "invalid seed %q (want an unsigned decimal integer)", txt)
 				}
 				s.Seed = &seed
 			}
 		case "steps":
-			s.Steps, err = d.steps(e.v, e.key)
+			s.Steps, err = d.steps(e.V, e.Key)
 		default:
-			err = d.errf(e.k, "", "unknown field %q (known: %s)", e.key, strings.Join(clusterTopFields, ", "))
+			err = d.Unknown(e, "", clusterTopFields)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	if _, ok := s.set["steps"]; !ok {
-		return nil, d.errf(root, "", `missing "steps" (a list of steps like {at: 2s, kill: 7})`)
+		return nil, d.Errf(root, "", `missing "steps" (a list of steps like {at: 2s, kill: 7})`)
 	}
 	return s, nil
 }
@@ -197,7 +190,7 @@ func parseClusterScript(file string, data []byte) (*clusterScript, error) {
 // checkNodes checks the node ids of every step against the cluster's size.
 func (s *clusterScript) checkNodes(n int) error {
 	bad := func(st clusterStep, path string, id int) error {
-		return &scenario.Error{File: s.File, Line: st.where.line, Column: st.where.col, Path: path,
+		return &scenario.Error{File: s.File, Line: st.where.Line, Column: st.where.Column, Path: path,
 			Msg: fmt.Sprintf("node %d is out of range: the cluster has nodes 0..%d", id, n-1)}
 	}
 	for _, st := range s.Steps {
@@ -224,250 +217,73 @@ func (s *clusterScript) blame(err error, field string) error {
 	if s == nil {
 		return err
 	}
-	if p, ok := s.set[field]; ok {
-		return &scenario.Error{File: s.File, Line: p.line, Column: p.col, Path: field, Msg: err.Error()}
-	}
-	return err
+	return s.set.Blame(s.File, err, field)
 }
 
-// scriptDecoder walks a script's YAML, naming its file in errors.
-type scriptDecoder struct{ file string }
+// scriptDecoder reads a script with the scenario files' reader, adding what
+// only scripts have.
+type scriptDecoder struct{ scenario.Doc }
 
-func (d *scriptDecoder) errf(n *yaml.Node, path, format string, args ...any) *scenario.Error {
-	return &scenario.Error{File: d.file, Line: n.Line, Column: n.Column, Path: path, Msg: fmt.Sprintf(format, args...)}
-}
-
-// parse returns the root node of the one document of data (nil for none).
-func (d *scriptDecoder) parse(data []byte) (root *yaml.Node, err error) {
-	defer func() {
-		if r := recover(); r != nil { // the YAML library must not take us down
-			root, err = nil, &scenario.Error{File: d.file, Msg: fmt.Sprintf("invalid YAML: %v", r)}
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, d.syntax(data, err)
+// mapping is Doc.Mapping, but a null is refused rather than read as an empty
+// mapping: every mapping of a script must say something.
+func (d *scriptDecoder) mapping(n *yaml.Node, path, what string) ([]scenario.Entry, error) {
+	if n = scenario.Resolve(n); scenario.IsNull(n) {
+		return nil, d.Errf(n, path, "want a mapping, got nothing")
 	}
-	var next yaml.Node
-	if err := dec.Decode(&next); err == nil {
-		return nil, d.errf(&next, "", "a cluster script holds one YAML document, but a second one starts here")
-	} else if !errors.Is(err, io.EOF) {
-		return nil, d.syntax(data, err)
-	}
-	if doc.Kind == yaml.DocumentNode {
-		if len(doc.Content) != 1 {
-			return nil, nil
-		}
-		root = doc.Content[0]
-	} else {
-		root = &doc
-	}
-	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
-		return nil, nil
-	}
-	return root, nil
-}
-
-// syntax turns a YAML library error ("yaml: line 3: ...") into an error
-// naming the file and line.
-func (d *scriptDecoder) syntax(data []byte, err error) error {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	e := &scenario.Error{File: d.file}
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, tail, ok := strings.Cut(rest, ": "); ok {
-			if n, err := strconv.Atoi(num); err == nil && n > 0 {
-				e.Line, msg = n, tail
-			}
-		}
-	}
-	e.Msg = "invalid YAML: " + msg
-	if lines := bytes.Split(data, []byte("\n")); e.Line > 0 && e.Line <= len(lines) && bytes.HasPrefix(lines[e.Line-1], []byte("\t")) {
-		e.Msg += " (YAML indents with spaces, not tabs)"
-	}
-	return e
-}
-
-// deref follows an alias, keeping the position of its use.
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 8; i++ {
-		c := *n.Alias
-		c.Line, c.Column = n.Line, n.Column
-		n = &c
-	}
-	return n
-}
-
-func describeNode(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.ShortTag() == "!!null" {
-			return "nothing"
-		}
-		v := n.Value
-		if len(v) > 40 {
-			v = strings.ToValidUTF8(v[:40], "") + "..."
-		}
-		return strconv.Quote(v)
-	}
-	return "an alias"
-}
-
-type scriptEntry struct {
-	key  string
-	k, v *yaml.Node
-}
-
-// mapping returns the pairs of a mapping in the order written.
-func (d *scriptDecoder) mapping(n *yaml.Node, path, what string) ([]scriptEntry, error) {
-	n = deref(n)
-	if n.Kind != yaml.MappingNode {
-		return nil, d.errf(n, path, "want a mapping, got %s", describeNode(n))
-	}
-	var out []scriptEntry
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := deref(n.Content[i])
-		if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
-			return nil, d.errf(k, path, "a %s name must be a plain scalar, got %s", what, describeNode(k))
-		}
-		if line, dup := seen[k.Value]; dup {
-			return nil, d.errf(k, path, "duplicate %s %q (first on line %d)", what, k.Value, line)
-		}
-		seen[k.Value] = k.Line
-		out = append(out, scriptEntry{key: k.Value, k: k, v: deref(n.Content[i+1])})
-	}
-	return out, nil
-}
-
-// text reads a non-empty scalar.
-func (d *scriptDecoder) text(n *yaml.Node, path, want string) (string, error) {
-	n = deref(n)
-	if n.Kind != yaml.ScalarNode {
-		return "", d.errf(n, path, "want %s, got %s", want, describeNode(n))
-	}
-	if n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
-		return "", d.errf(n, path, "missing value (want %s)", want)
-	}
-	return strings.TrimSpace(n.Value), nil
+	return d.Mapping(n, path, what)
 }
 
 // integer reads an integer from lo to hi; what names it in messages.
 func (d *scriptDecoder) integer(n *yaml.Node, path, what string, lo, hi int64) (int64, error) {
-	v, err := d.text(n, path, "an integer")
+	v, err := d.Name(n, path, "an integer")
 	if err != nil {
 		return 0, err
 	}
 	i, perr := strconv.ParseInt(v, 10, 64)
 	if perr != nil || i < lo || i > hi {
-		return 0, d.errf(n, path, "invalid %s %q (want an integer from %d to %d)", what, v, lo, hi)
+		return 0, d.Errf(n, path, "invalid %s %q (want an integer from %d to %d)", what, v, lo, hi)
 	}
 	return i, nil
 }
 
-func (d *scriptDecoder) duration(n *yaml.Node, path string) (time.Duration, error) {
-	v, err := d.text(n, path, "a duration like 2s")
-	if err != nil {
-		return 0, err
-	}
-	dur, perr := algo.ParseDuration(v)
-	if perr != nil {
-		return 0, d.errf(n, path, "%v", perr)
-	}
-	return dur, nil
-}
-
+// nodeID reads a node id, as an int for the cluster's tables.
 func (d *scriptDecoder) nodeID(n *yaml.Node, path string) (int, error) {
-	v, err := d.text(n, path, "a node id")
-	if err != nil {
-		return 0, err
-	}
-	id, perr := algo.ParseNodeID(v)
-	if perr != nil {
-		return 0, d.errf(n, path, "%v", perr)
-	}
-	return int(id), nil
+	id, err := d.NodeID(n, path)
+	return int(id), err
 }
 
-func (d *scriptDecoder) params(n *yaml.Node, path string, s *clusterScript) error {
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
-		return nil
-	}
-	entries, err := d.mapping(n, path, "parameter")
-	if err != nil {
-		return err
-	}
-	s.Params = map[string]string{}
-	for _, e := range entries {
-		v, err := d.text(e.v, path+"."+e.key, "a scalar value")
-		if err != nil {
-			return err
-		}
-		s.Params[e.key] = v
-		s.ParamKeys = append(s.ParamKeys, e.key)
-		s.set[path+"."+e.key] = yamlPos{e.v.Line, e.v.Column}
-	}
-	return nil
-}
-
+// values reads node values as a scenario file has them, within the
+// cluster's size.
 func (d *scriptDecoder) values(n *yaml.Node, path string) (sim.Values, error) {
-	if n.Kind == yaml.ScalarNode {
-		v, err := d.text(n, path, "id, random, or a mapping of node: value")
-		if err != nil {
-			return sim.Values{}, err
-		}
-		mode, perr := sim.ParseValueMode(v)
-		if perr != nil {
-			return sim.Values{}, d.errf(n, path, "%v", perr)
-		}
-		return sim.Values{Mode: mode}, nil
-	}
-	entries, err := d.mapping(n, path, "node")
+	v, err := d.Values(n, path)
 	if err != nil {
-		return sim.Values{}, err
+		return v, err
 	}
-	out := sim.Values{Mode: sim.ValueID, Explicit: map[algo.NodeID]int64{}}
-	for _, e := range entries {
-		id, err := d.nodeID(e.k, path)
-		if err != nil {
-			return sim.Values{}, err
-		}
+	for id := range v.Explicit {
 		if id >= maxClusterNodes {
-			return sim.Values{}, d.errf(e.k, path, "node %d is out of range: a cluster has at most %d nodes", id, maxClusterNodes)
+			return sim.Values{}, d.Errf(scenario.Resolve(n), path, "node %d is out of range: a cluster has at most %d nodes", id, maxClusterNodes)
 		}
-		v, err := d.integer(e.v, fmt.Sprintf("%s.%d", path, id), "value", -1<<62, 1<<62)
-		if err != nil {
-			return sim.Values{}, err
-		}
-		out.Explicit[algo.NodeID(id)] = v
 	}
-	return out, nil
+	return v, nil
 }
 
 func (d *scriptDecoder) steps(n *yaml.Node, path string) ([]clusterStep, error) {
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+	if scenario.IsNull(n) {
 		return nil, nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		return nil, d.errf(n, path, "want a list of steps, got %s", describeNode(n))
+		return nil, d.Errf(n, path, "want a list of steps, got %s", scenario.Describe(n))
 	}
 	var out []clusterStep
 	lastAt, lastLine := time.Duration(-1), 0
 	for i, item := range n.Content {
-		st, err := d.step(deref(item), fmt.Sprintf("%s[%d]", path, i))
+		st, err := d.step(scenario.Resolve(item), fmt.Sprintf("%s[%d]", path, i))
 		if err != nil {
 			return nil, err
 		}
 		if st.At >= 0 {
 			if st.At < lastAt {
-				return nil, d.errf(deref(item), st.Path+".at", "at %v is before the %v of the step on line %d: steps run in the order written", st.At, lastAt, lastLine)
+				return nil, d.Errf(scenario.Resolve(item), st.Path+".at", "at %v is before the %v of the step on line %d: steps run in the order written", st.At, lastAt, lastLine)
 			}
 			lastAt, lastLine = st.At, st.Line
 		}
@@ -479,23 +295,23 @@ func (d *scriptDecoder) steps(n *yaml.Node, path string) ([]clusterStep, error) 
 func (d *scriptDecoder) step(n *yaml.Node, path string) (clusterStep, error) {
 	st := clusterStep{Line: n.Line, Path: path, At: -1, Expect: clusterExpect{Leader: -1}}
 	if n.Kind != yaml.MappingNode {
-		return st, d.errf(n, path, "want a step, a mapping like {at: 2s, kill: 7}, got %s", describeNode(n))
+		return st, d.Errf(n, path, "want a step, a mapping like {at: 2s, kill: 7}, got %s", scenario.Describe(n))
 	}
 	entries, err := d.mapping(n, path, "field")
 	if err != nil {
 		return st, err
 	}
-	var acts []scriptEntry
+	var acts []scenario.Entry
 	for _, e := range entries {
-		switch e.key {
+		switch e.Key {
 		case "at":
-			st.At, err = d.duration(e.v, path+".at")
+			st.At, err = d.Duration(e.V, path+".at")
 		case "after":
-			st.After, err = d.duration(e.v, path+".after")
+			st.After, err = d.Duration(e.V, path+".after")
 		case "kill", "stop", "restart", "recover", "expect":
 			acts = append(acts, e)
 		default:
-			err = d.errf(e.k, path, "unknown field %q (known: %s)", e.key, strings.Join(clusterStepFields, ", "))
+			err = d.Unknown(e, path, clusterStepFields)
 		}
 		if err != nil {
 			return st, err
@@ -504,39 +320,39 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (clusterStep, error) {
 	if len(acts) != 1 {
 		got := "none"
 		if len(acts) > 1 {
-			got = acts[0].key + ", " + acts[1].key
+			got = acts[0].Key + ", " + acts[1].Key
 		}
-		return st, d.errf(n, path, "a step needs exactly one action: kill, stop, restart, recover or expect (got %s)", got)
+		return st, d.Errf(n, path, "a step needs exactly one action: kill, stop, restart, recover or expect (got %s)", got)
 	}
 	if st.At >= 0 && st.After > 0 {
-		return st, d.errf(n, path, `give "at" or "after", not both`)
+		return st, d.Errf(n, path, `give "at" or "after", not both`)
 	}
 	e := acts[0]
-	st.Action = e.key
-	apath := path + "." + e.key
-	st.where = yamlPos{e.v.Line, e.v.Column}
-	if e.key == "expect" {
-		st.Expect, err = d.expect(e.v, apath)
+	st.Action = e.Key
+	apath := path + "." + e.Key
+	st.where = scenario.Position{Line: e.V.Line, Column: e.V.Column}
+	if e.Key == "expect" {
+		st.Expect, err = d.expect(e.V, apath)
 		return st, err
 	}
 	switch {
-	case e.v.Kind == yaml.ScalarNode && e.v.Value == "leader":
+	case e.V.Kind == yaml.ScalarNode && e.V.Value == "leader":
 		st.Leader = true
-	case e.v.Kind == yaml.SequenceNode:
-		if len(e.v.Content) == 0 {
-			return st, d.errf(e.v, apath, "an empty list names no node")
+	case e.V.Kind == yaml.SequenceNode:
+		if len(e.V.Content) == 0 {
+			return st, d.Errf(e.V, apath, "an empty list names no node")
 		}
-		for i, item := range e.v.Content {
-			id, err := d.nodeID(deref(item), fmt.Sprintf("%s[%d]", apath, i))
+		for i, item := range e.V.Content {
+			id, err := d.nodeID(scenario.Resolve(item), fmt.Sprintf("%s[%d]", apath, i))
 			if err != nil {
 				return st, err
 			}
 			st.Nodes = append(st.Nodes, id)
 		}
 	default:
-		id, err := d.nodeID(e.v, apath)
+		id, err := d.nodeID(e.V, apath)
 		if err != nil {
-			return st, d.errf(e.v, apath, "want a node id, a list of ids or \"leader\", got %s", describeNode(e.v))
+			return st, d.Errf(e.V, apath, "want a node id, a list of ids or \"leader\", got %s", scenario.Describe(e.V))
 		}
 		st.Nodes = []int{id}
 	}
@@ -547,48 +363,48 @@ func (d *scriptDecoder) expect(n *yaml.Node, path string) (clusterExpect, error)
 	x := clusterExpect{Leader: -1, Within: defaultWithin}
 	entries, err := d.mapping(n, path, "field")
 	if err != nil {
-		return x, d.errf(n, path, "want a mapping like {leader: 7, within: 3s}, got %s", describeNode(n))
+		return x, d.Errf(n, path, "want a mapping like {leader: 7, within: 3s}, got %s", scenario.Describe(n))
 	}
 	for _, e := range entries {
-		p := path + "." + e.key
-		switch e.key {
+		p := path + "." + e.Key
+		switch e.Key {
 		case "leader":
-			x.Leader, err = d.nodeID(e.v, p)
+			x.Leader, err = d.nodeID(e.V, p)
 		case "agree":
-			if e.v.Kind != yaml.ScalarNode || e.v.ShortTag() != "!!bool" || e.v.Value != "true" {
-				err = d.errf(e.v, p, "agree takes true, got %s", describeNode(e.v))
+			if e.V.Kind != yaml.ScalarNode || e.V.ShortTag() != "!!bool" || e.V.Value != "true" {
+				err = d.Errf(e.V, p, "agree takes true, got %s", scenario.Describe(e.V))
 			}
 			x.Agree = true
 		case "within":
-			x.Within, err = d.duration(e.v, p)
+			x.Within, err = d.Duration(e.V, p)
 			if err == nil && x.Within <= 0 {
-				err = d.errf(e.v, p, "want a positive duration")
+				err = d.Errf(e.V, p, "want a positive duration")
 			}
 		case "elections":
-			var es []scriptEntry
-			if es, err = d.mapping(e.v, p, "node"); err != nil {
+			var es []scenario.Entry
+			if es, err = d.mapping(e.V, p, "node"); err != nil {
 				break
 			}
 			for _, c := range es {
-				id, err := d.nodeID(c.k, p)
+				id, err := d.nodeID(c.K, p)
 				if err != nil {
 					return x, err
 				}
-				cnt, err := d.integer(c.v, fmt.Sprintf("%s.%d", p, id), "election count", 0, 1<<62)
+				cnt, err := d.integer(c.V, fmt.Sprintf("%s.%d", p, id), "election count", 0, 1<<62)
 				if err != nil {
 					return x, err
 				}
 				x.Elections = append(x.Elections, electionCount{id, uint64(cnt)})
 			}
 		default:
-			err = d.errf(e.k, path, "unknown field %q (known: %s)", e.key, strings.Join(clusterExpFields, ", "))
+			err = d.Unknown(e, path, clusterExpFields)
 		}
 		if err != nil {
 			return x, err
 		}
 	}
 	if x.Leader < 0 && !x.Agree && len(x.Elections) == 0 {
-		return x, d.errf(n, path, "expect what? give leader: ID, agree: true or elections: {NODE: COUNT}")
+		return x, d.Errf(n, path, "expect what? give leader: ID, agree: true or elections: {NODE: COUNT}")
 	}
 	return x, nil
 }
