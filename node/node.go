@@ -171,17 +171,10 @@ func (n *Node) Run(ctx context.Context) error {
 	}
 	n.rng = rand.New(rand.NewPCG(seed, uint64(n.cfg.ID)))
 
-	saved, err := n.state.Load()
-	if n.cfg.StateDir == "" {
-		saved, err = nil, nil
-	}
+	saved, err := n.recovered()
 	if err != nil {
 		n.cfg.Transport.Close()
 		return err
-	}
-	if saved != nil && (saved.Algorithm != n.alg.Name || saved.ID != n.cfg.ID) {
-		n.cfg.Transport.Close()
-		return fmt.Errorf("%s: state of node %d running %s, not of node %d running %s", n.state.Path(), saved.ID, saved.Algorithm, n.cfg.ID, n.alg.Name)
 	}
 
 	readErr := make(chan error, 1)
@@ -200,7 +193,7 @@ func (n *Node) Run(ctx context.Context) error {
 	// Neighbours are discovered first: a hello goes out now, nodes already
 	// running answer at once, and the machine boots one beacon interval
 	// later knowing them, as a node of the documents knows its neighbours.
-	n.beacon(time.Now())
+	n.beacon()
 	bootAt := time.NewTimer(n.cfg.Hello)
 	defer bootAt.Stop()
 	beacons := time.NewTicker(n.cfg.Hello)
@@ -221,8 +214,8 @@ func (n *Node) Run(ctx context.Context) error {
 			return fmt.Errorf("node %d: transport: %w", n.cfg.ID, err)
 		case <-bootAt.C:
 			n.boot(saved)
-		case now := <-beacons.C:
-			n.beacon(now)
+		case <-beacons.C:
+			n.beacon()
 		case now := <-expiry.C:
 			n.expire(now)
 			expiry.Reset(n.nextExpiry(now))
@@ -238,6 +231,22 @@ func (n *Node) Run(ctx context.Context) error {
 			call()
 		}
 	}
+}
+
+// recovered returns the state a previous life of this node left in its
+// state directory: nil when there is none, or no directory.
+func (n *Node) recovered() (*runtime.Saved, error) {
+	if n.cfg.StateDir == "" {
+		return nil, nil
+	}
+	saved, err := n.state.Load()
+	if err != nil || saved == nil {
+		return nil, err
+	}
+	if saved.Algorithm != n.alg.Name || saved.ID != n.cfg.ID {
+		return nil, fmt.Errorf("%s: state of node %d running %s, not of node %d running %s", n.state.Path(), saved.ID, saved.Algorithm, n.cfg.ID, n.alg.Name)
+	}
+	return saved, nil
 }
 
 // boot starts the machine: recovered from saved state when there is some,
@@ -399,7 +408,7 @@ func (n *Node) expire(now time.Time) {
 }
 
 // beacon sends a hello to every listed peer and to the broadcast address.
-func (n *Node) beacon(time.Time) {
+func (n *Node) beacon() {
 	for id := range n.cfg.Peers {
 		if id != n.cfg.ID {
 			n.hello(n.nbrs[id].addr) // where it was last heard from

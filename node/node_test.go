@@ -3,6 +3,8 @@ package node
 import (
 	"context"
 	"net/netip"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -210,4 +212,29 @@ func TestGarbageRejected(t *testing.T) {
 		t.Errorf("bad_mac: %d, want 1", n)
 	}
 	c.waitAgree(ids(0, 3), 2, time.Second)
+}
+
+// TestStateDirOnly: a node reads saved state from its state directory and
+// nowhere else (a garbage ./state.json changes nothing for a node without
+// one), and refuses the state of another node.
+func TestStateDirOnly(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("state.json", []byte("not a state"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newCluster(t, 2, nil)
+	c.waitAgree(ids(0, 2), 1, 5*time.Second)
+
+	dir := t.TempDir()
+	if err := runtime.StateDir(dir).Store(runtime.Saved{Algorithm: "vkt", ID: 5}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := New(Config{ID: 1, Transport: runtime.NewMemNetwork().Listen(), StateDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = n.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "state of node 5 running vkt, not of node 1") {
+		t.Errorf("Run with another node's state: %v", err)
+	}
 }
