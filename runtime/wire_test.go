@@ -101,14 +101,7 @@ func TestWireRoundTrip(t *testing.T) {
 			}
 		}
 		for _, m := range messages {
-			b, err := cc.codec.AppendMessage(nil, m.seq, &m.msg)
-			if err != nil {
-				t.Fatalf("%s/%s: AppendMessage: %v", cc.name, m.name, err)
-			}
-			got, err := cc.codec.Decode(b)
-			if err != nil {
-				t.Fatalf("%s/%s: decode %x: %v", cc.name, m.name, b, err)
-			}
+			_, got := roundTrip(t, cc.codec, m.seq, &m.msg)
 			want := Datagram{Header: Header{Kind: KindMessage, Sender: m.msg.From, Cluster: testCluster, Seq: m.seq}, Message: m.msg}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s/%s: message round trip\n got %+v\nwant %+v", cc.name, m.name, got, want)
@@ -117,19 +110,27 @@ func TestWireRoundTrip(t *testing.T) {
 	}
 }
 
+// roundTrip encodes m with c and decodes it again, failing the test on
+// either error.
+func roundTrip(t *testing.T, c *Codec, seq uint64, m *algo.Message) ([]byte, Datagram) {
+	t.Helper()
+	b, err := c.AppendMessage(nil, seq, m)
+	if err != nil {
+		t.Fatalf("AppendMessage %+v: %v", *m, err)
+	}
+	d, err := c.Decode(b)
+	if err != nil {
+		t.Fatalf("decode %x: %v", b, err)
+	}
+	return b, d
+}
+
 // The decoded Peers and Data must not alias the datagram: the runtime reuses
 // its read buffer for the next datagram while the machine still holds the
 // message.
 func TestDecodeCopiesPeersAndData(t *testing.T) {
 	m := fullMessage()
-	b, err := plain.AppendMessage(nil, 1, &m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := plain.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, d := roundTrip(t, plain, 1, &m)
 	clear(b)
 	if !reflect.DeepEqual(d.Message.Peers, m.Peers) || !bytes.Equal(d.Message.Data, m.Data) {
 		t.Errorf("decoded message changed when the datagram was overwritten: %+v", d.Message)
@@ -140,14 +141,7 @@ func TestDecodeCopiesPeersAndData(t *testing.T) {
 func TestEmptySlicesDecodeAsNil(t *testing.T) {
 	m := typicalMessage()
 	m.Peers, m.Data = []algo.Peer{}, []byte{}
-	b, err := plain.AppendMessage(nil, 1, &m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := plain.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, d := roundTrip(t, plain, 1, &m)
 	if d.Message.Peers != nil || d.Message.Data != nil {
 		t.Errorf("Peers %#v, Data %#v: want nil", d.Message.Peers, d.Message.Data)
 	}
@@ -445,14 +439,7 @@ func TestUnkeyedAcceptsSigned(t *testing.T) {
 func TestTrailingBytesIgnored(t *testing.T) {
 	m := fullMessage()
 	for _, cc := range bothCodec {
-		b, err := cc.codec.AppendMessage(nil, 5, &m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := cc.codec.Decode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, want := roundTrip(t, cc.codec, 5, &m)
 		for _, trailer := range [][]byte{{0}, []byte("garbage after the datagram"), make([]byte, MaxDatagram-len(b))} {
 			got, err := cc.codec.Decode(append(bytes.Clone(b), trailer...))
 			if err != nil {
