@@ -1,7 +1,6 @@
 package park_test
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -59,50 +58,37 @@ func (w *tree) hops(source algo.NodeID) int {
 // distances to node 0), and every node follows the most valued node. With
 // the parameter ignored every node would elect at boot.
 func TestOneInitiatorExactCounts(t *testing.T) {
-	for _, shape := range []string{"line:12", "grid:6x5", "geometric:100:250", "geometric:300:150", "layered:3", "ba:60:2"} {
-		for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms", "exponential:3ms"} {
-			for seed := uint64(1); seed <= 2; seed++ {
-				t.Run(fmt.Sprintf("%s/%s/seed%d", shape, delay, seed), func(t *testing.T) {
-					s := scenario.Default()
-					s.Algorithm, s.Topology, s.Seed = "park", shape, seed
-					s.Params = map[string]string{"initiators": "0"}
-					s.Delay, _ = sim.ParseDelay(delay)
-					s.Values = sim.Values{Mode: sim.ValueRandom}
-					s.Duration = 25 * time.Second
-					s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-					g := runtest.Connected(t, s)
-					w := newTree()
-					sum := runtest.Run(t, s, w)
-					want := 2*sum.Edges - (sum.Nodes - 1)
-					if w.sent[park.Election] != want || w.sent[park.Leader] != want {
-						t.Errorf("election %d, leader %d; want 2E-(n-1) = %d", w.sent[park.Election], w.sent[park.Leader], want)
-					}
-					if len(w.k) != sum.Nodes-1 {
-						t.Fatalf("%d nodes heard the election, want %d", len(w.k), sum.Nodes-1)
-					}
-					if hops := w.hops(0); w.sent[park.Ack] != hops {
-						t.Errorf("ack %d, want %d (the hops from every node to the source)", w.sent[park.Ack], hops)
-					}
-					if s.Delay.Kind == sim.Constant {
-						d := 0
-						for _, h := range distances(g, 0) {
-							d += h
-						}
-						if w.sent[park.Ack] != d {
-							t.Errorf("ack %d, want the sum of the distances to node 0, %d", w.sent[park.Ack], d)
-						}
-					}
-					if len(w.sources) != 1 || !w.sources[0] {
-						t.Errorf("elections of %v, want node 0's only", w.sources)
-					}
-					if sum.Elections.Completed != 1 {
-						t.Errorf("%d elections, want 1", sum.Elections.Completed)
-					}
-					runtest.FollowBest(t, sum)
-				})
+	runtest.OneInitiator(t, "park", func(t *testing.T, s *scenario.Scenario) {
+		g := runtest.Connected(t, s)
+		w := newTree()
+		sum := runtest.Run(t, s, w)
+		want := 2*sum.Edges - (sum.Nodes - 1)
+		if w.sent[park.Election] != want || w.sent[park.Leader] != want {
+			t.Errorf("election %d, leader %d; want 2E-(n-1) = %d", w.sent[park.Election], w.sent[park.Leader], want)
+		}
+		if len(w.k) != sum.Nodes-1 {
+			t.Fatalf("%d nodes heard the election, want %d", len(w.k), sum.Nodes-1)
+		}
+		if hops := w.hops(0); w.sent[park.Ack] != hops {
+			t.Errorf("ack %d, want %d (the hops from every node to the source)", w.sent[park.Ack], hops)
+		}
+		if s.Delay.Kind == sim.Constant {
+			d := 0
+			for _, h := range distances(g, 0) {
+				d += h
+			}
+			if w.sent[park.Ack] != d {
+				t.Errorf("ack %d, want the sum of the distances to node 0, %d", w.sent[park.Ack], d)
 			}
 		}
-	}
+		if len(w.sources) != 1 || !w.sources[0] {
+			t.Errorf("elections of %v, want node 0's only", w.sources)
+		}
+		if sum.Elections.Completed != 1 {
+			t.Errorf("%d elections, want 1", sum.Elections.Completed)
+		}
+		runtest.FollowBest(t, sum)
+	})
 }
 
 // leads records when a node comes to lead itself.

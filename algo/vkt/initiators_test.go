@@ -1,13 +1,10 @@
 package vkt_test
 
 import (
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/electgo/elect/runner/runtest"
 	"github.com/electgo/elect/scenario"
-	"github.com/electgo/elect/sim"
 )
 
 // TestOneInitiatorExactCounts: with initiators=0, start-up is one election,
@@ -16,38 +13,25 @@ import (
 // node. With the parameter ignored every node would elect at boot and the
 // counts, and the computations seen, would be those of n elections.
 func TestOneInitiatorExactCounts(t *testing.T) {
-	for _, shape := range []string{"line:12", "grid:6x5", "geometric:100:250", "geometric:300:150", "layered:3", "ba:60:2"} {
-		for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms", "exponential:3ms"} {
-			for seed := uint64(1); seed <= 2; seed++ {
-				t.Run(fmt.Sprintf("%s/%s/seed%d", shape, delay, seed), func(t *testing.T) {
-					s := scenario.Default()
-					s.Algorithm, s.Topology, s.Seed = "vkt", shape, seed
-					s.Params = map[string]string{"initiators": "0"}
-					s.Delay, _ = sim.ParseDelay(delay)
-					s.Values = sim.Values{Mode: sim.ValueRandom}
-					s.Duration = 25 * time.Second
-					s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-					runtest.Connected(t, s)
-					w := newWindow(0)
-					sum := runtest.Run(t, s, w)
-					want := 2*sum.Edges - (sum.Nodes - 1)
-					for _, typ := range []string{"election", "ack", "leader"} {
-						if w.sent[typ] != want {
-							t.Errorf("%s: %d, want 2E-(n-1) = %d", typ, w.sent[typ], want)
-						}
-					}
-					if w.sent["probe"] != 0 {
-						t.Errorf("%d probes", w.sent["probe"])
-					}
-					if len(w.sources) != 1 || !w.sources[0] {
-						t.Errorf("elections of %v, want node 0's only", w.sources)
-					}
-					if sum.Elections.Completed != 1 {
-						t.Errorf("%d elections, want 1", sum.Elections.Completed)
-					}
-					runtest.FollowBest(t, sum)
-				})
+	runtest.OneInitiator(t, "vkt", func(t *testing.T, s *scenario.Scenario) {
+		runtest.Connected(t, s)
+		w := newWindow(0)
+		sum := runtest.Run(t, s, w)
+		want := 2*sum.Edges - (sum.Nodes - 1)
+		for _, typ := range []string{"election", "ack", "leader"} {
+			if w.sent[typ] != want {
+				t.Errorf("%s: %d, want 2E-(n-1) = %d", typ, w.sent[typ], want)
 			}
 		}
-	}
+		if w.sent["probe"] != 0 {
+			t.Errorf("%d probes", w.sent["probe"])
+		}
+		if len(w.sources) != 1 || !w.sources[0] {
+			t.Errorf("elections of %v, want node 0's only", w.sources)
+		}
+		if sum.Elections.Completed != 1 {
+			t.Errorf("%d elections, want 1", sum.Elections.Completed)
+		}
+		runtest.FollowBest(t, sum)
+	})
 }

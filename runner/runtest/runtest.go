@@ -5,14 +5,17 @@
 package runtest
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
@@ -93,4 +96,29 @@ func Connected(t testing.TB, s *scenario.Scenario) *topo.Graph {
 		t.Fatalf("%s seed %d has %d components; pick a denser network", s.Topology, s.Seed, k)
 	}
 	return g
+}
+
+// OneInitiator runs body once per case of the one-initiator start-up tests
+// of vkt and park: on assorted connected shapes, under each delay model,
+// two seeds each, a scenario in which only node 0 elects at boot.
+func OneInitiator(t *testing.T, algorithm string, body func(t *testing.T, s *scenario.Scenario)) {
+	for _, shape := range []string{"line:12", "grid:6x5", "geometric:100:250", "geometric:300:150", "layered:3", "ba:60:2"} {
+		for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms", "exponential:3ms"} {
+			for seed := uint64(1); seed <= 2; seed++ {
+				t.Run(fmt.Sprintf("%s/%s/seed%d", shape, delay, seed), func(t *testing.T) {
+					s := scenario.Default()
+					s.Algorithm, s.Topology, s.Seed = algorithm, shape, seed
+					s.Params = map[string]string{"initiators": "0"}
+					var err error
+					if s.Delay, err = sim.ParseDelay(delay); err != nil {
+						t.Fatal(err)
+					}
+					s.Values = sim.Values{Mode: sim.ValueRandom}
+					s.Duration = 25 * time.Second
+					s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+					body(t, s)
+				})
+			}
+		}
+	}
 }
