@@ -67,6 +67,51 @@ type Summary struct {
 	// the first MaxReports of them; ReportCount counts them all.
 	Reports     []Report `json:"reports"`
 	ReportCount int      `json:"report_count"`
+
+	// Emulation is set for runs of real nodes (elect emulate).
+	Emulation *Emulation `json:"emulation,omitempty"`
+}
+
+// Emulation is what a run of real nodes adds to a summary: how they found
+// each other, what running them took, and how well the emulator kept up.
+type Emulation struct {
+	// HelloMS and HelloLoss are the nodes' discovery: a hello beacon every
+	// HelloMS, a neighbour lost after HelloLoss beacons unheard.
+	HelloMS   float64 `json:"hello_ms"`
+	HelloLoss int     `json:"hello_loss"`
+	// Lives counts the node processes started (first starts, restarts and
+	// recoveries); UnplannedExits those that ended on their own.
+	Lives          int `json:"lives"`
+	UnplannedExits int `json:"unplanned_exits"`
+	// SetupMS is the time to create the namespaces, bridge and rules;
+	// StartMS the time from the first node's launch until every node
+	// answered.
+	SetupMS float64 `json:"setup_ms"`
+	StartMS float64 `json:"start_ms"`
+	// RuleUpdates counts the nftables transactions that changed links
+	// after the start, and how long they took.
+	RuleUpdates      int     `json:"rule_updates"`
+	RuleUpdateMeanMS float64 `json:"rule_update_mean_ms"`
+	RuleUpdateMaxMS  float64 `json:"rule_update_max_ms"`
+	// LateEvents counts status changes read after the emulator's reorder
+	// window had passed their time (placed at the time reached instead).
+	LateEvents int `json:"late_events"`
+	// HellosSent and HellosReceived add up the nodes' beacons; Rejected
+	// the datagrams they refused, by reason.
+	HellosSent     uint64            `json:"hellos_sent"`
+	HellosReceived uint64            `json:"hellos_received"`
+	Rejected       map[string]uint64 `json:"rejected,omitempty"`
+	// NodeCPUSeconds is the CPU time (user and system) of every node
+	// process; CPUCores that over the run's wall time: the cores they kept
+	// busy on average. NodeRSSMeanMB and NodeRSSMaxMB are the nodes' peak
+	// resident memory, averaged over nodes and the largest.
+	NodeCPUSeconds float64 `json:"node_cpu_seconds"`
+	CPUCores       float64 `json:"cpu_cores"`
+	NodeRSSMeanMB  float64 `json:"node_rss_mean_mb"`
+	NodeRSSMaxMB   float64 `json:"node_rss_max_mb"`
+	// EmulatorCPUSeconds and EmulatorRSSMB are the emulator's own.
+	EmulatorCPUSeconds float64 `json:"emulator_cpu_seconds"`
+	EmulatorRSSMB      float64 `json:"emulator_rss_mb"`
 }
 
 // Rates are a run's counts per node and per unit of its virtual length.

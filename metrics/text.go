@@ -39,8 +39,23 @@ func WriteText(w io.Writer, s *Summary) error {
 	if s.Quiescent {
 		stop = "no event left"
 	}
-	fmt.Fprintf(&b, "ran %.3f ms of virtual time (%s): %s events in %.0f ms, trace hash %s\n\n",
-		s.EndMS, stop, group(s.Events), s.WallMS, s.TraceHash)
+	if em := s.Emulation; em != nil {
+		fmt.Fprintf(&b, "emulated %.3f ms on %s real nodes (%s events, trace hash %s)\n", s.EndMS, group(uint64(s.Nodes)), group(s.Events), s.TraceHash)
+		fmt.Fprintf(&b, "  hello every %g ms, neighbour lost after %d unheard; %d processes started, %d ended on their own\n",
+			em.HelloMS, em.HelloLoss, em.Lives, em.UnplannedExits)
+		fmt.Fprintf(&b, "  set-up %.0f ms, all nodes up in %.0f ms; %d rule updates (mean %.1f ms, longest %.1f ms); %d late status events\n",
+			em.SetupMS, em.StartMS, em.RuleUpdates, em.RuleUpdateMeanMS, em.RuleUpdateMaxMS, em.LateEvents)
+		fmt.Fprintf(&b, "  nodes: %.1f CPU s (%.2f cores on average), peak memory %.1f MB each on average, %.1f MB the most; emulator: %.1f CPU s, %.1f MB\n",
+			em.NodeCPUSeconds, em.CPUCores, em.NodeRSSMeanMB, em.NodeRSSMaxMB, em.EmulatorCPUSeconds, em.EmulatorRSSMB)
+		fmt.Fprintf(&b, "  hellos: %s sent, %s received", group(em.HellosSent), group(em.HellosReceived))
+		for _, k := range sortedKeys(em.Rejected) {
+			fmt.Fprintf(&b, ", %s rejected (%s)", group(em.Rejected[k]), k)
+		}
+		b.WriteString("\n\n")
+	} else {
+		fmt.Fprintf(&b, "ran %.3f ms of virtual time (%s): %s events in %.0f ms, trace hash %s\n\n",
+			s.EndMS, stop, group(s.Events), s.WallMS, s.TraceHash)
+	}
 
 	fmt.Fprintf(&b, "messages: %s sent, %s delivered, %s dropped\n", group(s.Messages.Total), group(s.Messages.Delivered), group(s.Messages.Dropped))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)

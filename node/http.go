@@ -24,8 +24,12 @@ type StatusJSON struct {
 	Neighbors     []algo.NodeID `json:"neighbors"`
 	UptimeMS      float64       `json:"uptime_ms"`
 	ChangedMS     float64       `json:"changed_ms_ago"`
-	LeaderlessMS  float64       `json:"leaderless_ms"`
-	Counters      CountersJSON  `json:"counters"`
+	// ChangedUnixNS is when the status last changed, in nanoseconds since
+	// the Unix epoch (0 before the first change): the exact time of a
+	// change that a watcher on the same machine reads later.
+	ChangedUnixNS int64        `json:"changed_unix_ns"`
+	LeaderlessMS  float64      `json:"leaderless_ms"`
+	Counters      CountersJSON `json:"counters"`
 }
 
 // IndexJSON is a computation index <num, id>.
@@ -47,9 +51,10 @@ type CountersJSON struct {
 }
 
 // StatusJSON returns what GET /status serves.
-func (n *Node) StatusJSON() StatusJSON {
-	st := n.Status()
-	now := time.Now()
+func (n *Node) StatusJSON() StatusJSON { return n.statusJSON(n.Status(), time.Now()) }
+
+// statusJSON renders st, with the counters as they are at now.
+func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 	c := &n.metrics
 	out := StatusJSON{
 		ID: st.ID, Value: st.Value, Algorithm: st.Algorithm, Cluster: st.Cluster,
@@ -68,6 +73,7 @@ func (n *Node) StatusJSON() StatusJSON {
 	}
 	if !st.Changed.IsZero() {
 		out.ChangedMS = ms(now.Sub(st.Changed))
+		out.ChangedUnixNS = st.Changed.UnixNano()
 	}
 	for i, name := range n.names {
 		out.Counters.Sent[name] = c.sent[i].Load()
@@ -83,8 +89,15 @@ func (n *Node) StatusJSON() StatusJSON {
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// Handler serves /status (JSON), /metrics (Prometheus text format) and
-// /healthz (200 while Run runs).
+// Handler serves
+//
+//   - GET /status: the status as JSON (StatusJSON);
+//   - GET /status/stream: the status as JSON lines, the current one at once
+//     and then one line per change, for as long as the client reads (what
+//     Subscribe gives, over HTTP);
+//   - POST /elect: asks the node to start an election (Elect), 202 Accepted;
+//   - GET /metrics: the counters in the Prometheus text format;
+//   - GET /healthz: 200 while Run runs.
 func (n *Node) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
@@ -92,6 +105,20 @@ func (n *Node) Handler() http.Handler {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.Encode(n.StatusJSON())
+	})
+	mux.HandleFunc("GET /status/stream", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		flush := http.NewResponseController(w).Flush
+		enc := json.NewEncoder(w)
+		for st := range n.Subscribe(r.Context()) {
+			if enc.Encode(n.statusJSON(st, time.Now())) != nil || flush() != nil {
+				return
+			}
+		}
+	})
+	mux.HandleFunc("POST /elect", func(w http.ResponseWriter, r *http.Request) {
+		n.Elect()
+		w.WriteHeader(http.StatusAccepted)
 	})
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")

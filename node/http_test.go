@@ -79,3 +79,75 @@ func TestHTTP(t *testing.T) {
 		t.Errorf("/healthz %d after Run returned, want 503", resp.StatusCode)
 	}
 }
+
+// TestHTTPStreamAndElect: /status/stream sends the current status at once
+// and a line for each change; POST /elect starts an election, which the
+// stream shows as a new election index (with the time of the change).
+func TestHTTPStreamAndElect(t *testing.T) {
+	c := newCluster(t, 3, nil)
+	c.waitAgree(ids(0, 3), 2, 5*time.Second)
+	srv := httptest.NewServer(c.nodes[0].Handler())
+	defer srv.Close()
+
+	resp, err := http.Get(srv.URL + "/status/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "application/x-ndjson" {
+		t.Errorf("/status/stream Content-Type %q", ct)
+	}
+	lines := make(chan StatusJSON, 16)
+	go func() {
+		defer close(lines)
+		dec := json.NewDecoder(resp.Body)
+		for {
+			var st StatusJSON
+			if dec.Decode(&st) != nil {
+				return
+			}
+			lines <- st
+		}
+	}()
+	next := func() StatusJSON {
+		t.Helper()
+		select {
+		case st, ok := <-lines:
+			if !ok {
+				t.Fatal("stream ended")
+			}
+			return st
+		case <-time.After(5 * time.Second):
+			t.Fatal("no status line within 5s")
+		}
+		return StatusJSON{}
+	}
+	first := next()
+	if first.Leader != 2 || first.State != "Norm" || first.ChangedUnixNS == 0 {
+		t.Fatalf("first line = %+v, want the current status (leader 2, Norm, a change time)", first)
+	}
+	before := time.Now().UnixNano()
+	post, err := http.Post(srv.URL+"/elect", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Body.Close()
+	if post.StatusCode != http.StatusAccepted {
+		t.Errorf("POST /elect: %s, want 202", post.Status)
+	}
+	for {
+		st := next()
+		if st.ElectionIndex > first.ElectionIndex {
+			if st.ChangedUnixNS < before {
+				t.Errorf("change at %d, before the request at %d", st.ChangedUnixNS, before)
+			}
+			break
+		}
+	}
+	if get, err := http.Get(srv.URL + "/elect"); err == nil {
+		get.Body.Close()
+		if get.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("GET /elect: %s, want 405", get.Status)
+		}
+	}
+}

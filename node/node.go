@@ -103,7 +103,7 @@ func New(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := suitsRuntime(alg); err != nil {
+	if err := SuitsRuntime(alg); err != nil {
 		return nil, err
 	}
 	// The network's size bounds node sets in parameters (initiators).
@@ -134,10 +134,10 @@ func New(cfg Config) (*Node, error) {
 	return nd, nil
 }
 
-// suitsRuntime refuses algorithms that cannot run on a real network of
+// SuitsRuntime refuses algorithms that cannot run on a real network of
 // datagrams: those that need a fixed topology, assume reliable links, or
 // elect only when someone starts a wave.
-func suitsRuntime(a *algo.Algorithm) error {
+func SuitsRuntime(a *algo.Algorithm) error {
 	switch {
 	case a.Model.Topology != "":
 		return fmt.Errorf("algorithm %s needs a %s network; the runtime runs algorithms for dynamic networks (vkt, park)", a.Name, a.Model.Topology)

@@ -71,7 +71,7 @@ it cleanly, saving its state first.`,
 	fl.Int64Var(&f.value, "value", 0, "this node's value, its desirability as leader (default: its id)")
 	fl.StringVar(&f.listen, "listen", "", "UDP address to listen on, HOST:PORT (required)")
 	fl.StringVar(&f.peers, "peers", "", "the other nodes: ID=HOST:PORT,... (hello beacons go to each)")
-	fl.StringVar(&f.http, "http", "", "serve /status, /metrics and /healthz on this address")
+	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect on this address (HOST:PORT, or unix:PATH for a Unix socket)")
 	fl.StringVar(&f.keyFile, "key-file", "", "a file holding the cluster's shared key: datagrams are signed with HMAC-SHA256 and unsigned ones refused")
 	fl.StringVar(&f.stateDir, "state-dir", "", "keep what recovery needs in this directory")
 	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm (one for dynamic networks: vkt, park)")
@@ -163,6 +163,24 @@ func newLogger(cmd *cobra.Command, level, format string) (*slog.Logger, error) {
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
+// listenHTTP listens on addr: HOST:PORT over TCP, or unix:PATH on a Unix
+// socket (what the emulator uses: a file reaches into a node's network
+// namespace where no address of the host does). A socket file left by an
+// earlier life of the node is replaced.
+func listenHTTP(addr string) (net.Listener, error) {
+	path, ok := strings.CutPrefix(addr, "unix:")
+	if !ok {
+		return net.Listen("tcp", addr)
+	}
+	if path == "" {
+		return nil, fmt.Errorf("%q: no socket path after unix:", addr)
+	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		os.Remove(path)
+	}
+	return net.Listen("unix", path)
+}
+
 // runNode runs a node, and its HTTP server when addr is set, until ctx ends.
 func runNode(ctx context.Context, cfg node.Config, addr string) error {
 	n, err := node.New(cfg)
@@ -174,7 +192,7 @@ func runNode(ctx context.Context, cfg node.Config, addr string) error {
 	defer cancel()
 	var srv *http.Server
 	if addr != "" {
-		ln, err := net.Listen("tcp", addr)
+		ln, err := listenHTTP(addr)
 		if err != nil {
 			cfg.Transport.Close()
 			return fmt.Errorf("--http: %w", err)

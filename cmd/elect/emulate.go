@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/emulate"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/trace"
+)
+
+// differentError is what --compare returns when the emulated run's final
+// leaders are not the simulated run's.
+type differentError struct{ nodes int }
+
+func (e differentError) Error() string {
+	return fmt.Sprintf("the final leaders differ from the simulator's on %d node(s)", e.nodes)
+}
+
+func newEmulateCmd() *cobra.Command {
+	var f scenarioFlags
+	var asJSON, compare, cleanup, keep, quiet bool
+	var tracePath, dir, hello string
+	var helloLoss, port int
+	cmd := &cobra.Command{
+		Use:   "emulate [SCENARIO]",
+		Short: "Run one scenario on real nodes in Linux network namespaces and check it",
+		Long: `Run one scenario on real nodes: one elect node process per node, each in a
+network namespace of its own, joined by one bridge whose nftables rules let
+through only the pairs of nodes that are neighbours now (CORE's wireless
+model). The links change in one nftables transaction whenever the scenario's
+do (movement, partitions, heals, link_down, link_up); loss is a random drop in
+the same rules; a crash is SIGKILL, a restart starts the node with an empty
+state directory, a recovery with the one it had. The nodes find each other by
+their hello broadcasts, as a real ad hoc network would.
+
+The scenario is the simulator's (the same file and flags as elect sim) and runs
+in real time. The emulated run is checked by the same checker and summarised in
+the same form (--json: the same fields, plus "emulation"); --compare also runs
+the simulator on the same scenario and seed and sets the two side by side,
+failing when the final leaders differ.
+
+Needs Linux, root, ip (iproute2) and nft (nftables). Everything it creates is
+removed when it ends, by error or Ctrl-C too; --cleanup removes what a killed
+run left behind.`,
+		Example: `  sudo elect emulate --topology geometric:12:400 --duration 20s
+  sudo elect emulate scenarios/emulate-partition.yaml --compare
+  sudo elect emulate --cleanup`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			logf := func(format string, a ...any) {
+				if !quiet {
+					fmt.Fprintf(cmd.ErrOrStderr(), "emulate: "+format+"\n", a...)
+				}
+			}
+			if cleanup {
+				if len(args) > 0 || f.anySet(cmd) || f.file != "" {
+					return fmt.Errorf("--cleanup takes no scenario: it removes what killed runs left")
+				}
+				removed, err := emulate.Cleanup(ctx)
+				for _, tag := range removed {
+					fmt.Fprintf(cmd.OutOrStdout(), "removed run %s\n", tag)
+				}
+				if err == nil && len(removed) == 0 {
+					fmt.Fprintln(cmd.OutOrStdout(), "nothing to remove")
+				}
+				return err
+			}
+			s, err := f.scenario(cmd, args)
+			if err != nil {
+				return err
+			}
+			cfg := emulate.Config{Scenario: s, HelloLoss: helloLoss, Port: port, Dir: dir, Keep: keep, Log: logf}
+			if hello != "" {
+				if cfg.Hello, err = algo.ParseDuration(hello); err != nil || cfg.Hello <= 0 {
+					return fmt.Errorf("--hello %q: want a duration above 0, like 250ms", hello)
+				}
+			}
+			if cmd.Flags().Changed("hello-loss") && helloLoss < 1 {
+				return fmt.Errorf("--hello-loss %d: want at least 1", helloLoss)
+			}
+			if cmd.Flags().Changed("port") && (port < 1 || port > 65535) {
+				return fmt.Errorf("--port %d: want 1 to 65535", port)
+			}
+			if cfg.Binary, err = os.Executable(); err != nil {
+				return err
+			}
+			var tf *os.File
+			var tw *trace.Writer
+			if tracePath != "" {
+				if tf, err = os.Create(tracePath); err != nil {
+					return fmt.Errorf("--trace: %w", err)
+				}
+				defer tf.Close() // on the error paths; closed and checked below
+				if tw, err = emulationTrace(tf, s); err != nil {
+					return err
+				}
+				cfg.Observers = append(cfg.Observers, tw)
+			}
+			res, err := emulate.Run(ctx, cfg)
+			if err != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("interrupted; every node, namespace and rule of the run is removed")
+				}
+				return err
+			}
+			if tw != nil {
+				if err := tw.Close(); err != nil {
+					return fmt.Errorf("--trace: %w", err)
+				}
+				if err := tf.Close(); err != nil {
+					return fmt.Errorf("--trace: %w", err)
+				}
+			}
+			if res.Dir != "" {
+				logf("logs and state kept in %s", res.Dir)
+			}
+			sum := res.Emulated
+			out := cmd.OutOrStdout()
+			var cmp *emulate.Comparison
+			if compare {
+				cmp = emulate.Compare(res.Emulated, res.Simulated)
+			}
+			switch {
+			case asJSON && cmp != nil:
+				if err := json.NewEncoder(out).Encode(cmp); err != nil {
+					return err
+				}
+			case asJSON:
+				if err := metrics.WriteJSON(out, sum); err != nil {
+					return err
+				}
+			default:
+				if err := metrics.WriteText(out, sum); err != nil {
+					return err
+				}
+				if cmp != nil {
+					fmt.Fprintf(out, "\nbeside the simulator (same scenario, seed %d):\n", s.Seed)
+					if err := cmp.WriteText(out); err != nil {
+						return err
+					}
+				}
+			}
+			if sum.ViolationCount > 0 {
+				return violationError{sum.ViolationCount}
+			}
+			if cmp != nil && !cmp.SameFinalLeaders {
+				return differentError{len(cmp.Differences)}
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	fl := cmd.Flags()
+	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of the summary (with --compare: {emulated, simulated, same_final_leaders, differences})")
+	fl.StringVar(&tracePath, "trace", "", "write the emulated run's events to this file as JSON lines (re-check it with: elect check FILE)")
+	fl.BoolVar(&compare, "compare", false, "also run the simulator on the same scenario and seed, show both, and fail if the final leaders differ")
+	fl.BoolVar(&cleanup, "cleanup", false, "remove the namespaces, bridges, rules and processes that killed runs left, and exit")
+	fl.StringVar(&hello, "hello", "", "the nodes' hello beacon period (default 250ms)")
+	fl.IntVar(&helloLoss, "hello-loss", 0, "beacons unheard before a node drops a neighbour (default 4)")
+	fl.IntVar(&port, "port", 0, fmt.Sprintf("the nodes' UDP port (default %d)", emulate.DefaultPort))
+	fl.StringVar(&dir, "dir", "", "keep the nodes' logs, state directories and sockets in this directory (default: a temporary one, removed)")
+	fl.BoolVar(&keep, "keep", false, "keep the temporary directory of logs and state, and say where it is")
+	fl.BoolVarP(&quiet, "quiet", "q", false, "say nothing on stderr while the run goes")
+	return cmd
+}
+
+// emulationTrace opens the trace of an emulated run: the header a reader
+// needs to re-check it, with the bounds the emulation's checker uses.
+func emulationTrace(w *os.File, sc *scenario.Scenario) (*trace.Writer, error) {
+	a, err := algo.Lookup(sc.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	params, err := a.Resolve(sc.Params)
+	if err != nil {
+		return nil, err
+	}
+	g, _, err := runner.Network(sc)
+	if err != nil {
+		return nil, err
+	}
+	cc := runner.CheckConfig(sc, a)
+	tw, err := trace.NewWriter(w, trace.Header{
+		Algorithm: a.Name, Params: params, Seed: sc.Seed, Topology: sc.Topology, Nodes: g.N(),
+		Messages: a.Messages, Spontaneous: a.Model.Spontaneous,
+		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--trace: %w", err)
+	}
+	return tw, nil
+}

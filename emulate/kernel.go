@@ -1,0 +1,193 @@
+//go:build linux
+
+package emulate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/electgo/elect/topo"
+)
+
+// Names of the kernel objects of one run, all derived from its tag (4 hex
+// digits), so that `elect emulate --cleanup` can find them again:
+//
+//	network namespace  elect-TAG-I     (node I)
+//	bridge             elTAGbr
+//	veth, host end     elTAG-I         (its other end is eth0 inside the namespace)
+//	nftables table     bridge elect_TAG
+//
+// Interface names have at most 15 bytes: "el" + 4 + "-" + up to 8 digits.
+const (
+	nsPrefix    = "elect-"
+	linkPrefix  = "el"
+	tablePrefix = "elect_"
+)
+
+func nsName(tag string, v int) string   { return fmt.Sprintf("%s%s-%d", nsPrefix, tag, v) }
+func bridgeName(tag string) string      { return linkPrefix + tag + "br" }
+func vethName(tag string, v int) string { return fmt.Sprintf("%s%s-%d", linkPrefix, tag, v) }
+func tableName(tag string) string       { return tablePrefix + tag }
+
+// subnet holds the nodes' addresses. It is used inside the namespaces only:
+// the host has no address on the bridge, so nothing of the host's own
+// routing sees it, and a host that uses the same range elsewhere is not
+// disturbed.
+var subnet = netip.MustParsePrefix("10.213.0.0/16")
+
+// maxNodes is how many nodes the subnet numbers (.0.1 to .255.254).
+const maxNodes = 1<<16 - 2
+
+// addr is node v's address: the subnet's (v+1)th.
+func addr(v int) netip.Addr {
+	a := subnet.Addr().As4()
+	n := v + 1
+	a[2], a[3] = byte(n>>8), byte(n)
+	return netip.AddrFrom4(a)
+}
+
+// broadcast is the subnet's broadcast address, where hellos go.
+func broadcast() netip.Addr {
+	a := subnet.Addr().As4()
+	a[2], a[3] = 255, 255
+	return netip.AddrFrom4(a)
+}
+
+// Preflight says what keeps this machine from emulating: not root, or ip
+// (iproute2) or nft (nftables) missing. Its errors say what to do.
+func Preflight() error {
+	var errs []error
+	if os.Geteuid() != 0 {
+		errs = append(errs, errors.New("elect emulate needs root to create network namespaces and nftables rules: run it as root (sudo elect emulate ...)"))
+	}
+	for _, t := range []struct{ bin, pkg string }{{"ip", "iproute2"}, {"nft", "nftables"}} {
+		if _, err := exec.LookPath(t.bin); err != nil {
+			errs = append(errs, fmt.Errorf("%s not found in PATH: install %s (Debian and Ubuntu: apt-get install %s)", t.bin, t.pkg, t.pkg))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// command runs name with args, feeding it stdin; its error carries what the
+// command wrote to stderr.
+func command(ctx context.Context, stdin string, name string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return out, fmt.Errorf("%s %s: %s", name, strings.Join(args, " "), msg)
+	}
+	return out, nil
+}
+
+// setUp creates the network of n nodes: one namespace each, a veth pair
+// from each into the bridge, addresses, and the nftables table whose
+// forward chain lets through only the pairs in links, losing a frame with
+// probability loss. The caller removes it all with removeRun, whether setUp
+// succeeded or not.
+func setUp(ctx context.Context, tag string, n int, links []topo.Edge, loss float64) error {
+	var b strings.Builder
+	br := bridgeName(tag)
+	for v := range n {
+		fmt.Fprintf(&b, "netns add %s\n", nsName(tag, v))
+	}
+	// No spanning tree and no forwarding delay: ports forward at once.
+	fmt.Fprintf(&b, "link add %s type bridge stp_state 0 forward_delay 0\n", br)
+	for v := range n {
+		fmt.Fprintf(&b, "link add %s type veth peer name eth0 netns %s\n", vethName(tag, v), nsName(tag, v))
+		fmt.Fprintf(&b, "link set %s master %s up\n", vethName(tag, v), br)
+	}
+	fmt.Fprintf(&b, "link set %s up\n", br)
+	if _, err := command(ctx, b.String(), "ip", "-batch", "-"); err != nil {
+		return err
+	}
+	// The rules go in before any node speaks.
+	if err := nftApply(ctx, nftTable(tag, links, loss)); err != nil {
+		return err
+	}
+	bits := subnet.Bits()
+	for v := range n {
+		script := fmt.Sprintf("link set lo up\naddr add %s/%d broadcast %s dev eth0\nlink set eth0 up\n", addr(v), bits, broadcast())
+		if _, err := command(ctx, script, "ip", "-n", nsName(tag, v), "-batch", "-"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nftTable is the nftables script that creates a run's table: the set of
+// linked port pairs (both directions of each link) and the forward chain
+// that drops by default, drops a share loss of what it would let through,
+// and accepts the pairs in the set: CORE's WLAN model, with one set lookup
+// standing for its per-pair accept rules.
+func nftTable(tag string, links []topo.Edge, loss float64) string {
+	var b strings.Builder
+	t := tableName(tag)
+	fmt.Fprintf(&b, "add table bridge %s\n", t)
+	fmt.Fprintf(&b, "add set bridge %s links { type ifname . ifname; }\n", t)
+	fmt.Fprintf(&b, "add chain bridge %s forward { type filter hook forward priority 0; policy drop; }\n", t)
+	if loss > 0 {
+		// numgen draws per frame and per output port: a broadcast reaches
+		// each neighbour or not on its own draw, as radio loss does.
+		fmt.Fprintf(&b, "add rule bridge %s forward numgen random mod 1000000 < %d counter drop\n", t, lossPPM(loss))
+	}
+	fmt.Fprintf(&b, "add rule bridge %s forward iifname . oifname @links counter accept\n", t)
+	fmt.Fprintf(&b, "add rule bridge %s forward counter drop\n", t)
+	writeElements(&b, "add", tag, links)
+	return b.String()
+}
+
+// lossPPM is a loss probability in parts per million, at least 1 when loss
+// is not 0.
+func lossPPM(loss float64) int {
+	return max(1, int(loss*1e6+0.5))
+}
+
+// linkUpdate is the nftables script that brings links up and down in one
+// transaction: a frame sees the links before it or after it, never half.
+func linkUpdate(tag string, up, down []topo.Edge) string {
+	var b strings.Builder
+	writeElements(&b, "delete", tag, down)
+	writeElements(&b, "add", tag, up)
+	return b.String()
+}
+
+// writeElements writes an add or delete of the set elements for links,
+// both directions of each, in lines of at most 500 links.
+func writeElements(b *strings.Builder, verb, tag string, links []topo.Edge) {
+	const perLine = 500
+	for i := 0; i < len(links); i += perLine {
+		fmt.Fprintf(b, "%s element bridge %s links { ", verb, tableName(tag))
+		for j, k := range links[i:min(i+perLine, len(links))] {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			a, c := vethName(tag, int(k.A)), vethName(tag, int(k.B))
+			fmt.Fprintf(b, "%q . %q, %q . %q", a, c, c, a)
+		}
+		b.WriteString(" }\n")
+	}
+}
+
+// nftApply runs a script with nft -f: atomically, all of it or none.
+func nftApply(ctx context.Context, script string) error {
+	if script == "" {
+		return nil
+	}
+	_, err := command(ctx, script, "nft", "-f", "-")
+	return err
+}

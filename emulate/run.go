@@ -1,0 +1,565 @@
+//go:build linux
+
+package emulate
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/node"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/trace"
+)
+
+// window is how long the journal holds events for late readers.
+const window = 250 * time.Millisecond
+
+// emulation is one run under way.
+type emulation struct {
+	cfg   Config
+	alg   *algo.Algorithm
+	plan  *plan
+	tag   string
+	procs []*proc
+	l     *launcher
+	j     *journal
+	links linkSet
+	log   func(format string, args ...any)
+
+	mu             sync.Mutex
+	lives          int
+	unplanned      int
+	updates        []time.Duration
+	setup, startup time.Duration
+}
+
+// Run emulates cfg.Scenario in real time and returns its summary beside the
+// simulator's. Whatever it created is gone when it returns.
+func Run(ctx context.Context, cfg Config) (res *Result, err error) {
+	s := cfg.Scenario
+	a, err := validate(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := Preflight(); err != nil {
+		return nil, err
+	}
+	if cfg.Hello == 0 {
+		cfg.Hello = 250 * time.Millisecond
+	}
+	if cfg.HelloLoss == 0 {
+		cfg.HelloLoss = 4
+	}
+	if cfg.Port == 0 {
+		cfg.Port = DefaultPort
+	}
+	logf := cfg.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	p, err := makePlan(s)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(p.values); n > maxNodes {
+		return nil, fmt.Errorf("%d nodes: the emulator numbers at most %d", n, maxNodes)
+	}
+	params, err := a.Resolve(s.Params)
+	if err != nil {
+		return nil, err
+	}
+	e := &emulation{cfg: cfg, alg: a, plan: p, links: linkSet{}, log: logf}
+	dir := cfg.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "elect-emulate-"); err != nil {
+			return nil, err
+		}
+	}
+	for _, sub := range []string{"s", "state", "log"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if e.tag, err = claim(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		e.teardown()
+		if cfg.Keep || cfg.Dir != "" {
+			if res != nil {
+				res.Dir = dir
+			}
+		} else {
+			os.RemoveAll(dir)
+		}
+	}()
+	logf("run %s: %d nodes, files in %s", e.tag, len(p.values), dir)
+	for v, val := range p.values {
+		pr := &proc{id: v, value: val, ns: nsName(e.tag, v)}
+		pr.paths(dir)
+		e.procs = append(e.procs, pr)
+	}
+	socks := make(map[string]string, len(e.procs))
+	for _, pr := range e.procs {
+		socks[pr.host()] = pr.sock
+	}
+	e.l = &launcher{
+		bin: cfg.Binary, args: nodeArgs(a.Name, params, cfg), port: cfg.Port, log: logf,
+		client: newClient(func(h string) (string, bool) { s, ok := socks[h]; return s, ok }),
+		unplanned: func(pr *proc) {
+			e.mu.Lock()
+			e.unplanned++
+			e.mu.Unlock()
+			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Crashed, Node: algo.NodeID(pr.id), Peer: algo.None})
+		},
+	}
+	setupStart := time.Now()
+	if err := setUp(ctx, e.tag, len(e.procs), p.initial, s.Loss); err != nil {
+		return nil, err
+	}
+	for _, k := range p.initial {
+		e.links[k] = true
+	}
+	e.setup = time.Since(setupStart)
+	logf("namespaces, bridge and rules ready in %v", e.setup.Round(time.Millisecond))
+
+	mon := check.New(runner.CheckConfig(s, a))
+	counter := metrics.NewCounter(len(a.Messages))
+	hash := hasher{trace.NewHasher()}
+	observers := []trace.Observer{mon, counter, &hash}
+	var reach *metrics.Reach
+	if p.sim.Mobility != "" {
+		reach = metrics.NewReach(runner.ReachPeriod(len(e.procs)), mon)
+		observers = append([]trace.Observer{reach}, observers...)
+	}
+	observers = append(observers, cfg.Observers...)
+	t0 := time.Now()
+	e.j = newJournal(t0, window, observers)
+	e.l.j = e.j
+	for _, pr := range e.procs {
+		e.j.add(trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(pr.id), Peer: algo.None, Value: pr.value})
+	}
+	for _, k := range p.initial {
+		e.j.add(trace.Event{Kind: trace.LinkUp, Node: k.A, Peer: k.B})
+	}
+	stop := make(chan struct{})
+	go e.j.flow(stop)
+	defer close(stop)
+
+	if err := e.startAll(ctx); err != nil {
+		return nil, err
+	}
+	e.startup = time.Since(t0)
+	logf("%d nodes answered in %v", len(e.procs), e.startup.Round(time.Millisecond))
+	if err := e.timeline(ctx, t0); err != nil {
+		return nil, err
+	}
+	// The changes made just before the end are still on their way.
+	time.Sleep(window)
+	counted := e.gather(ctx)
+	end := s.Duration
+	e.j.end(end)
+	wall := time.Since(t0)
+	e.teardownNodes()
+
+	sum := &metrics.Summary{
+		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: p.sim.Topology,
+		Nodes: len(e.procs), Edges: p.sim.Edges, EndMS: metrics.MS(end),
+		WallMS: metrics.MS(wall), TraceHash: fmt.Sprintf("%016x", hash.h.Sum()),
+		Mobility: p.sim.Mobility, RangeM: p.sim.RangeM,
+	}
+	if reach != nil {
+		sum.ReachableLeaderFraction = reach.Fraction()
+	}
+	sum.FromCheck(mon, mon.Report())
+	for t, name := range a.Messages {
+		counter.Sent[t] = counted.Sent[name]
+		counter.Delivered[t] = counted.Received[name]
+	}
+	counter.Fill(sum, a.Messages)
+	if m := &sum.Messages; m.Total > m.Delivered {
+		// Lost in the network, whatever the cause: the kernel's drops,
+		// a receiver that was down, or a neighbour lost by then.
+		m.Dropped = m.Total - m.Delivered
+	}
+	sum.Emulation = e.stats(counted, wall)
+	return &Result{Emulated: sum, Simulated: p.sim}, nil
+}
+
+// validate refuses what the emulator cannot run, naming where it is
+// written.
+func validate(sc *scenario.Scenario) (*algo.Algorithm, error) {
+	a, err := algo.Lookup(sc.Algorithm)
+	if err != nil {
+		return nil, sc.Blame(err, "algorithm")
+	}
+	if err := node.SuitsRuntime(a); err != nil {
+		return nil, sc.Blame(err, "algorithm")
+	}
+	if sc.Duration <= 0 {
+		return nil, sc.Blame(errors.New("an emulation runs in real time until its duration: give one (duration: 60s, or --duration)"), "duration")
+	}
+	for _, act := range sc.Events {
+		switch act.Kind {
+		case sim.CrashOn, sim.Corrupt:
+			return nil, fmt.Errorf("%s: %s is a fault of the simulator's ring model; the emulator runs real nodes and cannot arm it", act.Where, act.Kind)
+		}
+	}
+	return a, nil
+}
+
+// nodeArgs are the flags every node gets after its own.
+func nodeArgs(name string, params algo.Params, cfg Config) []string {
+	args := []string{"--algo", name, "--hello", cfg.Hello.String(), "--hello-loss", strconv.Itoa(cfg.HelloLoss),
+		"--log-level", "info"}
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		args = append(args, "--param", k+"="+params[k])
+	}
+	return args
+}
+
+// startAll starts every node, a few at a time.
+func (e *emulation) startAll(ctx context.Context) error {
+	sem := make(chan struct{}, 8)
+	errs := make([]error, len(e.procs))
+	var wg sync.WaitGroup
+	for i, pr := range e.procs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs[i] = e.start(ctx, pr, true)
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (e *emulation) start(ctx context.Context, pr *proc, fresh bool) error {
+	e.mu.Lock()
+	e.lives++
+	e.mu.Unlock()
+	return e.l.start(ctx, pr, fresh)
+}
+
+// step is one entry of the emulated timeline: a link change, or an action
+// of the scenario.
+type step struct {
+	at    time.Duration
+	links *linkStep
+	act   *sim.Action
+}
+
+// timeline runs the scenario's timeline in real time from t0 to its end.
+func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
+	var steps []step
+	for i := range e.plan.steps {
+		steps = append(steps, step{at: e.plan.steps[i].at, links: &e.plan.steps[i]})
+	}
+	for i := range e.cfg.Scenario.Events {
+		a := &e.cfg.Scenario.Events[i]
+		switch a.Kind {
+		case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt:
+			steps = append(steps, step{at: a.At, act: a})
+		}
+		// Partitions, heals and link changes are in the plan's links.
+	}
+	// The scenario's actions go before the link changes of the same
+	// instant, as in the simulator, where a partition's links follow it.
+	slices.SortStableFunc(steps, func(x, y step) int {
+		if c := cmp.Compare(x.at, y.at); c != 0 {
+			return c
+		}
+		if (x.act != nil) != (y.act != nil) {
+			if x.act != nil {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	for _, st := range append(steps, step{at: e.cfg.Scenario.Duration}) {
+		if err := sleepUntil(ctx, t0.Add(st.at)); err != nil {
+			return err
+		}
+		var err error
+		switch {
+		case st.links != nil:
+			err = e.applyLinks(ctx, *st.links)
+		case st.act != nil:
+			err = e.act(ctx, st.act)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sleepUntil(ctx context.Context, t time.Time) error {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// applyLinks changes the kernel's links as the step says, in one
+// transaction, and journals the changes at the moment they took effect.
+func (e *emulation) applyLinks(ctx context.Context, st linkStep) error {
+	changes := e.links.apply(st)
+	if len(changes) == 0 {
+		return nil
+	}
+	var up, down []topo.Edge
+	for _, c := range changes {
+		if c.up {
+			up = append(up, c.k)
+		} else {
+			down = append(down, c.k)
+		}
+	}
+	began := time.Now()
+	if err := nftApply(ctx, linkUpdate(e.tag, up, down)); err != nil {
+		return fmt.Errorf("at %v: changing links: %w", st.at, err)
+	}
+	now := time.Now()
+	e.mu.Lock()
+	e.updates = append(e.updates, now.Sub(began))
+	e.mu.Unlock()
+	at := e.j.since(now)
+	for _, c := range changes {
+		kind := trace.LinkDown
+		if c.up {
+			kind = trace.LinkUp
+		}
+		e.j.add(trace.Event{At: at, Kind: kind, Node: c.k.A, Peer: c.k.B, Moved: c.moved})
+	}
+	e.log("%7.3fs links: %d up, %d down (nft %v)", at.Seconds(), len(up), len(down), now.Sub(began).Round(time.Microsecond))
+	return nil
+}
+
+// act runs one action of the scenario on the real nodes.
+func (e *emulation) act(ctx context.Context, a *sim.Action) error {
+	switch a.Kind {
+	case sim.Crash:
+		victims := slices.Clone(a.Nodes)
+		if a.Leader {
+			if v, ok := e.leader(); ok {
+				victims = append(victims, v)
+				e.log("%7.3fs the leader is node %d", e.j.since(time.Now()).Seconds(), v)
+			} else {
+				e.log("%7.3fs crash the leader: no live node follows one", e.j.since(time.Now()).Seconds())
+			}
+		}
+		for _, v := range victims {
+			if int(v) >= len(e.procs) {
+				return fmt.Errorf("%s: no node %d", a.Where, v)
+			}
+			pr := e.procs[v]
+			at, ok := e.l.kill(ctx, pr)
+			if ok {
+				e.j.add(trace.Event{At: e.j.since(at), Kind: trace.Crashed, Node: v, Peer: algo.None})
+				e.log("%7.3fs crash node %d (SIGKILL)", e.j.since(at).Seconds(), v)
+			}
+		}
+	case sim.Restart, sim.Recover:
+		kind, fresh, what := trace.Restarted, true, "restart"
+		if a.Kind == sim.Recover {
+			kind, fresh, what = trace.Recovered, false, "recover"
+		}
+		errs := make([]error, len(a.Nodes))
+		var wg sync.WaitGroup
+		for i, v := range a.Nodes {
+			if int(v) >= len(e.procs) {
+				return fmt.Errorf("%s: no node %d", a.Where, v)
+			}
+			pr := e.procs[v]
+			pr.mu.Lock()
+			alive := pr.alive
+			pr.mu.Unlock()
+			if alive {
+				continue
+			}
+			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: kind, Node: v, Peer: algo.None})
+			e.log("%7.3fs %s node %d", e.j.since(time.Now()).Seconds(), what, v)
+			wg.Go(func() { errs[i] = e.start(ctx, pr, fresh) })
+		}
+		wg.Wait()
+		return errors.Join(errs...)
+	case sim.ElectAt:
+		for _, v := range a.Nodes {
+			if int(v) >= len(e.procs) {
+				return fmt.Errorf("%s: no node %d", a.Where, v)
+			}
+			pr := e.procs[v]
+			pr.mu.Lock()
+			alive := pr.alive
+			pr.mu.Unlock()
+			if !alive {
+				continue
+			}
+			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
+			if err := e.l.elect(ctx, pr); err != nil {
+				e.log("elect: %v", err)
+			}
+		}
+	}
+	return nil
+}
+
+// leader is the leader the most live nodes follow (the highest id among
+// equals), as the simulator picks "the leader" of a crash.
+func (e *emulation) leader() (algo.NodeID, bool) {
+	alive := make([]bool, len(e.procs))
+	var follows []algo.NodeID
+	for i, pr := range e.procs {
+		pr.mu.Lock()
+		alive[i] = pr.alive
+		if pr.alive && pr.status != nil && pr.status.State == algo.Norm.String() && pr.status.Leader != algo.None {
+			follows = append(follows, pr.status.Leader)
+		}
+		pr.mu.Unlock()
+	}
+	votes := map[algo.NodeID]int{}
+	best, most := algo.None, 0
+	for _, l := range follows {
+		if int(l) >= len(alive) || !alive[l] {
+			continue
+		}
+		votes[l]++
+		if c := votes[l]; c > most || c == most && l > best {
+			best, most = l, c
+		}
+	}
+	return best, best != algo.None
+}
+
+// gather adds up the counters of every node: its ended lives', and its
+// live one's, asked now.
+func (e *emulation) gather(ctx context.Context) node.CountersJSON {
+	live := make([]*node.CountersJSON, len(e.procs))
+	var wg sync.WaitGroup
+	for i, pr := range e.procs {
+		pr.mu.Lock()
+		alive := pr.alive
+		pr.mu.Unlock()
+		if alive {
+			wg.Go(func() { live[i] = e.l.counters(ctx, pr) })
+		}
+	}
+	wg.Wait()
+	var total node.CountersJSON
+	for i, pr := range e.procs {
+		pr.mu.Lock()
+		total = add(total, pr.counted)
+		pr.mu.Unlock()
+		if live[i] != nil {
+			total = add(total, *live[i])
+		}
+	}
+	return total
+}
+
+// teardownNodes kills every live node and waits for them.
+func (e *emulation) teardownNodes() {
+	var wg sync.WaitGroup
+	for _, pr := range e.procs {
+		pr.mu.Lock()
+		alive, cmd, done := pr.alive, pr.cmd, pr.done
+		pr.alive = false
+		pr.mu.Unlock()
+		if alive {
+			cmd.Process.Kill()
+			wg.Go(func() { <-done })
+		}
+	}
+	wg.Wait()
+}
+
+// teardown removes the run: its nodes, then its kernel objects.
+func (e *emulation) teardown() {
+	if e.l != nil {
+		e.teardownNodes()
+	}
+	began := time.Now()
+	if err := removeRun(context.Background(), e.tag); err != nil {
+		e.log("cleaning up run %s: %v (elect emulate --cleanup tries again)", e.tag, err)
+		return
+	}
+	e.log("run %s removed in %v", e.tag, time.Since(began).Round(time.Millisecond))
+}
+
+// stats is the emulation's part of the summary.
+func (e *emulation) stats(c node.CountersJSON, wall time.Duration) *metrics.Emulation {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := &metrics.Emulation{
+		HelloMS: metrics.MS(e.cfg.Hello), HelloLoss: e.cfg.HelloLoss,
+		Lives: e.lives, UnplannedExits: e.unplanned,
+		SetupMS: metrics.MS(e.setup), StartMS: metrics.MS(e.startup),
+		RuleUpdates: len(e.updates), LateEvents: e.j.late,
+		HellosSent: c.HellosSent, HellosReceived: c.HellosRecv,
+	}
+	if len(c.Rejected) > 0 {
+		s.Rejected = c.Rejected
+	}
+	var total time.Duration
+	for _, d := range e.updates {
+		total += d
+		s.RuleUpdateMaxMS = max(s.RuleUpdateMaxMS, metrics.MS(d))
+	}
+	if len(e.updates) > 0 {
+		s.RuleUpdateMeanMS = metrics.MS(total / time.Duration(len(e.updates)))
+	}
+	var cpu time.Duration
+	var rss int64
+	for _, pr := range e.procs {
+		pr.mu.Lock()
+		cpu += pr.usage.cpu
+		rss += pr.usage.maxRSS
+		s.NodeRSSMaxMB = max(s.NodeRSSMaxMB, float64(pr.usage.maxRSS)/(1<<20))
+		pr.mu.Unlock()
+	}
+	s.NodeCPUSeconds = cpu.Seconds()
+	s.CPUCores = cpu.Seconds() / wall.Seconds()
+	s.NodeRSSMeanMB = float64(rss) / float64(len(e.procs)) / (1 << 20)
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		s.EmulatorCPUSeconds = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+		s.EmulatorRSSMB = float64(ru.Maxrss) / 1024
+	}
+	return s
+}
+
+// hasher fingerprints the emulated run's events.
+type hasher struct{ h trace.Hasher }
+
+func (h *hasher) Observe(e *trace.Event) { h.h.Add(e) }
