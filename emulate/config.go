@@ -63,4 +63,6 @@ type Result struct {
 	Simulated *metrics.Summary
 	// Dir is where the nodes' logs and state are, when kept.
 	Dir string
+	// Tag names the run's kernel objects (see Cleanup).
+	Tag string
 }

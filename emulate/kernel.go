@@ -59,11 +59,14 @@ func broadcast() netip.Addr {
 	return netip.AddrFrom4(a)
 }
 
+// geteuid is os.Geteuid, replaced in tests.
+var geteuid = os.Geteuid
+
 // Preflight says what keeps this machine from emulating: not root, or ip
 // (iproute2) or nft (nftables) missing. Its errors say what to do.
 func Preflight() error {
 	var errs []error
-	if os.Geteuid() != 0 {
+	if geteuid() != 0 {
 		errs = append(errs, errors.New("elect emulate needs root to create network namespaces and nftables rules: run it as root (sudo elect emulate ...)"))
 	}
 	for _, t := range []struct{ bin, pkg string }{{"ip", "iproute2"}, {"nft", "nftables"}} {

@@ -199,7 +199,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		m.Dropped = m.Total - m.Delivered
 	}
 	sum.Emulation = e.stats(counted, wall)
-	return &Result{Emulated: sum, Simulated: p.sim}, nil
+	return &Result{Emulated: sum, Simulated: p.sim, Tag: e.tag}, nil
 }
 
 // validate refuses what the emulator cannot run, naming where it is

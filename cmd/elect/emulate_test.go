@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/electgo/elect/emulate"
+)
+
+// TestEmulateBadInput: elect emulate names what is wrong, on one line,
+// and exits 1; what it can judge without root, it judges first.
+func TestEmulateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	zero := writeFile(t, dir, "zero.yaml", "algorithm: vkt\ntopology: ring:4\nduration: 0\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--hello", "soon"}, `--hello "soon": want a duration above 0`},
+		{[]string{"--hello", "0s"}, `--hello "0s": want a duration above 0`},
+		{[]string{"--hello-loss", "0"}, "--hello-loss 0: want at least 1"},
+		{[]string{"--port", "70000"}, "--port 70000: want 1 to 65535"},
+		{[]string{"--cleanup", "--topology", "ring:3"}, "--cleanup takes no scenario"},
+		{[]string{"--algo", "ring", "--topology", "ring:4"}, "algorithm ring needs a ring network"},
+		{[]string{"--algo", "echo", "--topology", "ring:4"}, "algorithm echo does not tolerate message loss and crashes"},
+		{[]string{"--topology", "ring:4", "--duration", "0"}, "an emulation runs in real time until its duration"},
+		{[]string{zero}, zero + ":3:11: duration: an emulation runs in real time"},
+		{[]string{"--topology", "ring:x"}, "--topology: "},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, _, errOut := cli(t, append([]string{"emulate", "-q"}, c.args...)...)
+			if code != exitError || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want 1 and one line holding %q", code, errOut, c.want)
+			}
+		})
+	}
+}
+
+// TestEmulateMissingTools: without ip and nft in PATH, elect emulate says
+// what to install.
+func TestEmulateMissingTools(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	code, _, errOut := cli(t, "emulate", "-q", "--topology", "ring:3", "--duration", "1s")
+	for _, want := range []string{"ip not found in PATH: install iproute2", "nft not found in PATH: install nftables"} {
+		if code != exitError || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, want)
+		}
+	}
+}
+
+// TestEmulateCompareJSON runs three real nodes in namespaces of their own,
+// with no peer list: they find each other by broadcast hellos over the
+// bridge and elect the highest; --compare --json prints both runs, which
+// agree. The nodes are this test binary, run as elect node.
+func TestEmulateCompareJSON(t *testing.T) {
+	if err := emulate.Preflight(); err != nil {
+		t.Skipf("cannot emulate here: %v", err)
+	}
+	code, out, errOut := cli(t, "emulate", "-q", "--topology", "complete:3", "--values", "id",
+		"--duration", "4s", "--hello", "50ms", "--json", "--compare")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var c emulate.Comparison
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	if !c.SameFinalLeaders || len(c.Differences) != 0 || c.Emulated == nil || c.Simulated == nil {
+		t.Fatalf("comparison %+v", c)
+	}
+	for _, f := range c.Emulated.Final {
+		if !f.Alive || f.Leader != 2 || f.State != "Norm" {
+			t.Errorf("node %d ended %+v, want alive following 2 in Norm", f.ID, f)
+		}
+	}
+	em := c.Emulated.Emulation
+	if em == nil || em.Lives != 3 || em.HelloMS != 50 || em.HellosReceived == 0 || em.NodeCPUSeconds <= 0 || em.NodeRSSMaxMB <= 0 {
+		t.Errorf("emulation %+v", em)
+	}
+	if c.Simulated.Emulation != nil {
+		t.Errorf("the simulated run has an emulation part: %+v", c.Simulated.Emulation)
+	}
+}

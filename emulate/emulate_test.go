@@ -1,0 +1,304 @@
+//go:build linux
+
+package emulate
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	_ "github.com/electgo/elect/algo/all"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/trace"
+)
+
+// These tests run real nodes in network namespaces: they need root, ip and
+// nft (CI installs nftables and runs as root), and they take the real time
+// their scenarios last.
+
+var (
+	buildOnce sync.Once
+	built     string
+	buildErr  error
+)
+
+// electBinary builds the elect command once for the package's tests.
+func electBinary(t *testing.T) string {
+	t.Helper()
+	if err := Preflight(); err != nil {
+		t.Skipf("cannot emulate here: %v", err)
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "elect-emulate-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		built = filepath.Join(dir, "elect")
+		out, err := exec.Command("go", "build", "-o", built, "github.com/electgo/elect/cmd/elect").CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err, string(out)}
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building elect: %v", buildErr)
+	}
+	return built
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+// events keeps a copy of every event of a run.
+type events struct {
+	mu   sync.Mutex
+	list []trace.Event
+}
+
+func (r *events) Observe(e *trace.Event) {
+	r.mu.Lock()
+	r.list = append(r.list, *e)
+	r.mu.Unlock()
+}
+
+// statusAt is every node's status as of run time at.
+func (r *events) statusAt(at time.Duration) map[algo.NodeID]algo.Status {
+	out := map[algo.NodeID]algo.Status{}
+	for _, e := range r.list {
+		if e.At > at {
+			break
+		}
+		switch e.Kind {
+		case trace.StatusChanged:
+			out[e.Node] = e.Status
+		case trace.Crashed:
+			delete(out, e.Node)
+		}
+	}
+	return out
+}
+
+// leaders says, for nodes from..to, which leader each follows in Norm at
+// run time at ("-" for none), as one string: "15 15 15 ...".
+func (r *events) leaders(at time.Duration, from, to int) string {
+	st := r.statusAt(at)
+	var b strings.Builder
+	for v := from; v <= to; v++ {
+		if v > from {
+			b.WriteByte(' ')
+		}
+		s, ok := st[algo.NodeID(v)]
+		if !ok || !s.HasLeader() {
+			b.WriteByte('-')
+			continue
+		}
+		b.WriteString(strconv.Itoa(int(s.Leader)))
+	}
+	return b.String()
+}
+
+// repeat is n copies of s, space-separated.
+func repeat(s string, n int) string { return strings.TrimSpace(strings.Repeat(s+" ", n)) }
+
+// TestEmulateGrid runs scenarios/emulate-grid.yaml on 16 real nodes: they
+// elect 15; the leader is killed and 14 takes over; a partition into top
+// and bottom gives two leaders (7 and 14); the heal merges them under 14
+// with no election; the final leaders are the simulator's; and nothing of
+// the run is left in the kernel.
+func TestEmulateGrid(t *testing.T) {
+	bin := electBinary(t)
+	s, err := scenario.Load("../scenarios/emulate-grid.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec events
+	res, err := Run(context.Background(), Config{
+		Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, Observers: []trace.Observer{&rec},
+		Log: t.Logf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+	if got, want := rec.leaders(sec(5.9), 0, 15), repeat("15", 16); got != want {
+		t.Errorf("before the crash, leaders of 0..15 = %s, want %s", got, want)
+	}
+	var crashed []algo.NodeID
+	for _, e := range rec.list {
+		if e.Kind == trace.Crashed {
+			crashed = append(crashed, e.Node)
+		}
+	}
+	if len(crashed) != 1 || crashed[0] != 15 {
+		t.Errorf("crashed %v, want [15] (the leader)", crashed)
+	}
+	if got, want := rec.leaders(sec(11.9), 0, 14), repeat("14", 15); got != want {
+		t.Errorf("after the crash, leaders of 0..14 = %s, want %s", got, want)
+	}
+	if got, want := rec.leaders(sec(17.9), 0, 14), repeat("7", 8)+" "+repeat("14", 7); got != want {
+		t.Errorf("in the partition, leaders of 0..14 = %s, want %s (two leaders)", got, want)
+	}
+	if got, want := rec.leaders(sec(23.9), 0, 14), repeat("14", 15); got != want {
+		t.Errorf("after the heal, leaders of 0..14 = %s, want %s", got, want)
+	}
+	// A node starts an election when it takes up an index of its own.
+	index := map[algo.NodeID]algo.Index{}
+	for _, e := range rec.list {
+		if e.Kind != trace.StatusChanged {
+			continue
+		}
+		i := e.Status.Index
+		if e.At > 18*time.Second && i.ID == e.Node && i != index[e.Node] {
+			t.Errorf("at %v node %d started an election %v after the heal; a merge needs none", e.At, e.Node, i)
+		}
+		index[e.Node] = i
+	}
+	sum := res.Emulated
+	if sum.ViolationCount != 0 {
+		t.Errorf("%d violations: %+v", sum.ViolationCount, sum.Violations)
+	}
+	if sum.Nodes != 16 || sum.Edges != 24 || sum.Emulation == nil || sum.Emulation.Lives != 16 || sum.Emulation.RuleUpdates != 2 {
+		t.Errorf("summary: %d nodes, %d edges, emulation %+v", sum.Nodes, sum.Edges, sum.Emulation)
+	}
+	if sum.Messages.ByType["election"] == 0 || sum.Messages.ByType["heartbeat"] == 0 {
+		t.Errorf("messages by type %v", sum.Messages.ByType)
+	}
+	if c := Compare(res.Emulated, res.Simulated); !c.SameFinalLeaders {
+		t.Errorf("final leaders differ from the simulator's: %+v", c.Differences)
+	}
+	assertGone(t, res.Tag)
+}
+
+// assertGone fails if anything named after run tag is left.
+func assertGone(t *testing.T, tag string) {
+	t.Helper()
+	tags, err := leftovers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tags[tag] {
+		t.Errorf("run %s left kernel objects or its record behind", tag)
+	}
+}
+
+// TestEmulateMovingLossy moves 14 nodes (random waypoint) over a lossy
+// radio: the links change as they move, each change one nftables
+// transaction, and the run keeps the specification.
+func TestEmulateMovingLossy(t *testing.T) {
+	bin := electBinary(t)
+	s, err := scenario.Parse("moving.yaml", []byte(`
+algorithm: vkt
+topology: geometric:14:450:800x800
+mobility: waypoint:5:15:1s
+values: id
+loss: 0.05
+seed: 3
+duration: 12s
+check:
+  stabilization: 6s
+  liveness: 10s
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := res.Emulated
+	if sum.ViolationCount != 0 {
+		t.Errorf("%d violations: %+v", sum.ViolationCount, sum.Violations)
+	}
+	if sum.LinkChanges == 0 || sum.Emulation.RuleUpdates == 0 {
+		t.Errorf("%d link changes in %d rule updates; the nodes moved", sum.LinkChanges, sum.Emulation.RuleUpdates)
+	}
+	if sum.Messages.Dropped == 0 {
+		t.Errorf("no message lost at 5%% loss out of %d", sum.Messages.Total)
+	}
+	if sum.Mobility == "" || sum.RangeM != 450 {
+		t.Errorf("mobility %q, range %g", sum.Mobility, sum.RangeM)
+	}
+	assertGone(t, res.Tag)
+}
+
+// TestEmulateKilledThenCleanup kills elect emulate with SIGKILL mid-run:
+// its nodes die with it (their parent-death signal), its namespaces,
+// bridge and table stay, and Cleanup removes them. A Ctrl-C (SIGINT)
+// instead leaves nothing.
+func TestEmulateKilledThenCleanup(t *testing.T) {
+	bin := electBinary(t)
+	start := func() (*exec.Cmd, string) {
+		t.Helper()
+		cmd := exec.Command(bin, "emulate", "--topology", "ring:6", "--values", "id", "--duration", "60s", "--hello", "100ms")
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		tagRx := regexp.MustCompile(`run ([0-9a-f]{4}):`)
+		tag := ""
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := tagRx.FindStringSubmatch(sc.Text()); m != nil {
+				tag = m[1]
+			}
+			if strings.Contains(sc.Text(), "nodes answered") {
+				go func() {
+					for sc.Scan() {
+					}
+				}()
+				return cmd, tag
+			}
+		}
+		t.Fatalf("elect emulate ended before its nodes answered (tag %q)", tag)
+		return nil, ""
+	}
+
+	cmd, tag := start()
+	cmd.Process.Kill()
+	cmd.Wait()
+	tags, err := leftovers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tags[tag] {
+		t.Fatalf("run %s left nothing behind when killed; the test shows nothing", tag)
+	}
+	removed, err := Cleanup(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range removed {
+		found = found || r == tag
+	}
+	if !found {
+		t.Errorf("Cleanup removed %v, not %s", removed, tag)
+	}
+	assertGone(t, tag)
+
+	cmd, tag = start()
+	cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("after Ctrl-C elect emulate ended with %v, want exit status 1", err)
+	}
+	assertGone(t, tag)
+}
