@@ -143,6 +143,11 @@ func nftTable(tag string, links []topo.Edge, loss float64) string {
 	fmt.Fprintf(&b, "add table bridge %s\n", t)
 	fmt.Fprintf(&b, "add set bridge %s links { type ifname . ifname; }\n", t)
 	fmt.Fprintf(&b, "add chain bridge %s forward { type filter hook forward priority 0; policy drop; }\n", t)
+	// A frame must pass every table's chain on the hook: frames of other
+	// bridges (another run's, a container runtime's) are not this run's
+	// to judge. (meta ibrname would say it better; kernels before 5.x
+	// lack it.)
+	fmt.Fprintf(&b, "add rule bridge %s forward iifname != %q accept\n", t, linkPrefix+tag+"-*")
 	if loss > 0 {
 		// numgen draws per frame and per output port: a broadcast reaches
 		// each neighbour or not on its own draw, as radio loss does.
@@ -154,9 +159,12 @@ func nftTable(tag string, links []topo.Edge, loss float64) string {
 	return b.String()
 }
 
-// lossPPM is a loss probability in parts per million, at least 1 when loss
-// is not 0.
+// lossPPM is a loss probability in parts per million: 0 for none, and at
+// least 1 for any other, so that a tiny loss is not lost to rounding.
 func lossPPM(loss float64) int {
+	if loss <= 0 {
+		return 0
+	}
 	return max(1, int(loss*1e6+0.5))
 }
 

@@ -85,18 +85,34 @@ func (p *proc) host() string { return "n" + strconv.Itoa(p.id) }
 // url is the address of path on p's HTTP server.
 func (p *proc) url(path string) string { return "http://" + p.host() + path }
 
-// start begins a new life of p: fresh (its state directory emptied first)
-// or not (kept: the node recovers from it). It returns once the node's
-// HTTP server answers, with its status stream feeding the journal.
+// life is one process of a node, as launched.
+type life struct {
+	n      int           // lives of the node so far, this one included
+	done   chan struct{} // closed when it is reaped
+	logOff int64         // where its part of the log begins
+}
+
+// start begins a new life of p (see launch) and returns once it is ready.
 func (l *launcher) start(ctx context.Context, p *proc, fresh bool) error {
+	lf, err := l.launch(p, fresh)
+	if err != nil {
+		return err
+	}
+	return l.ready(ctx, p, lf)
+}
+
+// launch starts a new life of p: fresh (its state directory emptied
+// first) or not (kept: the node recovers from it). It returns as soon as
+// the process runs; ready waits for it to answer.
+func (l *launcher) launch(p *proc, fresh bool) (life, error) {
 	if fresh {
 		if err := os.RemoveAll(p.state); err != nil {
-			return fmt.Errorf("node %d: emptying its state directory: %w", p.id, err)
+			return life{}, fmt.Errorf("node %d: emptying its state directory: %w", p.id, err)
 		}
 	}
 	logf, err := os.OpenFile(p.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return fmt.Errorf("node %d: %w", p.id, err)
+		return life{}, fmt.Errorf("node %d: %w", p.id, err)
 	}
 	defer logf.Close()
 	off, _ := logf.Seek(0, io.SeekEnd)
@@ -114,19 +130,25 @@ func (l *launcher) start(ctx context.Context, p *proc, fresh bool) error {
 	// alone, which then ends the nodes itself.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("node %d: starting ip netns exec: %w", p.id, err)
+		return life{}, fmt.Errorf("node %d: starting ip netns exec: %w", p.id, err)
 	}
-	done := make(chan struct{})
+	lf := life{done: make(chan struct{}), logOff: off}
 	p.mu.Lock()
-	p.cmd, p.alive, p.done, p.status = cmd, true, done, nil
+	p.cmd, p.alive, p.done, p.status = cmd, true, lf.done, nil
 	p.life++
-	life := p.life
+	lf.n = p.life
 	p.mu.Unlock()
-	go l.reap(p, cmd, life, done)
-	if err := l.awaitUp(ctx, p, done); err != nil {
-		return fmt.Errorf("%w%s", err, tail(p.log, off))
+	go l.reap(p, cmd, lf.n, lf.done)
+	return lf, nil
+}
+
+// ready waits until life lf of p answers, then feeds its status stream to
+// the journal.
+func (l *launcher) ready(ctx context.Context, p *proc, lf life) error {
+	if err := l.awaitUp(ctx, p, lf.done); err != nil {
+		return fmt.Errorf("%w%s", err, tail(p.log, lf.logOff))
 	}
-	go l.watch(ctx, p, life)
+	go l.watch(ctx, p, lf.n)
 	return nil
 }
 
@@ -153,9 +175,12 @@ func (l *launcher) reap(p *proc, cmd *exec.Cmd, life int, done chan struct{}) {
 	}
 }
 
-// awaitUp waits until p's /healthz answers (15 s at most).
+// awaitUp waits until p's /healthz answers (30 s at most), asking more and
+// more slowly: a hundred nodes booting at once on two cores need the CPU
+// more than the emulator's questions do.
 func (l *launcher) awaitUp(ctx context.Context, p *proc, done <-chan struct{}) error {
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
+	pause := 5 * time.Millisecond
 	for {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url("/healthz"), nil)
 		if resp, err := l.client.Do(req); err == nil {
@@ -170,10 +195,11 @@ func (l *launcher) awaitUp(ctx context.Context, p *proc, done <-chan struct{}) e
 			return fmt.Errorf("node %d ended as it started", p.id)
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(10 * time.Millisecond):
+		case <-time.After(pause):
 		}
+		pause = min(pause*3/2, 100*time.Millisecond)
 		if time.Now().After(deadline) {
-			return fmt.Errorf("node %d did not answer on %s within 15s", p.id, p.sock)
+			return fmt.Errorf("node %d did not answer on %s within 30s", p.id, p.sock)
 		}
 	}
 }

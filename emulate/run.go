@@ -27,8 +27,10 @@ import (
 	"github.com/electgo/elect/trace"
 )
 
-// window is how long the journal holds events for late readers.
-const window = 250 * time.Millisecond
+// window is how long the journal holds events for late readers: a
+// hundred nodes booting on two cores read their status changes up to
+// half a second late.
+const window = time.Second
 
 // emulation is one run under way.
 type emulation struct {
@@ -159,8 +161,10 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		e.j.add(trace.Event{Kind: trace.LinkUp, Node: k.A, Peer: k.B})
 	}
 	stop := make(chan struct{})
+	var stopOnce sync.Once
+	stopFlow := func() { stopOnce.Do(func() { close(stop) }) }
 	go e.j.flow(stop)
-	defer close(stop)
+	defer stopFlow()
 
 	if err := e.startAll(ctx); err != nil {
 		return nil, err
@@ -170,7 +174,9 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err := e.timeline(ctx, t0); err != nil {
 		return nil, err
 	}
-	// The changes made just before the end are still on their way.
+	// The flow stops here, so that nothing after the end reaches the
+	// observers; the changes made just before it are still on their way.
+	stopFlow()
 	time.Sleep(window)
 	counted := e.gather(ctx)
 	end := s.Duration
@@ -239,17 +245,24 @@ func nodeArgs(name string, params algo.Params, cfg Config) []string {
 	return args
 }
 
-// startAll starts every node, a few at a time.
+// startAll launches every node, one after the other (each launch returns
+// once its process runs), then waits for all of them to answer.
 func (e *emulation) startAll(ctx context.Context) error {
-	sem := make(chan struct{}, 8)
+	lives := make([]life, len(e.procs))
+	for i, pr := range e.procs {
+		lf, err := e.l.launch(pr, true)
+		if err != nil {
+			return err
+		}
+		lives[i] = lf
+	}
+	e.mu.Lock()
+	e.lives += len(e.procs)
+	e.mu.Unlock()
 	errs := make([]error, len(e.procs))
 	var wg sync.WaitGroup
 	for i, pr := range e.procs {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			errs[i] = e.start(ctx, pr, true)
-		})
+		wg.Go(func() { errs[i] = e.l.ready(ctx, pr, lives[i]) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
