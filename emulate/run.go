@@ -345,7 +345,7 @@ func sleepUntil(ctx context.Context, t time.Time) error {
 }
 
 // applyLinks changes the kernel's links as the step says, in one
-// transaction, and journals the changes at the moment they took effect.
+// transaction, and journals the changes.
 func (e *emulation) applyLinks(ctx context.Context, st linkStep) error {
 	changes := e.links.apply(st)
 	if len(changes) == 0 {
@@ -367,7 +367,11 @@ func (e *emulation) applyLinks(ctx context.Context, st linkStep) error {
 	e.mu.Lock()
 	e.updates = append(e.updates, now.Sub(began))
 	e.mu.Unlock()
-	at := e.j.since(now)
+	// The kernel takes the change somewhere inside the nft call, and a node
+	// may hear a new neighbour before the call returns: the change is
+	// journaled at the call's start, so that the checker never sees a node
+	// use a link before the link exists.
+	at := e.j.since(began)
 	for _, c := range changes {
 		kind := trace.LinkDown
 		if c.up {
