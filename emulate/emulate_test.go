@@ -113,6 +113,9 @@ func (r *events) leaders(at time.Duration, from, to int) string {
 	return b.String()
 }
 
+// sec is s seconds.
+func sec(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
 // repeat is n copies of s, space-separated.
 func repeat(s string, n int) string { return strings.TrimSpace(strings.Repeat(s+" ", n)) }
 
@@ -135,7 +138,6 @@ func TestEmulateGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 	if got, want := rec.leaders(sec(5.9), 0, 15), repeat("15", 16); got != want {
 		t.Errorf("before the crash, leaders of 0..15 = %s, want %s", got, want)
 	}
@@ -335,4 +337,66 @@ func TestEmulateTwoRunsAtOnce(t *testing.T) {
 		}
 		assertGone(t, res.Tag)
 	}
+}
+
+// TestEmulateLifecycle: a recovered node comes back with its state and
+// merges (it starts no election), a restarted one comes back empty, and an
+// elect event reaches its node; each is journaled, and the run ends where
+// the simulator's does.
+func TestEmulateLifecycle(t *testing.T) {
+	bin := electBinary(t)
+	s, err := scenario.Parse("lifecycle.yaml", []byte(`
+algorithm: vkt
+topology: complete:4
+values: id
+duration: 12s
+check: {stabilization: 3s, liveness: 5s}
+events:
+  - {at: 2s, crash: 3}
+  - {at: 4s, recover: 3}
+  - {at: 6s, crash: 2}
+  - {at: 7s, restart: 2}
+  - {at: 9s, elect: 0}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec events
+	res, err := Run(context.Background(), Config{Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6,
+		Observers: []trace.Observer{&rec}, Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	recoveredAt := time.Duration(-1)
+	for _, e := range rec.list {
+		switch e.Kind {
+		case trace.Crashed, trace.Restarted, trace.Recovered, trace.ElectCalled:
+			got = append(got, e.Kind.String()+" "+strconv.Itoa(int(e.Node)))
+			if e.Kind == trace.Recovered {
+				recoveredAt = e.At
+			}
+		case trace.StatusChanged:
+			if recoveredAt >= 0 && e.Node == 3 && e.Status.Index.ID == 3 && e.Status.State == algo.Elect {
+				t.Errorf("at %v the recovered node 3 started an election; it should merge", e.At)
+			}
+		}
+	}
+	if want := "crash 3, recover 3, crash 2, restart 2, elect 0"; strings.Join(got, ", ") != want {
+		t.Errorf("lifecycle events %q, want %q", strings.Join(got, ", "), want)
+	}
+	if got, want := rec.leaders(sec(5.9), 0, 3), repeat("3", 4); got != want {
+		t.Errorf("after the recovery, leaders = %s, want %s", got, want)
+	}
+	sum := res.Emulated
+	if sum.ViolationCount != 0 {
+		t.Errorf("%d violations: %+v", sum.ViolationCount, sum.Violations)
+	}
+	if sum.Emulation.Lives != 6 {
+		t.Errorf("%d processes started, want 6 (4, a recovery, a restart)", sum.Emulation.Lives)
+	}
+	if c := Compare(res.Emulated, res.Simulated); !c.SameFinalLeaders {
+		t.Errorf("final leaders differ from the simulator's: %+v", c.Differences)
+	}
+	assertGone(t, res.Tag)
 }

@@ -85,6 +85,13 @@ func (p *proc) host() string { return "n" + strconv.Itoa(p.id) }
 // url is the address of path on p's HTTP server.
 func (p *proc) url(path string) string { return "http://" + p.host() + path }
 
+// isAlive reports whether p has a live process.
+func (p *proc) isAlive() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.alive
+}
+
 // life is one process of a node, as launched.
 type life struct {
 	n      int           // lives of the node so far, this one included

@@ -397,10 +397,10 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 			}
 		}
 		for _, v := range victims {
-			if int(v) >= len(e.procs) {
-				return fmt.Errorf("%s: no node %d", a.Where, v)
+			pr, err := e.proc(a, v)
+			if err != nil {
+				return err
 			}
-			pr := e.procs[v]
 			at, ok := e.l.kill(ctx, pr)
 			if ok {
 				e.j.add(trace.Event{At: e.j.since(at), Kind: trace.Crashed, Node: v, Peer: algo.None})
@@ -415,14 +415,11 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		errs := make([]error, len(a.Nodes))
 		var wg sync.WaitGroup
 		for i, v := range a.Nodes {
-			if int(v) >= len(e.procs) {
-				return fmt.Errorf("%s: no node %d", a.Where, v)
+			pr, err := e.proc(a, v)
+			if err != nil {
+				return err
 			}
-			pr := e.procs[v]
-			pr.mu.Lock()
-			alive := pr.alive
-			pr.mu.Unlock()
-			if alive {
+			if pr.isAlive() {
 				continue
 			}
 			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: kind, Node: v, Peer: algo.None})
@@ -433,14 +430,11 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		return errors.Join(errs...)
 	case sim.ElectAt:
 		for _, v := range a.Nodes {
-			if int(v) >= len(e.procs) {
-				return fmt.Errorf("%s: no node %d", a.Where, v)
+			pr, err := e.proc(a, v)
+			if err != nil {
+				return err
 			}
-			pr := e.procs[v]
-			pr.mu.Lock()
-			alive := pr.alive
-			pr.mu.Unlock()
-			if !alive {
+			if !pr.isAlive() {
 				continue
 			}
 			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
@@ -450,6 +444,14 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		}
 	}
 	return nil
+}
+
+// proc is node v of action a.
+func (e *emulation) proc(a *sim.Action, v algo.NodeID) (*proc, error) {
+	if v < 0 || int(v) >= len(e.procs) {
+		return nil, fmt.Errorf("%s: no node %d (the network has nodes 0 to %d)", a.Where, v, len(e.procs)-1)
+	}
+	return e.procs[v], nil
 }
 
 // leader is the leader the most live nodes follow (the highest id among
@@ -485,10 +487,7 @@ func (e *emulation) gather(ctx context.Context) node.CountersJSON {
 	live := make([]*node.CountersJSON, len(e.procs))
 	var wg sync.WaitGroup
 	for i, pr := range e.procs {
-		pr.mu.Lock()
-		alive := pr.alive
-		pr.mu.Unlock()
-		if alive {
+		if pr.isAlive() {
 			wg.Go(func() { live[i] = e.l.counters(ctx, pr) })
 		}
 	}
