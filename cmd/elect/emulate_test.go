@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/electgo/elect/emulate"
+	"github.com/electgo/elect/metrics"
 )
 
 // TestEmulateBadInput: elect emulate names what is wrong, on one line,
@@ -52,15 +54,16 @@ func TestEmulateMissingTools(t *testing.T) {
 // TestEmulateCompareJSON runs three real nodes in namespaces of their own,
 // with no peer list: they find each other by broadcast hellos over the
 // bridge and elect the highest; --compare --json prints both runs, which
-// agree. The nodes are this test binary, run as elect node. A neighbour is
+// agree, and its trace re-checks. The nodes are this test binary, run as elect node. A neighbour is
 // lost after 1 s unheard: go test runs other packages' real-time tests
 // beside this one.
 func TestEmulateCompareJSON(t *testing.T) {
 	if err := emulate.Preflight(); err != nil {
 		t.Skipf("cannot emulate here: %v", err)
 	}
+	tracePath := filepath.Join(t.TempDir(), "emulated.jsonl")
 	code, out, errOut := cli(t, "emulate", "-q", "--topology", "complete:3", "--values", "id",
-		"--duration", "4s", "--hello", "100ms", "--hello-loss", "10", "--json", "--compare")
+		"--duration", "4s", "--hello", "100ms", "--hello-loss", "10", "--json", "--compare", "--trace", tracePath)
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errOut, out)
 	}
@@ -82,5 +85,15 @@ func TestEmulateCompareJSON(t *testing.T) {
 	}
 	if c.Simulated.Emulation != nil {
 		t.Errorf("the simulated run has an emulation part: %+v", c.Simulated.Emulation)
+	}
+	// The emulated run's trace re-checks to the same verdict.
+	code, out, errOut = cli(t, "check", "--json", tracePath)
+	var rechecked metrics.Summary
+	if code != exitOK || json.Unmarshal([]byte(out), &rechecked) != nil {
+		t.Fatalf("elect check of the emulated trace: exit %d, stderr %q\n%s", code, errOut, out)
+	}
+	if rechecked.ViolationCount != 0 || rechecked.Elections.Completed != c.Emulated.Elections.Completed || rechecked.TraceHash != c.Emulated.TraceHash {
+		t.Errorf("re-checked: %d violations, %d elections, hash %s; the run had %d elections, hash %s",
+			rechecked.ViolationCount, rechecked.Elections.Completed, rechecked.TraceHash, c.Emulated.Elections.Completed, c.Emulated.TraceHash)
 	}
 }
