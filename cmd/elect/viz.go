@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/electgo/elect/viz"
+)
+
+func newVizCmd() *cobra.Command {
+	var addr string
+	cmd := &cobra.Command{
+		Use:   "viz TRACE",
+		Short: "Serve a web page that replays a trace",
+		Long: `Serve a web page that replays a trace written by elect sim --trace or elect
+emulate --trace: the network at the nodes' positions (or laid out), each node
+in the colour of its leader, the leader ringed, nodes in an election dashed,
+crashed nodes greyed, messages moving along the links by type, a timeline to
+play, pause, scrub and change speed, counters and a chart. Click a node for
+its state and history. Everything the page needs is inside elect.`,
+		Example: `  elect sim --trace run.jsonl && elect viz run.jsonl
+  elect viz run.jsonl --addr 127.0.0.1:0`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := viz.NewReplay(args[0])
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return fmt.Errorf("--addr: %w", err)
+			}
+			srv := &http.Server{Handler: r.Handler(), ReadHeaderTimeout: 5 * time.Second}
+			fmt.Fprintf(cmd.OutOrStdout(), "replaying %s (%d events) at http://%s/\n", args[0], r.Events, ln.Addr())
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				<-ctx.Done()
+				shut, cancel := context.WithTimeout(context.Background(), time.Second)
+				defer cancel()
+				srv.Shutdown(shut)
+			}()
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on this address (port 0: any free port)")
+	return cmd
+}

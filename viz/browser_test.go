@@ -1,0 +1,172 @@
+package viz
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	_ "github.com/electgo/elect/algo/all"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/trace"
+)
+
+// nodeView is what the page must show of a node.
+type nodeView struct {
+	ID     int    `json:"id"`
+	Leader int    `json:"leader"`
+	State  string `json:"state"`
+	Alive  bool   `json:"alive"`
+}
+
+// expected is what replay.mjs checks the page against.
+type expected struct {
+	Events int `json:"events"`
+	// ShotMS is the moment of the screenshot.
+	ShotMS float64    `json:"shot_ms"`
+	Final  []nodeView `json:"final"`
+	Before struct {
+		MS    float64    `json:"ms"`
+		Nodes []nodeView `json:"nodes"`
+	} `json:"before"`
+}
+
+// writeTrace runs scenarios/emulate-grid.yaml in the simulator (16 nodes;
+// the leader crashes at 6s, a partition at 12s, a heal at 18s) and writes
+// its trace.
+func writeTrace(t *testing.T) string {
+	t.Helper()
+	s, err := scenario.Load("../scenarios/emulate-grid.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "grid.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := runner.Run(s, runner.Options{Trace: f}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// views replays the trace at path and returns every node's state after its
+// last event at or before upTo, and the number of events read.
+func views(t *testing.T, path string, upTo time.Duration) ([]nodeView, int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := trace.NewReader(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]nodeView, tr.Header.Nodes)
+	for i := range out {
+		out[i] = nodeView{ID: i, Leader: -1}
+	}
+	count := 0
+	var e trace.Event
+	for {
+		if err := tr.Next(&e); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if e.At > upTo {
+			break
+		}
+		count++
+		v := &out[e.Node]
+		switch e.Kind {
+		case trace.NodeAdded, trace.Restarted, trace.Recovered:
+			v.Alive = true
+		case trace.Crashed:
+			v.Alive, v.Leader, v.State = false, int(algo.None), "crashed"
+		case trace.StatusChanged:
+			v.Leader, v.State = int(e.Status.Leader), e.Status.State.String()
+		}
+	}
+	return out, count
+}
+
+// TestBrowserReplay loads a replay in headless Chromium (Debian's
+// chromium, driven by playwright-core from viz/browser), plays it a
+// moment, steps to the end and checks that every node shows the trace's
+// final state, scrubs back to before the crash and checks the earlier
+// leader, clicks a node, and takes a screenshot (VIZ_SCREENSHOT=FILE
+// keeps it: docs/viz-replay.png is made so).
+func TestBrowserReplay(t *testing.T) {
+	chromium := os.Getenv("CHROMIUM")
+	if chromium == "" {
+		chromium = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("no Chromium at %s (apt-get install chromium, or set CHROMIUM)", chromium)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node (Node.js) in PATH")
+	}
+	if _, err := os.Stat("browser/node_modules/playwright-core"); err != nil {
+		t.Skip("playwright-core is not installed: run npm ci in viz/browser")
+	}
+	path := writeTrace(t)
+	r, err := NewReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r.Handler())
+	defer srv.Close()
+
+	var want expected
+	want.Final, want.Events = views(t, path, 1<<62)
+	want.Before.MS = 5900
+	want.ShotMS = 15000 // in the partition: two leaders, node 15 crashed
+	want.Before.Nodes, _ = views(t, path, 5900*time.Millisecond)
+	for _, v := range want.Before.Nodes {
+		if v.Leader != 15 || v.State != "Norm" {
+			t.Fatalf("the trace itself: node %d before the crash is %+v, want following 15", v.ID, v)
+		}
+	}
+	if want.Final[15].Alive || want.Final[0].Leader != 14 {
+		t.Fatalf("the trace itself: at the end node 15 is %+v and node 0 %+v", want.Final[15], want.Final[0])
+	}
+	dir := t.TempDir()
+	wantPath := filepath.Join(dir, "expected.json")
+	b, _ := json.Marshal(want)
+	if err := os.WriteFile(wantPath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "replay.png")
+	cmd := exec.Command(node, "replay.mjs", srv.URL+"/", wantPath, shot)
+	cmd.Dir = "browser"
+	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("replay.mjs: %v\n%s", err, out)
+	}
+	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {
+		t.Errorf("screenshot %s: %v (%d bytes)", shot, err, fi.Size())
+	}
+	if dst := os.Getenv("VIZ_SCREENSHOT"); dst != "" {
+		b, err := os.ReadFile(shot)
+		if err == nil {
+			err = os.WriteFile(dst, b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

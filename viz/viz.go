@@ -1,0 +1,145 @@
+// Package viz serves the web page that shows elections happen: a replay of
+// a trace file (elect viz TRACE). The page draws the network at the nodes'
+// positions (or a layout of its own for networks without), each node in
+// the colour of its leader with its state, messages moving along the
+// links, a timeline to play, pause, scrub and change speed, counters and a
+// chart of them. Every asset is embedded in the binary: nothing is fetched
+// from the internet.
+//
+// The page reads two things from the server: GET /trace, the trace file as
+// it is (JSON lines, see package trace), and GET /layout, the nodes'
+// positions in metres when the trace's topology has them (null otherwise).
+package viz
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/trace"
+)
+
+//go:embed web
+var web embed.FS
+
+// Layout is where the nodes stand, in metres: node i at (X[i], Y[i]) in a
+// Width x Height area.
+type Layout struct {
+	Width  float64   `json:"width"`
+	Height float64   `json:"height"`
+	X      []float64 `json:"x"`
+	Y      []float64 `json:"y"`
+}
+
+// Replay serves one trace file.
+type Replay struct {
+	path   string
+	Header trace.Header
+	// Events counts the trace's events.
+	Events int
+	// Layout is nil when the topology has no positions.
+	Layout *Layout
+}
+
+// NewReplay reads the trace at path through, so that a broken trace is
+// refused with its line before anything is served, and lays its network
+// out.
+func NewReplay(path string) (*Replay, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	tr, err := trace.NewReader(f, path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replay{path: path, Header: tr.Header}
+	var e trace.Event
+	for {
+		err := tr.Next(&e)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.Events++
+	}
+	r.Layout = layout(tr.Header)
+	return r, nil
+}
+
+// layout places the nodes as the run's topology did, when it gives
+// positions (geometric networks): the same spec and seed build the same
+// graph. A grid is drawn as its lattice and a line as a line. Otherwise,
+// or when the spec cannot be built here (a file that is not at hand), the
+// page lays the network out itself.
+func layout(h trace.Header) *Layout {
+	if h.Topology == "" {
+		return nil
+	}
+	// A spec that names its node count refuses a second one, and a spec
+	// that needs one (ring --nodes 10 is written out as ring:10) has it.
+	spec, err := topo.Parse(h.Topology, 0)
+	if err != nil {
+		return nil
+	}
+	switch spec.Kind {
+	case topo.KindGrid:
+		return lattice(spec.W, spec.H, h.Nodes)
+	case topo.KindLine:
+		return lattice(spec.N, 1, h.Nodes)
+	}
+	s := scenario.Default()
+	s.Topology, s.Seed = h.Topology, h.Seed
+	g, _, err := runner.Network(s)
+	if err != nil || g.Pos == nil || g.N() != h.Nodes {
+		return nil
+	}
+	l := &Layout{Width: g.Width, Height: g.Height, X: make([]float64, g.N()), Y: make([]float64, g.N())}
+	for i, p := range g.Pos {
+		l.X[i], l.Y[i] = p.X, p.Y
+	}
+	return l
+}
+
+// lattice places node y*w+x at (x, y), one unit apart, for n = w*h nodes.
+func lattice(w, h, n int) *Layout {
+	if w*h != n || n == 0 {
+		return nil
+	}
+	l := &Layout{Width: float64(w), Height: float64(h), X: make([]float64, n), Y: make([]float64, n)}
+	for i := range n {
+		l.X[i], l.Y[i] = float64(i%w)+0.5, float64(i/w)+0.5
+	}
+	return l
+}
+
+// Handler serves the page, /trace and /layout.
+func (r *Replay) Handler() http.Handler {
+	mux := http.NewServeMux()
+	static, err := fs.Sub(web, "web")
+	if err != nil {
+		panic(fmt.Sprintf("viz: embedded assets: %v", err))
+	}
+	mux.Handle("GET /", http.FileServerFS(static))
+	mux.HandleFunc("GET /trace", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.Header().Set("Cache-Control", "no-store")
+		http.ServeFile(w, req, r.path)
+	})
+	mux.HandleFunc("GET /layout", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(r.Layout)
+	})
+	return mux
+}

@@ -1,0 +1,112 @@
+package viz
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/electgo/elect/trace"
+)
+
+// TestReplayServes: the page, its assets, the trace as it is and the
+// layout come from the handler, with nothing fetched from elsewhere.
+func TestReplayServes(t *testing.T) {
+	path := writeTrace(t)
+	r, err := NewReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r.Handler())
+	defer srv.Close()
+	get := func(p string) (string, string) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s", p, resp.Status)
+		}
+		return string(b), resp.Header.Get("Content-Type")
+	}
+	page, _ := get("/")
+	for _, asset := range []string{"app.js", "style.css"} {
+		if !strings.Contains(page, asset) {
+			t.Errorf("the page does not load %s", asset)
+		}
+		get("/" + asset)
+	}
+	for _, name := range []string{"index.html", "app.js", "style.css"} {
+		b, _ := web.ReadFile("web/" + name)
+		if strings.Contains(string(b), "http://") || strings.Contains(string(b), "https://") {
+			t.Errorf("%s refers to another site", name)
+		}
+	}
+	body, ct := get("/trace")
+	file, _ := os.ReadFile(path)
+	if body != string(file) || ct != "application/x-ndjson" {
+		t.Errorf("/trace serves %d bytes as %q, want the file's %d", len(body), ct, len(file))
+	}
+	lay, _ := get("/layout")
+	var l Layout
+	if err := json.Unmarshal([]byte(lay), &l); err != nil {
+		t.Fatal(err)
+	}
+	// grid:4x4: node y*4+x at (x+0.5, y+0.5).
+	if l.Width != 4 || l.Height != 4 || len(l.X) != 16 || l.X[6] != 2.5 || l.Y[6] != 1.5 {
+		t.Errorf("layout %+v, want the 4x4 lattice", l)
+	}
+	if r.Events == 0 || r.Header.Nodes != 16 {
+		t.Errorf("replay of %d events, %d nodes", r.Events, r.Header.Nodes)
+	}
+}
+
+// TestReplayLayouts: positions come from the topology when it has them,
+// and the page lays out the rest.
+func TestReplayLayouts(t *testing.T) {
+	for _, c := range []struct {
+		topology string
+		nodes    int
+		want     bool
+	}{
+		{"geometric:30:300", 30, true},
+		{"line:5", 5, true},
+		{"ring:6", 6, false},
+		{"gnp:20:0.2", 20, false},
+		{"file:/nowhere/net.txt", 4, false},
+		{"", 4, false},
+	} {
+		h := headerFor(c.topology, c.nodes)
+		if l := layout(h); (l != nil) != c.want || l != nil && len(l.X) != c.nodes {
+			t.Errorf("%q: layout %+v, want one: %v", c.topology, l, c.want)
+		}
+	}
+}
+
+// TestReplayRefusesBrokenTrace: a broken trace is refused with its line
+// before anything is served.
+func TestReplayRefusesBrokenTrace(t *testing.T) {
+	path := writeTrace(t)
+	b, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[3] = `{"t":0,"ev":"nonsense"}` + "\n"
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644)
+	if _, err := NewReplay(bad); err == nil || !strings.Contains(err.Error(), "bad.jsonl:4") {
+		t.Errorf("NewReplay of a broken trace: %v, want an error at line 4", err)
+	}
+	if _, err := NewReplay(filepath.Join(t.TempDir(), "none.jsonl")); err == nil {
+		t.Error("NewReplay of a missing file: no error")
+	}
+}
+
+func headerFor(topology string, nodes int) trace.Header {
+	return trace.Header{Topology: topology, Nodes: nodes, Seed: 1}
+}

@@ -1,0 +1,449 @@
+// elect's election replay: reads /trace (JSON lines: a header, then one
+// event per line, "t" in nanoseconds) and /layout, and shows the run at any
+// moment of it. The state at a moment is the trace replayed up to it, from
+// the nearest keyframe, so scrubbing anywhere stays quick.
+
+const KEYFRAME = 2000;          // events between saved states
+const MAX_MESSAGES_DRAWN = 3000; // beyond that, an aggregate count instead
+const NS = 1e6;                  // nanoseconds per millisecond
+
+const $ = (id) => document.getElementById(id);
+
+async function load() {
+  const [traceText, layout] = await Promise.all([
+    fetch('trace').then((r) => r.text()),
+    fetch('layout').then((r) => r.json()),
+  ]);
+  const lines = traceText.split('\n').filter((l) => l !== '');
+  const header = JSON.parse(lines[0]);
+  const events = lines.slice(1).map((l) => JSON.parse(l));
+  return { header, events, layout };
+}
+
+// Model holds the trace and answers "what was the state at event i".
+class Model {
+  constructor(header, events) {
+    this.header = header;
+    this.events = events;
+    this.n = header.nodes;
+    this.types = header.message_types;
+    this.end = events.length ? events[events.length - 1].t / NS : 0;
+    this.frames = [];
+    this.byNode = Array.from({ length: this.n }, () => []);
+    const st = this.fresh();
+    for (let i = 0; i < events.length; i++) {
+      if (i % KEYFRAME === 0) this.frames.push(this.copy(st));
+      const e = events[i];
+      if (e.node !== undefined && e.node < this.n && (e.ev === 'status' || e.ev === 'crash' ||
+          e.ev === 'restart' || e.ev === 'recover' || e.ev === 'elect')) {
+        this.byNode[e.node].push(i);
+      }
+      this.apply(st, e);
+    }
+    this.final = st;
+    this.samples = this.sample();
+  }
+
+  fresh() {
+    return {
+      i: 0, t: 0,
+      value: new Float64Array(this.n), alive: new Uint8Array(this.n),
+      leader: new Int32Array(this.n).fill(-1), state: new Array(this.n).fill(''),
+      index: new Array(this.n).fill(null),
+      links: new Set(), sent: new Float64Array(this.types.length),
+      elections: 0, leaderlessTime: 0, aliveTime: 0,
+    };
+  }
+
+  copy(s) {
+    return {
+      i: s.i, t: s.t, value: s.value.slice(), alive: s.alive.slice(), leader: s.leader.slice(),
+      state: s.state.slice(), index: s.index.slice(), links: new Set(s.links), sent: s.sent.slice(),
+      elections: s.elections, leaderlessTime: s.leaderlessTime, aliveTime: s.aliveTime,
+    };
+  }
+
+  // apply advances state s over event e (and the time before it).
+  apply(s, e) {
+    const t = e.t / NS;
+    if (t > s.t) {
+      let alive = 0, led = 0;
+      for (let v = 0; v < this.n; v++) {
+        if (!s.alive[v]) continue;
+        alive++;
+        if (s.state[v] === 'Norm' && s.leader[v] >= 0) led++;
+      }
+      s.aliveTime += alive * (t - s.t);
+      s.leaderlessTime += (alive - led) * (t - s.t);
+      s.t = t;
+    }
+    s.i++;
+    const v = e.node;
+    switch (e.ev) {
+      case 'node': s.value[v] = e.value || 0; s.alive[v] = 1; break;
+      case 'value': s.value[v] = e.value || 0; break;
+      case 'link_up': s.links.add(linkKey(v, e.peer)); break;
+      case 'link_down': s.links.delete(linkKey(v, e.peer)); break;
+      case 'crash': s.alive[v] = 0; s.leader[v] = -1; s.state[v] = ''; break;
+      case 'restart': case 'recover': s.alive[v] = 1; break;
+      case 'status': {
+        const old = s.index[v];
+        const idx = e.index || [0, 0];
+        if (idx[1] === v && (idx[0] !== 0 || idx[1] !== 0) && (!old || old[0] !== idx[0] || old[1] !== idx[1])) s.elections++;
+        s.leader[v] = e.leader; s.state[v] = e.state; s.index[v] = idx;
+        break;
+      }
+      case 'send': {
+        const k = this.types.indexOf(e.msg && e.msg.type);
+        if (k >= 0) s.sent[k]++;
+        break;
+      }
+    }
+  }
+
+  // at returns the state after the first i events.
+  at(i) {
+    const f = Math.min(Math.floor(i / KEYFRAME), this.frames.length - 1);
+    if (f < 0) return this.fresh();
+    const s = this.copy(this.frames[f]);
+    for (let j = s.i; j < i; j++) this.apply(s, this.events[j]);
+    return s;
+  }
+
+  // count is how many events happen at or before ms.
+  count(ms) {
+    let lo = 0, hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.events[mid].t / NS <= ms) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  // sample takes 200 points of the run for the chart.
+  sample() {
+    const out = [];
+    const points = 200;
+    for (let p = 0; p <= points; p++) {
+      const ms = this.end * p / points;
+      const s = this.at(this.count(ms));
+      let sent = 0;
+      for (const x of s.sent) sent += x;
+      let leaderless = 0;
+      for (let v = 0; v < this.n; v++) if (s.alive[v] && !(s.state[v] === 'Norm' && s.leader[v] >= 0)) leaderless++;
+      out.push({ ms, sent, leaderless });
+    }
+    return out;
+  }
+}
+
+function linkKey(a, b) { return a < b ? a + '-' + b : b + '-' + a; }
+
+// palette gives each leader and each message type a colour of its own.
+function hue(k) { return (k * 137.508) % 360; }
+function leaderColour(l) { return l < 0 ? '#9a9a9a' : `hsl(${hue(l)}, 65%, 50%)`; }
+const typeColours = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+function typeColour(k) { return typeColours[k % typeColours.length]; }
+
+// place lays the nodes out: the layout's positions, or a circle for small
+// networks, a grid for large ones, relaxed along the initial links.
+function place(model, layout) {
+  const n = model.n;
+  if (layout) {
+    return { x: layout.x, y: layout.y, w: layout.width || 1, h: layout.height || 1 };
+  }
+  const x = new Float64Array(n), y = new Float64Array(n);
+  const side = Math.ceil(Math.sqrt(n));
+  for (let v = 0; v < n; v++) {
+    if (n <= 64) {
+      const a = 2 * Math.PI * v / n;
+      x[v] = 0.5 + 0.45 * Math.cos(a); y[v] = 0.5 + 0.45 * Math.sin(a);
+    } else {
+      x[v] = (v % side + 0.5) / side; y[v] = (Math.floor(v / side) + 0.5) / side;
+    }
+  }
+  if (n <= 2000) relax(model, x, y, n <= 200 ? 300 : 60);
+  return { x, y, w: 1, h: 1 };
+}
+
+// relax pulls linked nodes together and pushes all apart (a few rounds of
+// a spring layout over the links at time 0).
+function relax(model, x, y, rounds) {
+  const links = [...model.at(model.count(0)).links].map((k) => k.split('-').map(Number));
+  const n = model.n, k = 1 / Math.sqrt(n);
+  for (let round = 0; round < rounds; round++) {
+    const dx = new Float64Array(n), dy = new Float64Array(n);
+    for (let a = 0; a < n; a++) {
+      for (let b = a + 1; b < n; b++) {
+        const ex = x[a] - x[b], ey = y[a] - y[b];
+        const d2 = ex * ex + ey * ey + 1e-9;
+        const f = k * k / d2;
+        dx[a] += ex * f; dy[a] += ey * f; dx[b] -= ex * f; dy[b] -= ey * f;
+      }
+    }
+    for (const [a, b] of links) {
+      const ex = x[a] - x[b], ey = y[a] - y[b];
+      const d = Math.sqrt(ex * ex + ey * ey) + 1e-9;
+      const f = d / k;
+      dx[a] -= ex * f; dy[a] -= ey * f; dx[b] += ex * f; dy[b] += ey * f;
+    }
+    const step = 0.02 * (1 - round / rounds);
+    for (let v = 0; v < n; v++) {
+      const d = Math.sqrt(dx[v] * dx[v] + dy[v] * dy[v]) + 1e-9;
+      x[v] = Math.min(0.98, Math.max(0.02, x[v] + dx[v] / d * Math.min(d, step)));
+      y[v] = Math.min(0.98, Math.max(0.02, y[v] + dy[v] / d * Math.min(d, step)));
+    }
+  }
+}
+
+class View {
+  constructor(model, pos) {
+    this.model = model;
+    this.pos = pos;
+    this.ms = 0;
+    this.playing = false;
+    this.speed = 1;
+    this.selected = -1;
+    this.canvas = $('net');
+    this.ctx = this.canvas.getContext('2d');
+    this.items = [];
+    const list = $('nodes');
+    for (let v = 0; v < model.n; v++) {
+      const li = document.createElement('li');
+      li.dataset.nodeId = v;
+      list.appendChild(li);
+      this.items.push(li);
+    }
+    this.legend();
+    this.wire();
+    this.seek(0);
+  }
+
+  legend() {
+    const ul = $('legend');
+    this.legendCounts = this.model.types.map((name, k) => {
+      const li = document.createElement('li');
+      li.innerHTML = `<span><span class="swatch" style="background:${typeColour(k)}"></span>${name}</span><span>0</span>`;
+      ul.appendChild(li);
+      return li.lastChild;
+    });
+  }
+
+  wire() {
+    const scrub = $('scrub');
+    scrub.max = this.model.end;
+    scrub.addEventListener('input', () => { this.pause(); this.seek(Number(scrub.value)); });
+    $('play').addEventListener('click', () => (this.playing ? this.pause() : this.play()));
+    $('start').addEventListener('click', () => { this.pause(); this.seek(0); });
+    $('end').addEventListener('click', () => { this.pause(); this.seek(this.model.end); });
+    $('next').addEventListener('click', () => {
+      this.pause();
+      const i = this.model.count(this.ms);
+      if (i < this.model.events.length) this.seek(this.model.events[i].t / NS);
+    });
+    $('speed').addEventListener('change', (e) => { this.speed = Number(e.target.value); });
+    this.canvas.addEventListener('click', (e) => this.pick(e));
+    window.addEventListener('resize', () => this.draw());
+  }
+
+  play() {
+    if (this.ms >= this.model.end) this.seek(0);
+    this.playing = true;
+    $('play').textContent = '⏸';
+    $('play').setAttribute('aria-label', 'pause');
+    let last = performance.now();
+    const tick = (now) => {
+      if (!this.playing) return;
+      const next = Math.min(this.model.end, this.ms + (now - last) * this.speed);
+      last = now;
+      this.seek(next);
+      if (next >= this.model.end) { this.pause(); return; }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }
+
+  pause() {
+    this.playing = false;
+    $('play').textContent = '▶';
+    $('play').setAttribute('aria-label', 'play');
+  }
+
+  // seek shows the run at ms (milliseconds of run time).
+  seek(ms) {
+    this.ms = Math.max(0, Math.min(ms, this.model.end));
+    this.i = this.model.count(this.ms);
+    this.state = this.model.at(this.i);
+    $('scrub').value = this.ms;
+    $('clock').value = (this.ms / 1000).toFixed(3) + ' s';
+    document.body.dataset.time = this.ms;
+    document.body.dataset.events = this.i;
+    this.draw();
+    this.describe();
+  }
+
+  // describe keeps the accessible list and the counters in step.
+  describe() {
+    const s = this.state;
+    for (let v = 0; v < this.model.n; v++) {
+      const li = this.items[v];
+      const alive = s.alive[v] ? 'true' : 'false';
+      const leader = String(s.leader[v]);
+      const state = s.alive[v] ? s.state[v] : 'crashed';
+      if (li.dataset.leader !== leader || li.dataset.state !== state || li.dataset.alive !== alive) {
+        li.dataset.leader = leader; li.dataset.state = state; li.dataset.alive = alive;
+        li.textContent = s.alive[v] ? `node ${v}: ${state || 'booting'}, leader ${leader < 0 ? 'none' : leader}` : `node ${v}: crashed`;
+      }
+    }
+    let sent = 0;
+    s.sent.forEach((c, k) => { sent += c; this.legendCounts[k].textContent = c; });
+    const leaders = new Set();
+    let led = 0, alive = 0;
+    for (let v = 0; v < this.model.n; v++) {
+      if (!s.alive[v]) continue;
+      alive++;
+      if (s.state[v] === 'Norm' && s.leader[v] >= 0) { led++; leaders.add(s.leader[v]); }
+    }
+    const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + '%' : '–';
+    $('counters').innerHTML = [
+      ['time', (this.ms / 1000).toFixed(3) + ' s'], ['events', `${this.i} / ${this.model.events.length}`],
+      ['live nodes', alive], ['following a leader', led], ['leaders', [...leaders].sort((a, b) => a - b).join(', ') || 'none'],
+      ['messages sent', sent], ['elections started', s.elections], ['without a leader', frac],
+    ].map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('');
+    this.chart();
+    if (this.selected >= 0) this.details(this.selected);
+  }
+
+  chart() {
+    const c = $('chart'), g = c.getContext('2d');
+    const w = c.width, h = c.height, smp = this.model.samples;
+    g.clearRect(0, 0, w, h);
+    const maxSent = Math.max(1, ...smp.map((p) => p.sent));
+    const maxLess = Math.max(1, this.model.n);
+    const line = (f, colour) => {
+      g.beginPath(); g.strokeStyle = colour;
+      smp.forEach((p, k) => { const x = w * k / (smp.length - 1), y = h - 4 - (h - 8) * f(p); k ? g.lineTo(x, y) : g.moveTo(x, y); });
+      g.stroke();
+    };
+    line((p) => p.sent / maxSent, '#1f77b4');
+    line((p) => p.leaderless / maxLess, '#d62728');
+    const x = this.model.end > 0 ? w * this.ms / this.model.end : 0;
+    g.strokeStyle = '#222'; g.beginPath(); g.moveTo(x, 0); g.lineTo(x, h); g.stroke();
+  }
+
+  // xy is node v's place on the canvas.
+  xy(v) {
+    const r = this.canvas.getBoundingClientRect();
+    const pad = 24, p = this.pos;
+    const scale = Math.min((r.width - 2 * pad) / p.w, (r.height - 2 * pad) / p.h);
+    return [pad + p.x[v] * scale, pad + p.y[v] * scale];
+  }
+
+  draw() {
+    const c = this.canvas, dpr = window.devicePixelRatio || 1;
+    const r = c.getBoundingClientRect();
+    if (c.width !== Math.round(r.width * dpr) || c.height !== Math.round(r.height * dpr)) {
+      c.width = Math.round(r.width * dpr); c.height = Math.round(r.height * dpr);
+    }
+    const g = this.ctx, s = this.state, n = this.model.n;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, r.width, r.height);
+    g.strokeStyle = '#ccc'; g.lineWidth = 1;
+    g.beginPath();
+    for (const k of s.links) {
+      const [a, b] = k.split('-').map(Number);
+      const [ax, ay] = this.xy(a), [bx, by] = this.xy(b);
+      g.moveTo(ax, ay); g.lineTo(bx, by);
+    }
+    g.stroke();
+    this.messages(g);
+    const rad = n > 1000 ? 2 : n > 200 ? 4 : 8;
+    for (let v = 0; v < n; v++) {
+      const [x, y] = this.xy(v);
+      g.beginPath(); g.arc(x, y, rad, 0, 2 * Math.PI);
+      if (!s.alive[v]) {
+        g.fillStyle = '#e4e4e4'; g.fill(); g.strokeStyle = '#aaa'; g.stroke();
+        continue;
+      }
+      const led = s.state[v] === 'Norm' && s.leader[v] >= 0;
+      g.fillStyle = led ? leaderColour(s.leader[v]) : '#9a9a9a';
+      g.fill();
+      if (s.state[v] !== 'Norm') { g.strokeStyle = '#333'; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]); }
+      if (led && s.leader[v] === v) {
+        g.beginPath(); g.arc(x, y, rad + 4, 0, 2 * Math.PI); g.strokeStyle = '#111'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+      }
+      if (n <= 64) {
+        g.fillStyle = '#222'; g.font = '11px system-ui'; g.fillText(String(v), x + rad + 2, y - rad);
+      }
+    }
+    if (this.selected >= 0) {
+      const [x, y] = this.xy(this.selected);
+      g.beginPath(); g.arc(x, y, rad + 7, 0, 2 * Math.PI); g.strokeStyle = '#0a58ca'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+    }
+  }
+
+  // messages draws the messages sent in the last moments as dots moving
+  // from sender to receiver, or, when there are too many, says how many.
+  messages(g) {
+    const span = Math.max(5, 50 * this.speed / 10); // ms of run time a dot takes to cross
+    const from = this.model.count(this.ms - span), to = this.i;
+    const shown = to - from;
+    let drawn = 0;
+    if (shown <= MAX_MESSAGES_DRAWN * 4) {
+      for (let j = from; j < to; j++) {
+        const e = this.model.events[j];
+        if (e.ev !== 'send' || e.peer === undefined) continue;
+        if (++drawn > MAX_MESSAGES_DRAWN) break;
+        const f = Math.min(1, (this.ms - e.t / NS) / span);
+        const [ax, ay] = this.xy(e.node), [bx, by] = this.xy(e.peer);
+        g.beginPath(); g.arc(ax + (bx - ax) * f, ay + (by - ay) * f, 3, 0, 2 * Math.PI);
+        g.fillStyle = typeColour(this.model.types.indexOf(e.msg && e.msg.type)); g.fill();
+      }
+    }
+    $('status').textContent = drawn > MAX_MESSAGES_DRAWN || shown > MAX_MESSAGES_DRAWN * 4
+      ? `${shown} events in the last ${span.toFixed(0)} ms: too many to draw one by one` : '';
+  }
+
+  pick(e) {
+    const r = this.canvas.getBoundingClientRect();
+    const px = e.clientX - r.left, py = e.clientY - r.top;
+    let best = -1, bestD = 400;
+    for (let v = 0; v < this.model.n; v++) {
+      const [x, y] = this.xy(v);
+      const d = (x - px) ** 2 + (y - py) ** 2;
+      if (d < bestD) { best = v; bestD = d; }
+    }
+    this.selected = best;
+    this.draw();
+    if (best >= 0) this.details(best); else $('details').textContent = 'Click a node.';
+  }
+
+  details(v) {
+    const s = this.state, m = this.model;
+    const hist = m.byNode[v].filter((i) => i < this.i).slice(-12).map((i) => {
+      const e = m.events[i];
+      const what = e.ev === 'status' ? `${e.state}, leader ${e.leader}` : e.ev;
+      return `<li>${(e.t / NS / 1000).toFixed(3)} s: ${what}</li>`;
+    }).join('');
+    const idx = s.index[v];
+    $('details').innerHTML = `<dl>
+      <dt>node</dt><dd>${v}</dd><dt>value</dt><dd>${s.value[v]}</dd>
+      <dt>alive</dt><dd>${s.alive[v] ? 'yes' : 'no'}</dd>
+      <dt>state</dt><dd>${s.alive[v] ? s.state[v] || 'booting' : 'crashed'}</dd>
+      <dt>leader</dt><dd>${s.leader[v] < 0 ? 'none' : s.leader[v]}</dd>
+      <dt>index</dt><dd>${idx ? `⟨${idx[0]}, ${idx[1]}⟩` : '–'}</dd></dl>
+      <ol>${hist}</ol>`;
+  }
+}
+
+load().then(({ header, events, layout }) => {
+  const model = new Model(header, events);
+  $('title').textContent = `${header.algorithm} on ${header.topology || header.nodes + ' nodes'}, seed ${header.seed}: ${events.length} events, ${(model.end / 1000).toFixed(3)} s`;
+  const view = new View(model, place(model, layout));
+  // For tests and the console: viz.seek(ms), viz.end, viz.final.
+  window.viz = { seek: (ms) => view.seek(ms), end: model.end, model, view };
+  document.body.dataset.ready = 'true';
+}).catch((err) => {
+  $('title').textContent = 'cannot show this trace: ' + err;
+  document.body.dataset.ready = 'error';
+});
