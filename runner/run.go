@@ -188,6 +188,34 @@ func (net *Net) writeNS2(w io.Writer) error {
 	return nil
 }
 
+// header is the trace header of a run of s.
+func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Net) trace.Header {
+	cc := CheckConfig(s, a)
+	return trace.Header{
+		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: net.Graph.N(),
+		Messages: a.Messages, Spontaneous: a.Model.Spontaneous,
+		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
+	}
+}
+
+// Header is the trace header that a run of s writes, for those who show
+// or record a run by other means (a live page, an emulated run's trace).
+func Header(s *scenario.Scenario) (trace.Header, error) {
+	a, err := algo.Lookup(s.Algorithm)
+	if err != nil {
+		return trace.Header{}, err
+	}
+	params, err := a.Resolve(s.Params)
+	if err != nil {
+		return trace.Header{}, err
+	}
+	net, err := Build(s)
+	if err != nil {
+		return trace.Header{}, err
+	}
+	return header(s, a, params, net), nil
+}
+
 // Run runs a scenario once.
 func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	a, err := algo.Lookup(s.Algorithm)
@@ -222,11 +250,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	var tw *trace.Writer
 	if opt.Trace != nil {
-		tw, err = trace.NewWriter(opt.Trace, trace.Header{
-			Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: g.N(),
-			Messages: a.Messages, Spontaneous: a.Model.Spontaneous,
-			Stabilization: ccfg.Stabilization, Liveness: ccfg.Liveness,
-		})
+		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net))
 		if err != nil {
 			return nil, fmt.Errorf("trace: %w", err)
 		}

@@ -163,13 +163,17 @@ func appendPair(b []byte, x, y int64) []byte {
 	return append(b, ']')
 }
 
-// Close flushes the trace.
-func (tw *Writer) Close() error {
+// Flush writes out the events held so far (a live reader wants each
+// as it comes).
+func (tw *Writer) Flush() error {
 	if tw.err != nil {
 		return tw.err
 	}
 	return tw.w.Flush()
 }
+
+// Close flushes the trace.
+func (tw *Writer) Close() error { return tw.Flush() }
 
 // Reader reads a trace written by Writer.
 //

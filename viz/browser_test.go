@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,7 +32,9 @@ type nodeView struct {
 type expected struct {
 	Events int `json:"events"`
 	// ShotMS is the moment of the screenshot.
-	ShotMS float64    `json:"shot_ms"`
+	ShotMS float64 `json:"shot_ms"`
+	// Live says the page shows a run as it goes.
+	Live   bool       `json:"live"`
 	Final  []nodeView `json:"final"`
 	Before struct {
 		MS    float64    `json:"ms"`
@@ -101,14 +105,10 @@ func views(t *testing.T, path string, upTo time.Duration) ([]nodeView, int) {
 	return out, count
 }
 
-// TestBrowserReplay loads a replay in headless Chromium (Debian's
-// chromium, driven by playwright-core from viz/browser), plays it a
-// moment, steps to the end and checks that every node shows the trace's
-// final state, scrubs back to before the crash and checks the earlier
-// leader, clicks a node, and takes a screenshot (VIZ_SCREENSHOT=FILE
-// keeps it: docs/viz-replay.png is made so).
-func TestBrowserReplay(t *testing.T) {
-	chromium := os.Getenv("CHROMIUM")
+// browser finds Chromium, Node.js and playwright-core, or skips.
+func browser(t *testing.T) (chromium, node string) {
+	t.Helper()
+	chromium = os.Getenv("CHROMIUM")
 	if chromium == "" {
 		chromium = "/usr/bin/chromium"
 	}
@@ -122,15 +122,14 @@ func TestBrowserReplay(t *testing.T) {
 	if _, err := os.Stat("browser/node_modules/playwright-core"); err != nil {
 		t.Skip("playwright-core is not installed: run npm ci in viz/browser")
 	}
-	path := writeTrace(t)
-	r, err := NewReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(r.Handler())
-	defer srv.Close()
+	return chromium, node
+}
 
+// expect is what the page must show of the trace at path.
+func expect(t *testing.T, path string, live bool) expected {
+	t.Helper()
 	var want expected
+	want.Live = live
 	want.Final, want.Events = views(t, path, 1<<62)
 	want.Before.MS = 5900
 	want.ShotMS = 15000 // in the partition: two leaders, node 15 crashed
@@ -143,6 +142,14 @@ func TestBrowserReplay(t *testing.T) {
 	if want.Final[15].Alive || want.Final[0].Leader != 14 {
 		t.Fatalf("the trace itself: at the end node 15 is %+v and node 0 %+v", want.Final[15], want.Final[0])
 	}
+	return want
+}
+
+// drive runs replay.mjs against the page at url; it returns the
+// screenshot's path.
+func drive(t *testing.T, url string, want expected) string {
+	t.Helper()
+	chromium, node := browser(t)
 	dir := t.TempDir()
 	wantPath := filepath.Join(dir, "expected.json")
 	b, _ := json.Marshal(want)
@@ -150,7 +157,7 @@ func TestBrowserReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	shot := filepath.Join(dir, "replay.png")
-	cmd := exec.Command(node, "replay.mjs", srv.URL+"/", wantPath, shot)
+	cmd := exec.Command(node, "replay.mjs", url, wantPath, shot)
 	cmd.Dir = "browser"
 	cmd.Env = append(os.Environ(), "CHROMIUM="+chromium)
 	out, err := cmd.CombinedOutput()
@@ -158,8 +165,27 @@ func TestBrowserReplay(t *testing.T) {
 		t.Fatalf("replay.mjs: %v\n%s", err, out)
 	}
 	if fi, err := os.Stat(shot); err != nil || fi.Size() < 10_000 {
-		t.Errorf("screenshot %s: %v (%d bytes)", shot, err, fi.Size())
+		t.Fatalf("screenshot %s: %v", shot, err)
 	}
+	return shot
+}
+
+// TestBrowserReplay loads a replay in headless Chromium (Debian's
+// chromium, driven by playwright-core from viz/browser), plays it a
+// moment, steps to the end and checks that every node shows the trace's
+// final state, scrubs back to before the crash and checks the earlier
+// leader, clicks a node, and takes a screenshot (VIZ_SCREENSHOT=FILE
+// keeps it: docs/viz-replay.png is made so).
+func TestBrowserReplay(t *testing.T) {
+	browser(t)
+	path := writeTrace(t)
+	r, err := NewReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r.Handler())
+	defer srv.Close()
+	shot := drive(t, srv.URL+"/", expect(t, path, false))
 	if dst := os.Getenv("VIZ_SCREENSHOT"); dst != "" {
 		b, err := os.ReadFile(shot)
 		if err == nil {
@@ -168,5 +194,70 @@ func TestBrowserReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestBrowserLive shows the same run live: the simulator paced to 8
+// seconds of run time a second, its events reaching the page as
+// server-sent events. The page follows the run while it goes, says when it
+// is over, and then shows what the replay shows.
+func TestBrowserLive(t *testing.T) {
+	browser(t)
+	s, err := scenario.Load("../scenarios/emulate-grid.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := runner.Header(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := NewLive(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The run starts when the page asks for its events, so that the page
+	// sees it go.
+	opened := make(chan struct{})
+	var once sync.Once
+	h2 := live.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/events" {
+			once.Do(func() { close(opened) })
+		}
+		h2.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		select {
+		case <-opened:
+		case <-time.After(30 * time.Second):
+		}
+		_, err := runner.Run(s, runner.Options{Trace: f, Observers: []trace.Observer{NewPacer(8), live}})
+		live.Close()
+		f.Close()
+		done <- err
+	}()
+	// The page opens while the run goes; what it must show at the end is
+	// known once the run is over, and the page waits for that itself.
+	want := make(chan expected, 1)
+	go func() {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		want <- expect(t, path, true)
+	}()
+	// The expectations are the deterministic run's: compute them from a
+	// second, unpaced run of the same scenario, so the page can be opened
+	// at once.
+	ref := writeTrace(t)
+	drive(t, srv.URL+"/", expect(t, ref, true))
+	if got, w := <-want, expect(t, ref, true); got.Events != w.Events {
+		t.Errorf("the live run had %d events, the reference %d", got.Events, w.Events)
 	}
 }

@@ -137,9 +137,16 @@ func (r *Replay) Handler() http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		http.ServeFile(w, req, r.path)
 	})
-	mux.HandleFunc("GET /layout", func(w http.ResponseWriter, req *http.Request) {
+	mux.HandleFunc("GET /layout", func(w http.ResponseWriter, req *http.Request) { writeLayout(w, r.Layout) })
+	mux.HandleFunc("GET /mode", func(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(r.Layout)
+		w.Write([]byte(`{"live":false}` + "\n"))
 	})
 	return mux
+}
+
+// writeLayout answers GET /layout: the positions, or null.
+func writeLayout(w http.ResponseWriter, l *Layout) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(l)
 }

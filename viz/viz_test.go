@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -109,4 +111,50 @@ func TestReplayRefusesBrokenTrace(t *testing.T) {
 
 func headerFor(topology string, nodes int) trace.Header {
 	return trace.Header{Topology: topology, Nodes: nodes, Seed: 1}
+}
+
+// TestLiveEvents: /events sends the header and every event so far as
+// server-sent events, each event a trace line, then the ones that come,
+// then "end" once the run is over; a page that opens late gets it all.
+func TestLiveEvents(t *testing.T) {
+	live, err := NewLive(trace.Header{Algorithm: "vkt", Nodes: 2, Messages: []string{"election"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(live.Handler())
+	defer srv.Close()
+	live.Observe(&trace.Event{Kind: trace.NodeAdded, Node: 0, Peer: algo.None, Value: 7})
+	resp, err := http.Get(srv.URL + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	live.Observe(&trace.Event{At: time.Millisecond, Kind: trace.LinkUp, Node: 0, Peer: 1})
+	live.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `data: {"ev":"header","version":1,"algorithm":"vkt","seed":0,"nodes":2,"message_types":["election"],"spontaneous":false,"stabilization_ns":0,"liveness_ns":0}
+
+data: {"t":0,"ev":"node","node":0,"value":7}
+
+data: {"t":1000000,"ev":"link_up","node":0,"peer":1}
+
+event: end
+data: {}
+
+`
+	if string(b) != want {
+		t.Errorf("/events =\n%s\nwant\n%s", b, want)
+	}
+	mode, _ := http.Get(srv.URL + "/mode")
+	m, _ := io.ReadAll(mode.Body)
+	mode.Body.Close()
+	if strings.TrimSpace(string(m)) != `{"live":true}` {
+		t.Errorf("/mode = %s", m)
+	}
 }

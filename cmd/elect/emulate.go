@@ -28,7 +28,7 @@ func (e differentError) Error() string {
 func newEmulateCmd() *cobra.Command {
 	var f scenarioFlags
 	var asJSON, compare, cleanup, keep, quiet bool
-	var tracePath, dir, hello string
+	var tracePath, dir, hello, serve string
 	var helloLoss, port int
 	cmd := &cobra.Command{
 		Use:   "emulate [SCENARIO]",
@@ -107,6 +107,14 @@ run left behind.`,
 				}
 				cfg.Observers = append(cfg.Observers, tw)
 			}
+			var ls *liveServer
+			if serve != "" {
+				if ls, err = serveLive(cmd, serve, s); err != nil {
+					return err
+				}
+				defer ls.close()
+				cfg.Observers = append(cfg.Observers, ls.live)
+			}
 			res, err := emulate.Run(ctx, cfg)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -151,6 +159,9 @@ run left behind.`,
 					}
 				}
 			}
+			if ls != nil {
+				ls.finish(ctx, cmd)
+			}
 			if sum.ViolationCount > 0 {
 				return violationError{sum.ViolationCount}
 			}
@@ -172,30 +183,18 @@ run left behind.`,
 	fl.StringVar(&dir, "dir", "", "keep the nodes' logs, state directories and sockets in this directory (default: a temporary one, removed)")
 	fl.BoolVar(&keep, "keep", false, "keep the temporary directory of logs and state, and say where it is")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "say nothing on stderr while the run goes")
+	fl.StringVar(&serve, "serve", "", "show the run on a web page at this address (HOST:PORT) as it goes")
 	return cmd
 }
 
 // emulationTrace opens the trace of an emulated run: the header a reader
-// needs to re-check it, with the bounds the emulation's checker uses.
+// needs to re-check it, as the simulator writes it.
 func emulationTrace(w *os.File, sc *scenario.Scenario) (*trace.Writer, error) {
-	a, err := algo.Lookup(sc.Algorithm)
+	h, err := runner.Header(sc)
 	if err != nil {
 		return nil, err
 	}
-	params, err := a.Resolve(sc.Params)
-	if err != nil {
-		return nil, err
-	}
-	g, _, err := runner.Network(sc)
-	if err != nil {
-		return nil, err
-	}
-	cc := runner.CheckConfig(sc, a)
-	tw, err := trace.NewWriter(w, trace.Header{
-		Algorithm: a.Name, Params: params, Seed: sc.Seed, Topology: sc.Topology, Nodes: g.N(),
-		Messages: a.Messages, Spontaneous: a.Model.Spontaneous,
-		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
-	})
+	tw, err := trace.NewWriter(w, h)
 	if err != nil {
 		return nil, fmt.Errorf("--trace: %w", err)
 	}

@@ -5,8 +5,10 @@ import (
 	"maps"
 	"math"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/viz"
 )
 
 // scenarioFlags are the flags that name the common cases without a file; each
@@ -281,7 +284,8 @@ func (f *scenarioFlags) setParams(s *scenario.Scenario, a *algo.Algorithm, initi
 func newSimCmd() *cobra.Command {
 	var f scenarioFlags
 	var asJSON bool
-	var tracePath, ns2Path string
+	var tracePath, ns2Path, serve string
+	var speed float64
 	cmd := &cobra.Command{
 		Use:   "sim [SCENARIO]",
 		Short: "Run one scenario in the simulator and check it",
@@ -317,6 +321,19 @@ the flags.`,
 				defer nf.Close() // on the error paths; closed and checked below
 				opt.NS2 = nf
 			}
+			var ls *liveServer
+			if serve != "" {
+				if speed <= 0 {
+					return fmt.Errorf("--speed %g: want more than 0", speed)
+				}
+				if ls, err = serveLive(cmd, serve, s); err != nil {
+					return err
+				}
+				defer ls.close()
+				opt.Observers = append(opt.Observers, viz.NewPacer(speed), ls.live)
+			} else if cmd.Flags().Changed("speed") {
+				return fmt.Errorf("--speed paces a run shown with --serve; give --serve too")
+			}
 			sum, err := runner.Run(s, opt)
 			if err != nil {
 				return err
@@ -341,6 +358,11 @@ the flags.`,
 			} else if err := metrics.WriteText(out, sum); err != nil {
 				return err
 			}
+			if ls != nil {
+				ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+				defer stop()
+				ls.finish(ctx, cmd)
+			}
 			if sum.ViolationCount > 0 {
 				return violationError{sum.ViolationCount}
 			}
@@ -348,6 +370,8 @@ the flags.`,
 		},
 	}
 	f.register(cmd)
+	cmd.Flags().StringVar(&serve, "serve", "", "show the run on a web page at this address (HOST:PORT) as it goes, paced by --speed")
+	cmd.Flags().Float64Var(&speed, "speed", 1, "with --serve: seconds of virtual time per second of real time")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the summary")
 	cmd.Flags().StringVar(&tracePath, "trace", "", "write every event to this file as JSON lines (re-check it with: elect check FILE)")
 	cmd.Flags().StringVar(&ns2Path, "ns2", "", "write the nodes' positions and movement to this file as an ns-2 movement trace (for ns-2, ns-3, CORE, or --mobility ns2:FILE)")

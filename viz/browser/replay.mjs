@@ -1,7 +1,8 @@
 // Drives elect viz's replay page in headless Chromium: go test ./viz runs
 // it as   node replay.mjs URL EXPECTED.json SCREENSHOT.png
 // EXPECTED holds each node's final state and its state at an earlier
-// moment ("before"); the page must show both, read from the nodes'
+// moment ("before"), and says whether the page shows a live run; the page
+// must show both, read from the nodes'
 // data-leader, data-state and data-alive attributes. Exit status 1 and a
 // line per mismatch when it does not.
 import { readFileSync } from 'node:fs';
@@ -36,6 +37,17 @@ try {
         }
       }
     };
+
+    if (want.live) {
+      // A live run: the page follows its end while it goes, then says it
+      // is over.
+      if (!(await page.textContent('#title')).includes('(live)')) failures.push(`a live run's title: ${await page.textContent('#title')}`);
+      const t1 = Number(await page.getAttribute('body', 'data-time'));
+      await page.waitForTimeout(700);
+      const t2 = Number(await page.getAttribute('body', 'data-time'));
+      if (!(t2 > t1)) failures.push(`following a live run, the time went from ${t1} to ${t2} ms`);
+      await page.waitForFunction(() => document.getElementById('title').textContent.includes('(run over)'), null, { timeout: 60000 });
+    }
 
     // Play a moment: time must move.
     await page.click('#play');

@@ -9,39 +9,64 @@ const NS = 1e6;                  // nanoseconds per millisecond
 
 const $ = (id) => document.getElementById(id);
 
-async function load() {
-  const [traceText, layout] = await Promise.all([
-    fetch('trace').then((r) => r.text()),
-    fetch('layout').then((r) => r.json()),
-  ]);
+// loadReplay reads a whole trace.
+async function loadReplay() {
+  const traceText = await fetch('trace').then((r) => r.text());
   const lines = traceText.split('\n').filter((l) => l !== '');
-  const header = JSON.parse(lines[0]);
-  const events = lines.slice(1).map((l) => JSON.parse(l));
-  return { header, events, layout };
+  return { header: JSON.parse(lines[0]), events: lines.slice(1).map((l) => JSON.parse(l)) };
+}
+
+// openLive follows a run as it goes: the header and the events so far,
+// then every event as a server-sent event. It resolves once the links of
+// time 0 are known (the layout needs them), and passes later events to
+// onEvent, and the run's end to onEnd.
+function openLive(onEvent, onEnd) {
+  return new Promise((resolve, reject) => {
+    const es = new EventSource('events');
+    let header = null;
+    let early = [];
+    const settle = () => { if (early) { const ev = early; early = null; resolve({ header, events: ev }); } };
+    es.onmessage = (m) => {
+      const x = JSON.parse(m.data);
+      if (!header) { header = x; return; }
+      if (early) {
+        if (x.t === 0) { early.push(x); return; }
+        settle();
+      }
+      onEvent(x);
+    };
+    es.addEventListener('end', () => { es.close(); settle(); onEnd(); });
+    es.onerror = () => { if (!header) { es.close(); reject(new Error('no live run here')); } };
+    setTimeout(() => { if (header) settle(); }, 500);
+  });
 }
 
 // Model holds the trace and answers "what was the state at event i".
 class Model {
   constructor(header, events) {
     this.header = header;
-    this.events = events;
+    this.events = [];
     this.n = header.nodes;
     this.types = header.message_types;
-    this.end = events.length ? events[events.length - 1].t / NS : 0;
+    this.end = 0;
     this.frames = [];
     this.byNode = Array.from({ length: this.n }, () => []);
-    const st = this.fresh();
-    for (let i = 0; i < events.length; i++) {
-      if (i % KEYFRAME === 0) this.frames.push(this.copy(st));
-      const e = events[i];
-      if (e.node !== undefined && e.node < this.n && (e.ev === 'status' || e.ev === 'crash' ||
-          e.ev === 'restart' || e.ev === 'recover' || e.ev === 'elect')) {
-        this.byNode[e.node].push(i);
-      }
-      this.apply(st, e);
-    }
-    this.final = st;
+    this.final = this.fresh();
+    for (const e of events) this.append(e);
     this.samples = this.sample();
+  }
+
+  // append adds the next event of the run (a live run grows so).
+  append(e) {
+    const i = this.events.length;
+    if (i % KEYFRAME === 0) this.frames.push(this.copy(this.final));
+    this.events.push(e);
+    if (e.node !== undefined && e.node < this.n && (e.ev === 'status' || e.ev === 'crash' ||
+        e.ev === 'restart' || e.ev === 'recover' || e.ev === 'elect')) {
+      this.byNode[e.node].push(i);
+    }
+    this.apply(this.final, e);
+    this.end = Math.max(this.end, e.t / NS);
   }
 
   fresh() {
@@ -51,7 +76,7 @@ class Model {
       leader: new Int32Array(this.n).fill(-1), state: new Array(this.n).fill(''),
       index: new Array(this.n).fill(null),
       links: new Set(), sent: new Float64Array(this.types.length),
-      elections: 0, leaderlessTime: 0, aliveTime: 0,
+      elections: 0, leaderlessTime: 0, aliveTime: 0, aliveN: 0, ledN: 0,
     };
   }
 
@@ -60,37 +85,40 @@ class Model {
       i: s.i, t: s.t, value: s.value.slice(), alive: s.alive.slice(), leader: s.leader.slice(),
       state: s.state.slice(), index: s.index.slice(), links: new Set(s.links), sent: s.sent.slice(),
       elections: s.elections, leaderlessTime: s.leaderlessTime, aliveTime: s.aliveTime,
+      aliveN: s.aliveN, ledN: s.ledN,
     };
   }
 
-  // apply advances state s over event e (and the time before it).
+  // apply advances state s over event e (and the time before it). The
+  // live and led counts are kept as they change, so that time advances in
+  // constant time whatever the network's size.
   apply(s, e) {
     const t = e.t / NS;
     if (t > s.t) {
-      let alive = 0, led = 0;
-      for (let v = 0; v < this.n; v++) {
-        if (!s.alive[v]) continue;
-        alive++;
-        if (s.state[v] === 'Norm' && s.leader[v] >= 0) led++;
-      }
-      s.aliveTime += alive * (t - s.t);
-      s.leaderlessTime += (alive - led) * (t - s.t);
+      s.aliveTime += s.aliveN * (t - s.t);
+      s.leaderlessTime += (s.aliveN - s.ledN) * (t - s.t);
       s.t = t;
     }
     s.i++;
     const v = e.node;
+    const led = () => (s.alive[v] && s.state[v] === 'Norm' && s.leader[v] >= 0 ? 1 : 0);
     switch (e.ev) {
-      case 'node': s.value[v] = e.value || 0; s.alive[v] = 1; break;
+      case 'node': s.value[v] = e.value || 0; if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; } break;
       case 'value': s.value[v] = e.value || 0; break;
       case 'link_up': s.links.add(linkKey(v, e.peer)); break;
       case 'link_down': s.links.delete(linkKey(v, e.peer)); break;
-      case 'crash': s.alive[v] = 0; s.leader[v] = -1; s.state[v] = ''; break;
-      case 'restart': case 'recover': s.alive[v] = 1; break;
+      case 'crash':
+        if (s.alive[v]) { s.ledN -= led(); s.alive[v] = 0; s.aliveN--; }
+        s.leader[v] = -1; s.state[v] = '';
+        break;
+      case 'restart': case 'recover': if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; s.ledN += led(); } break;
       case 'status': {
         const old = s.index[v];
         const idx = e.index || [0, 0];
         if (idx[1] === v && (idx[0] !== 0 || idx[1] !== 0) && (!old || old[0] !== idx[0] || old[1] !== idx[1])) s.elections++;
+        s.ledN -= led();
         s.leader[v] = e.leader; s.state[v] = e.state; s.index[v] = idx;
+        s.ledN += led();
         break;
       }
       case 'send': {
@@ -129,9 +157,7 @@ class Model {
       const s = this.at(this.count(ms));
       let sent = 0;
       for (const x of s.sent) sent += x;
-      let leaderless = 0;
-      for (let v = 0; v < this.n; v++) if (s.alive[v] && !(s.state[v] === 'Norm' && s.leader[v] >= 0)) leaderless++;
-      out.push({ ms, sent, leaderless });
+      out.push({ ms, sent, leaderless: s.aliveN - s.ledN });
     }
     return out;
   }
@@ -197,7 +223,9 @@ function relax(model, x, y, rounds) {
 }
 
 class View {
-  constructor(model, pos) {
+  constructor(model, pos, title) {
+    $('title').textContent = title;
+    this.title = title;
     this.model = model;
     this.pos = pos;
     this.ms = 0;
@@ -246,7 +274,46 @@ class View {
     window.addEventListener('resize', () => this.draw());
   }
 
+  // arrive takes an event of a live run; the view shows it at the next
+  // frame when it follows the run's end.
+  arrive(e) {
+    this.model.append(e);
+    if (!this.dirty) {
+      this.dirty = true;
+      requestAnimationFrame(() => {
+        this.dirty = false;
+        $('scrub').max = this.model.end;
+        if (this.following) this.seek(this.model.end);
+        if (performance.now() - (this.sampled || 0) > 1000) {
+          this.model.samples = this.model.sample();
+          this.sampled = performance.now();
+        }
+      });
+    }
+  }
+
+  // follow keeps the view at the end of a live run, until the user
+  // scrubs or pauses.
+  follow() {
+    this.following = true;
+    $('title').textContent = this.title + ' (live)';
+    $('play').textContent = '⏸';
+    $('play').setAttribute('aria-label', 'pause');
+    this.seek(this.model.end);
+  }
+
+  // over says the live run has ended.
+  over() {
+    this.live = false;
+    this.following = false;
+    this.model.samples = this.model.sample();
+    $('title').textContent = `${this.title}: ${this.model.events.length} events, ${(this.model.end / 1000).toFixed(3)} s (run over)`;
+    this.pause();
+    this.seek(this.model.end);
+  }
+
   play() {
+    if (this.live) { this.follow(); return; }
     if (this.ms >= this.model.end) this.seek(0);
     this.playing = true;
     $('play').textContent = '⏸';
@@ -265,6 +332,7 @@ class View {
 
   pause() {
     this.playing = false;
+    this.following = false;
     $('play').textContent = '▶';
     $('play').setAttribute('aria-label', 'play');
   }
@@ -298,12 +366,10 @@ class View {
     let sent = 0;
     s.sent.forEach((c, k) => { sent += c; this.legendCounts[k].textContent = c; });
     const leaders = new Set();
-    let led = 0, alive = 0;
     for (let v = 0; v < this.model.n; v++) {
-      if (!s.alive[v]) continue;
-      alive++;
-      if (s.state[v] === 'Norm' && s.leader[v] >= 0) { led++; leaders.add(s.leader[v]); }
+      if (s.alive[v] && s.state[v] === 'Norm' && s.leader[v] >= 0) leaders.add(s.leader[v]);
     }
+    const alive = s.aliveN, led = s.ledN;
     const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + '%' : '–';
     $('counters').innerHTML = [
       ['time', (this.ms / 1000).toFixed(3) + ' s'], ['events', `${this.i} / ${this.model.events.length}`],
@@ -436,14 +502,29 @@ class View {
   }
 }
 
-load().then(({ header, events, layout }) => {
-  const model = new Model(header, events);
-  $('title').textContent = `${header.algorithm} on ${header.topology || header.nodes + ' nodes'}, seed ${header.seed}: ${events.length} events, ${(model.end / 1000).toFixed(3)} s`;
-  const view = new View(model, place(model, layout));
-  // For tests and the console: viz.seek(ms), viz.end, viz.final.
-  window.viz = { seek: (ms) => view.seek(ms), end: model.end, model, view };
+async function main() {
+  const [mode, layout] = await Promise.all([
+    fetch('mode').then((r) => r.json()).catch(() => ({ live: false })),
+    fetch('layout').then((r) => r.json()),
+  ]);
+  let view = null;
+  const pending = [];
+  let ended = !mode.live;
+  const run = mode.live
+    ? await openLive((e) => (view ? view.arrive(e) : pending.push(e)), () => { ended = true; if (view) view.over(); })
+    : await loadReplay();
+  const model = new Model(run.header, run.events);
+  const h = run.header;
+  const what = `${h.algorithm} on ${h.topology || h.nodes + ' nodes'}, seed ${h.seed}`;
+  view = new View(model, place(model, layout), mode.live ? what : `${what}: ${model.events.length} events, ${(model.end / 1000).toFixed(3)} s`);
+  for (const e of pending) view.arrive(e);
+  if (mode.live) { if (ended) view.over(); else { view.live = true; view.follow(); } }
+  // For tests and the console: viz.seek(ms), viz.end, viz.model, viz.view.
+  window.viz = { seek: (ms) => view.seek(ms), get end() { return model.end; }, model, view };
   document.body.dataset.ready = 'true';
-}).catch((err) => {
-  $('title').textContent = 'cannot show this trace: ' + err;
+}
+
+main().catch((err) => {
+  $('title').textContent = 'cannot show this run: ' + err;
   document.body.dataset.ready = 'error';
 });
