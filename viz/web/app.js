@@ -105,8 +105,8 @@ class Model {
     switch (e.ev) {
       case 'node': s.value[v] = e.value || 0; if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; } break;
       case 'value': s.value[v] = e.value || 0; break;
-      case 'link_up': s.links.add(linkKey(v, e.peer)); break;
-      case 'link_down': s.links.delete(linkKey(v, e.peer)); break;
+      case 'link_up': s.links.add(this.linkKey(v, e.peer)); break;
+      case 'link_down': s.links.delete(this.linkKey(v, e.peer)); break;
       case 'crash':
         if (s.alive[v]) { s.ledN -= led(); s.alive[v] = 0; s.aliveN--; }
         s.leader[v] = -1; s.state[v] = '';
@@ -128,6 +128,11 @@ class Model {
       }
     }
   }
+
+  // linkKey is the number that stands for the link a-b in a state's set
+  // (numbers hash and compare faster than strings); ends splits it.
+  linkKey(a, b) { return a < b ? a * this.n + b : b * this.n + a; }
+  ends(k) { return [Math.floor(k / this.n), k % this.n]; }
 
   // at returns the state after the first i events.
   at(i) {
@@ -163,7 +168,7 @@ class Model {
   }
 }
 
-function linkKey(a, b) { return a < b ? a + '-' + b : b + '-' + a; }
+
 
 // palette gives each leader and each message type a colour of its own.
 function hue(k) { return (k * 137.508) % 360; }
@@ -195,7 +200,7 @@ function place(model, layout) {
 // relax pulls linked nodes together and pushes all apart (a few rounds of
 // a spring layout over the links at time 0).
 function relax(model, x, y, rounds) {
-  const links = [...model.at(model.count(0)).links].map((k) => k.split('-').map(Number));
+  const links = [...model.at(model.count(0)).links].map((k) => model.ends(k));
   const n = model.n, k = 1 / Math.sqrt(n);
   for (let round = 0; round < rounds; round++) {
     const dx = new Float64Array(n), dy = new Float64Array(n);
@@ -340,8 +345,14 @@ class View {
   // seek shows the run at ms (milliseconds of run time).
   seek(ms) {
     this.ms = Math.max(0, Math.min(ms, this.model.end));
-    this.i = this.model.count(this.ms);
-    this.state = this.model.at(this.i);
+    const i = this.model.count(this.ms);
+    if (this.state && i >= this.state.i && i - this.state.i < KEYFRAME) {
+      // Forward a little (playing): go on from the state shown.
+      for (let j = this.state.i; j < i; j++) this.model.apply(this.state, this.model.events[j]);
+    } else {
+      this.state = this.model.at(i);
+    }
+    this.i = i;
     $('scrub').value = this.ms;
     $('clock').value = (this.ms / 1000).toFixed(3) + ' s';
     document.body.dataset.time = this.ms;
@@ -397,17 +408,25 @@ class View {
     g.strokeStyle = '#222'; g.beginPath(); g.moveTo(x, 0); g.lineTo(x, h); g.stroke();
   }
 
-  // xy is node v's place on the canvas.
-  xy(v) {
+  // fit works out where the network goes on the canvas (once a frame:
+  // asking the page for the canvas's size is costly).
+  fit() {
     const r = this.canvas.getBoundingClientRect();
     const pad = 24, p = this.pos;
-    const scale = Math.min((r.width - 2 * pad) / p.w, (r.height - 2 * pad) / p.h);
+    this.box = { r, pad, scale: Math.min((r.width - 2 * pad) / p.w, (r.height - 2 * pad) / p.h) };
+  }
+
+  // xy is node v's place on the canvas.
+  xy(v) {
+    if (!this.box) this.fit();
+    const { pad, scale } = this.box, p = this.pos;
     return [pad + p.x[v] * scale, pad + p.y[v] * scale];
   }
 
   draw() {
+    this.fit();
     const c = this.canvas, dpr = window.devicePixelRatio || 1;
-    const r = c.getBoundingClientRect();
+    const r = this.box.r;
     if (c.width !== Math.round(r.width * dpr) || c.height !== Math.round(r.height * dpr)) {
       c.width = Math.round(r.width * dpr); c.height = Math.round(r.height * dpr);
     }
@@ -417,30 +436,37 @@ class View {
     g.strokeStyle = '#ccc'; g.lineWidth = 1;
     g.beginPath();
     for (const k of s.links) {
-      const [a, b] = k.split('-').map(Number);
+      const [a, b] = this.model.ends(k);
       const [ax, ay] = this.xy(a), [bx, by] = this.xy(b);
       g.moveTo(ax, ay); g.lineTo(bx, by);
     }
     g.stroke();
     this.messages(g);
     const rad = n > 1000 ? 2 : n > 200 ? 4 : 8;
+    // Nodes of one colour are filled as one path: a few fills a frame,
+    // not one a node.
+    const groups = new Map();
+    const electing = [], crashed = [], leaders = [];
     for (let v = 0; v < n; v++) {
-      const [x, y] = this.xy(v);
-      g.beginPath(); g.arc(x, y, rad, 0, 2 * Math.PI);
-      if (!s.alive[v]) {
-        g.fillStyle = '#e4e4e4'; g.fill(); g.strokeStyle = '#aaa'; g.stroke();
-        continue;
-      }
+      if (!s.alive[v]) { crashed.push(v); continue; }
       const led = s.state[v] === 'Norm' && s.leader[v] >= 0;
-      g.fillStyle = led ? leaderColour(s.leader[v]) : '#9a9a9a';
-      g.fill();
-      if (s.state[v] !== 'Norm') { g.strokeStyle = '#333'; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]); }
-      if (led && s.leader[v] === v) {
-        g.beginPath(); g.arc(x, y, rad + 4, 0, 2 * Math.PI); g.strokeStyle = '#111'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
-      }
-      if (n <= 64) {
-        g.fillStyle = '#222'; g.font = '11px system-ui'; g.fillText(String(v), x + rad + 2, y - rad);
-      }
+      const colour = led ? leaderColour(s.leader[v]) : '#9a9a9a';
+      if (!groups.has(colour)) groups.set(colour, []);
+      groups.get(colour).push(v);
+      if (s.state[v] !== 'Norm') electing.push(v);
+      if (led && s.leader[v] === v) leaders.push(v);
+    }
+    const circles = (vs, extra) => {
+      g.beginPath();
+      for (const v of vs) { const [x, y] = this.xy(v); g.moveTo(x + rad + extra, y); g.arc(x, y, rad + extra, 0, 2 * Math.PI); }
+    };
+    circles(crashed, 0); g.fillStyle = '#e4e4e4'; g.fill(); g.strokeStyle = '#aaa'; g.stroke();
+    for (const [colour, vs] of groups) { circles(vs, 0); g.fillStyle = colour; g.fill(); }
+    circles(electing, 0); g.strokeStyle = '#333'; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]);
+    circles(leaders, 4); g.strokeStyle = '#111'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+    if (n <= 64) {
+      g.fillStyle = '#222'; g.font = '11px system-ui';
+      for (let v = 0; v < n; v++) { const [x, y] = this.xy(v); g.fillText(String(v), x + rad + 2, y - rad); }
     }
     if (this.selected >= 0) {
       const [x, y] = this.xy(this.selected);
