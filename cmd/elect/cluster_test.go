@@ -18,12 +18,13 @@ import (
 	"time"
 )
 
-// The nodes of elect cluster are processes of its own binary, which under
-// go test is the test binary: started with "node ..." (go test starts it
-// with -test. flags first, never so), it runs as elect. No separate build
-// is needed.
+// The nodes of elect cluster and elect emulate are processes of its own
+// binary, which under go test is the test binary: started with "node ..."
+// (or cluster, sim, emulate: the tests that run a whole command in a
+// process of its own; go test starts it with -test. flags first, never
+// so), it runs as elect. No separate build is needed.
 func init() {
-	if len(os.Args) > 1 && (os.Args[1] == "node" || os.Args[1] == "cluster") {
+	if len(os.Args) > 1 && (os.Args[1] == "node" || os.Args[1] == "cluster" || os.Args[1] == "sim" || os.Args[1] == "emulate") {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 }
