@@ -465,8 +465,13 @@ class View {
     circles(electing, 0); g.strokeStyle = '#333'; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]);
     circles(leaders, 4); g.strokeStyle = '#111'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
     if (n <= 64) {
+      // Small networks name their nodes, and the state of those not in Norm.
       g.fillStyle = '#222'; g.font = '11px system-ui';
-      for (let v = 0; v < n; v++) { const [x, y] = this.xy(v); g.fillText(String(v), x + rad + 2, y - rad); }
+      for (let v = 0; v < n; v++) {
+        const [x, y] = this.xy(v);
+        const st = s.alive[v] && s.state[v] && s.state[v] !== 'Norm' ? ' ' + s.state[v] : '';
+        g.fillText(String(v) + st, x + rad + 2, y - rad);
+      }
     }
     if (this.selected >= 0) {
       const [x, y] = this.xy(this.selected);
