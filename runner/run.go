@@ -191,11 +191,15 @@ func (net *Net) writeNS2(w io.Writer) error {
 // header is the trace header of a run of s.
 func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Net) trace.Header {
 	cc := CheckConfig(s, a)
-	return trace.Header{
+	h := trace.Header{
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: net.Graph.N(),
 		Messages: a.Messages, Spontaneous: a.Model.Spontaneous,
 		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
 	}
+	if net.Radio != nil {
+		h.Mobility, h.RangeM, h.Duration = net.Mobility.String(), net.Range, s.Duration
+	}
+	return h
 }
 
 // Header is the trace header that a run of s writes, for those who show

@@ -117,6 +117,12 @@ type Header struct {
 	Messages  []string          `json:"message_types"`
 	// Spontaneous copies algo.Model.Spontaneous: the checker's liveness scope.
 	Spontaneous bool `json:"spontaneous"`
+	// Mobility, RangeM and Duration say how the nodes of a mobile run moved
+	// (the spec, the radio range and the run's length, from which the same
+	// seed rebuilds every node's track): what a picture of the run needs.
+	Mobility string        `json:"mobility,omitempty"`
+	RangeM   float64       `json:"range_m,omitempty"`
+	Duration time.Duration `json:"duration_ns,omitempty"`
 	// Stabilization and Liveness are the checker's bounds, in nanoseconds.
 	Stabilization time.Duration `json:"stabilization_ns"`
 	Liveness      time.Duration `json:"liveness_ns"`

@@ -34,12 +34,22 @@ type expected struct {
 	// ShotMS is the moment of the screenshot.
 	ShotMS float64 `json:"shot_ms"`
 	// Live says the page shows a run as it goes.
-	Live   bool       `json:"live"`
-	Final  []nodeView `json:"final"`
+	Live bool `json:"live"`
+	// Moving, for a mobile run, are where the nodes must be drawn (in
+	// metres) at some moments.
+	Moving []positions `json:"moving,omitempty"`
+	Final  []nodeView  `json:"final"`
 	Before struct {
 		MS    float64    `json:"ms"`
 		Nodes []nodeView `json:"nodes"`
 	} `json:"before"`
+}
+
+// positions are every node's place at a moment.
+type positions struct {
+	MS float64   `json:"ms"`
+	X  []float64 `json:"x"`
+	Y  []float64 `json:"y"`
 }
 
 // writeTrace runs scenarios/emulate-grid.yaml in the simulator (16 nodes;
@@ -260,4 +270,51 @@ func TestBrowserLive(t *testing.T) {
 	if got, w := <-want, expect(t, ref, true); got.Events != w.Events {
 		t.Errorf("the live run had %d events, the reference %d", got.Events, w.Events)
 	}
+}
+
+// TestBrowserMoving replays a run of moving nodes (random waypoint): at
+// each of several moments every node is drawn where the simulator had it,
+// which the page works out from the tracks that /layout rebuilds from the
+// trace's header.
+func TestBrowserMoving(t *testing.T) {
+	browser(t)
+	s, err := scenario.Parse("moving.yaml", []byte("topology: geometric:30:300\nmobility: waypoint:5:20:1s\nduration: 20s\nseed: 4\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "moving.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.Run(s, runner.Options{Trace: f}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	net, err := runner.Build(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want expected
+	for _, ms := range []float64{0, 2500, 7321, 19999} {
+		at := net.Radio.Plan().Positions(time.Duration(ms * float64(time.Millisecond)))
+		p := positions{MS: ms}
+		for _, q := range at {
+			p.X, p.Y = append(p.X, q.X), append(p.Y, q.Y)
+		}
+		want.Moving = append(want.Moving, p)
+	}
+	if want.Moving[0].X[0] == want.Moving[2].X[0] && want.Moving[0].Y[0] == want.Moving[2].Y[0] {
+		t.Fatal("node 0 does not move: the test would show nothing")
+	}
+	r, err := NewReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Layout == nil || len(r.Layout.Tracks) != 30 {
+		t.Fatalf("layout %+v, want 30 tracks", r.Layout)
+	}
+	srv := httptest.NewServer(r.Handler())
+	defer srv.Close()
+	drive(t, srv.URL+"/", want)
 }

@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"time"
 
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
@@ -31,12 +32,25 @@ import (
 var web embed.FS
 
 // Layout is where the nodes stand, in metres: node i at (X[i], Y[i]) in a
-// Width x Height area.
+// Width x Height area, at time 0. For moving nodes, Tracks[i] are node i's
+// legs: from (X0, Y0) at StartMS to (X1, Y1) at EndMS, in time order, the
+// node standing still between them.
 type Layout struct {
 	Width  float64   `json:"width"`
 	Height float64   `json:"height"`
 	X      []float64 `json:"x"`
 	Y      []float64 `json:"y"`
+	Tracks [][]Leg   `json:"tracks,omitempty"`
+}
+
+// Leg is one straight move of a node.
+type Leg struct {
+	StartMS float64 `json:"t0"`
+	EndMS   float64 `json:"t1"`
+	X0      float64 `json:"x0"`
+	Y0      float64 `json:"y0"`
+	X1      float64 `json:"x1"`
+	Y1      float64 `json:"y1"`
 }
 
 // Replay serves one trace file.
@@ -101,6 +115,9 @@ func layout(h trace.Header) *Layout {
 	}
 	s := scenario.Default()
 	s.Topology, s.Seed = h.Topology, h.Seed
+	if h.Mobility != "" {
+		return moving(s, h)
+	}
 	g, _, err := runner.Network(s)
 	if err != nil || g.Pos == nil || g.N() != h.Nodes {
 		return nil
@@ -111,6 +128,30 @@ func layout(h trace.Header) *Layout {
 	}
 	return l
 }
+
+// moving rebuilds the tracks of a mobile run: the same topology, mobility,
+// range, length and seed make the same plan. An ns-2 trace named by a
+// path relative to its scenario is not at hand: no layout then.
+func moving(s *scenario.Scenario, h trace.Header) *Layout {
+	s.Mobility, s.Range, s.Duration = h.Mobility, h.RangeM, h.Duration
+	net, err := runner.Build(s)
+	if err != nil || net.Radio == nil || net.Graph.N() != h.Nodes {
+		return nil
+	}
+	plan := net.Radio.Plan()
+	n := len(plan.Tracks)
+	l := &Layout{Width: plan.Width, Height: plan.Height, X: make([]float64, n), Y: make([]float64, n), Tracks: make([][]Leg, n)}
+	for i, tr := range plan.Tracks {
+		l.X[i], l.Y[i] = tr.Start.X, tr.Start.Y
+		l.Tracks[i] = make([]Leg, len(tr.Legs))
+		for j, g := range tr.Legs {
+			l.Tracks[i][j] = Leg{StartMS: metricsMS(g.Start), EndMS: metricsMS(g.End), X0: g.From.X, Y0: g.From.Y, X1: g.To.X, Y1: g.To.Y}
+		}
+	}
+	return l
+}
+
+func metricsMS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // lattice places node y*w+x at (x, y), one unit apart, for n = w*h nodes.
 func lattice(w, h, n int) *Layout {

@@ -49,6 +49,21 @@ try {
       await page.waitForFunction(() => document.getElementById('title').textContent.includes('(run over)'), null, { timeout: 60000 });
     }
 
+    if (want.moving) {
+      // Moving nodes stand where the simulator had them, in metres.
+      for (const m of want.moving) {
+        const got = await page.evaluate((ms) => { window.viz.seek(ms); const v = window.viz.view; return [Array.from(v.cx), Array.from(v.cy)]; }, m.ms);
+        for (let i = 0; i < m.x.length; i++) {
+          if (Math.abs(got[0][i] - m.x[i]) > 1e-6 || Math.abs(got[1][i] - m.y[i]) > 1e-6) {
+            failures.push(`at ${m.ms} ms node ${i} is drawn at (${got[0][i]}, ${got[1][i]}), want (${m.x[i]}, ${m.y[i]})`);
+            break;
+          }
+        }
+      }
+    }
+    if (!want.final) {
+      await page.screenshot({ path: shot });
+    } else {
     // Play a moment: time must move.
     await page.click('#play');
     await page.waitForTimeout(300);
@@ -76,6 +91,7 @@ try {
     // The picture: the moment the expectations name (two leaders, say).
     await page.$eval('#scrub', (el, ms) => { el.value = ms; el.dispatchEvent(new Event('input')); }, want.shot_ms);
     await page.screenshot({ path: shot });
+    }
   }
 } finally {
   await browser.close();

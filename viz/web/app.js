@@ -181,7 +181,7 @@ function typeColour(k) { return typeColours[k % typeColours.length]; }
 function place(model, layout) {
   const n = model.n;
   if (layout) {
-    return { x: layout.x, y: layout.y, w: layout.width || 1, h: layout.height || 1 };
+    return { x: layout.x, y: layout.y, w: layout.width || 1, h: layout.height || 1, tracks: layout.tracks };
   }
   const x = new Float64Array(n), y = new Float64Array(n);
   const side = Math.ceil(Math.sqrt(n));
@@ -416,15 +416,44 @@ class View {
     this.box = { r, pad, scale: Math.min((r.width - 2 * pad) / p.w, (r.height - 2 * pad) / p.h) };
   }
 
+  // positions brings moving nodes to where they are at this.ms: along
+  // their legs, standing still between them (as the simulator moved them).
+  positions() {
+    const p = this.pos;
+    if (!p.tracks) { this.cx = p.x; this.cy = p.y; return; }
+    if (!this.cx || this.cx === p.x) { this.cx = Float64Array.from(p.x); this.cy = Float64Array.from(p.y); }
+    const ms = this.ms;
+    for (let v = 0; v < p.tracks.length; v++) {
+      const legs = p.tracks[v];
+      let lo = 0, hi = legs.length; // the first leg that ends at or after ms
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (legs[mid].t1 < ms) lo = mid + 1; else hi = mid; }
+      let x = p.x[v], y = p.y[v];
+      if (lo < legs.length) {
+        const g = legs[lo];
+        if (ms < g.t0) {
+          if (lo > 0) { x = legs[lo - 1].x1; y = legs[lo - 1].y1; }
+        } else {
+          const f = g.t1 > g.t0 ? (ms - g.t0) / (g.t1 - g.t0) : 1;
+          x = g.x0 + (g.x1 - g.x0) * f; y = g.y0 + (g.y1 - g.y0) * f;
+        }
+      } else if (legs.length) {
+        x = legs[legs.length - 1].x1; y = legs[legs.length - 1].y1;
+      }
+      this.cx[v] = x; this.cy[v] = y;
+    }
+  }
+
   // xy is node v's place on the canvas.
   xy(v) {
     if (!this.box) this.fit();
-    const { pad, scale } = this.box, p = this.pos;
-    return [pad + p.x[v] * scale, pad + p.y[v] * scale];
+    if (!this.cx) this.positions();
+    const { pad, scale } = this.box;
+    return [pad + this.cx[v] * scale, pad + this.cy[v] * scale];
   }
 
   draw() {
     this.fit();
+    this.positions();
     const c = this.canvas, dpr = window.devicePixelRatio || 1;
     const r = this.box.r;
     if (c.width !== Math.round(r.width * dpr) || c.height !== Math.round(r.height * dpr)) {
