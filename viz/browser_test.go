@@ -189,12 +189,7 @@ func drive(t *testing.T, url string, want expected) string {
 func TestBrowserReplay(t *testing.T) {
 	browser(t)
 	path := writeTrace(t)
-	r, err := NewReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(r.Handler())
-	defer srv.Close()
+	_, srv := serveReplay(t, path)
 	shot := drive(t, srv.URL+"/", expect(t, path, false))
 	if dst := os.Getenv("VIZ_SCREENSHOT"); dst != "" {
 		b, err := os.ReadFile(shot)
@@ -307,14 +302,9 @@ func TestBrowserMoving(t *testing.T) {
 	if want.Moving[0].X[0] == want.Moving[2].X[0] && want.Moving[0].Y[0] == want.Moving[2].Y[0] {
 		t.Fatal("node 0 does not move: the test would show nothing")
 	}
-	r, err := NewReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, srv := serveReplay(t, path)
 	if r.Layout == nil || len(r.Layout.Tracks) != 30 {
 		t.Fatalf("layout %+v, want 30 tracks", r.Layout)
 	}
-	srv := httptest.NewServer(r.Handler())
-	defer srv.Close()
 	drive(t, srv.URL+"/", want)
 }

@@ -1,8 +1,6 @@
 package viz
 
 import (
-	"fmt"
-	"io/fs"
 	"net/http"
 	"sync"
 	"time"
@@ -84,17 +82,7 @@ func (l *Live) Close() {
 // each event as it comes, one server-sent event per trace line (the header
 // first), and an "end" event when the run is over.
 func (l *Live) Handler() http.Handler {
-	mux := http.NewServeMux()
-	static, err := fs.Sub(web, "web")
-	if err != nil {
-		panic(fmt.Sprintf("viz: embedded assets: %v", err))
-	}
-	mux.Handle("GET /", http.FileServerFS(static))
-	mux.HandleFunc("GET /layout", func(w http.ResponseWriter, r *http.Request) { writeLayout(w, l.layout) })
-	mux.HandleFunc("GET /mode", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"live":true}` + "\n"))
-	})
+	mux := page(l.layout, true)
 	mux.HandleFunc("GET /events", l.events)
 	return mux
 }

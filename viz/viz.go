@@ -165,29 +165,33 @@ func lattice(w, h, n int) *Layout {
 	return l
 }
 
-// Handler serves the page, /trace and /layout.
-func (r *Replay) Handler() http.Handler {
+// page is the mux that serves the embedded page, /layout and /mode (live
+// or not); each view adds where its run comes from.
+func page(l *Layout, live bool) *http.ServeMux {
 	mux := http.NewServeMux()
 	static, err := fs.Sub(web, "web")
 	if err != nil {
 		panic(fmt.Sprintf("viz: embedded assets: %v", err))
 	}
 	mux.Handle("GET /", http.FileServerFS(static))
+	mux.HandleFunc("GET /layout", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(l)
+	})
+	mux.HandleFunc("GET /mode", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, "{\"live\":%v}\n", live)
+	})
+	return mux
+}
+
+// Handler serves the page, /trace, /layout and /mode.
+func (r *Replay) Handler() http.Handler {
+	mux := page(r.Layout, false)
 	mux.HandleFunc("GET /trace", func(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		w.Header().Set("Cache-Control", "no-store")
 		http.ServeFile(w, req, r.path)
 	})
-	mux.HandleFunc("GET /layout", func(w http.ResponseWriter, req *http.Request) { writeLayout(w, r.Layout) })
-	mux.HandleFunc("GET /mode", func(w http.ResponseWriter, req *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"live":false}` + "\n"))
-	})
 	return mux
-}
-
-// writeLayout answers GET /layout: the positions, or null.
-func writeLayout(w http.ResponseWriter, l *Layout) {
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(l)
 }

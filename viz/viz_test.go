@@ -19,12 +19,7 @@ import (
 // layout come from the handler, with nothing fetched from elsewhere.
 func TestReplayServes(t *testing.T) {
 	path := writeTrace(t)
-	r, err := NewReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(r.Handler())
-	defer srv.Close()
+	r, srv := serveReplay(t, path)
 	get := func(p string) (string, string) {
 		t.Helper()
 		resp, err := http.Get(srv.URL + p)
@@ -68,6 +63,18 @@ func TestReplayServes(t *testing.T) {
 	if r.Events == 0 || r.Header.Nodes != 16 {
 		t.Errorf("replay of %d events, %d nodes", r.Events, r.Header.Nodes)
 	}
+}
+
+// serveReplay serves the replay of the trace at path until the test ends.
+func serveReplay(t *testing.T, path string) (*Replay, *httptest.Server) {
+	t.Helper()
+	r, err := NewReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r.Handler())
+	t.Cleanup(srv.Close)
+	return r, srv
 }
 
 // TestReplayLayouts: positions come from the topology when it has them,
