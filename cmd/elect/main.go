@@ -65,7 +65,7 @@ completed but the checker found violations.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd(), newBenchCmd(), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newVizCmd())
+	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd(), newBenchCmd(), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newVizCmd(), newFuzzCmd())
 	return root
 }
 

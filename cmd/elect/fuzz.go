@@ -1,0 +1,201 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/torture"
+)
+
+// fuzzResult is one algorithm's campaign in --json form.
+type fuzzResult struct {
+	Algorithm  string         `json:"algorithm"`
+	Faults     string         `json:"faults"`
+	Outside    bool           `json:"outside"`
+	Seed       uint64         `json:"seed"`
+	First      int            `json:"first"`
+	Runs       int            `json:"runs"`
+	Failed     int            `json:"failed"`
+	ByProperty map[string]int `json:"by_property"`
+	Events     uint64         `json:"events"`
+	WallMS     float64        `json:"wall_ms"`
+	Failures   []fuzzFailure  `json:"failures"`
+}
+
+type fuzzFailure struct {
+	Run       int    `json:"run"`
+	Property  string `json:"property"`
+	Reason    string `json:"reason"`
+	Nodes     int    `json:"nodes"`       // of the shrunk scenario
+	Events    int    `json:"events"`      // of the shrunk scenario
+	File      string `json:"file"`        // where the shrunk scenario went
+	ShrinkRun int    `json:"shrink_runs"` // runs spent shrinking
+}
+
+func newFuzzCmd() *cobra.Command {
+	var algos string
+	var runs, first, maxNodes, budget int
+	var seed uint64
+	var outside, asJSON bool
+	var out string
+	cmd := &cobra.Command{
+		Use:   "fuzz",
+		Short: "Run random fault schedules against an algorithm and shrink what fails",
+		Long: `Generate random scenarios for an algorithm (network family and size, values,
+delays, the algorithm's initiators, and the faults its model tolerates: loss,
+crashes with restarts and recoveries, partitions and heals, cut links, moving
+nodes), run each in the simulator with the checker, and report every run that
+breaks the specification. Run i of seed S is the same scenario every time
+(--seed S --first i --runs 1 reproduces it). A failing run is shrunk (fewer
+events, fewer nodes, no loss or movement, plain values and delays, a shorter
+run) while it still fails, and written as a scenario file to --out, ready for
+elect sim and for a regression test.
+
+--outside goes outside the model instead: every fault the algorithm does not
+declare, to document how it fails (failures are expected there and do not
+make the command fail).`,
+		Example: `  elect fuzz --algo vkt --runs 10000 --seed 1
+  elect fuzz --algo all --runs 1000 --json
+  elect fuzz --algo echo --outside --runs 2000`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			names := []string{algos}
+			if algos == "all" {
+				names = nil
+				for _, n := range algo.Names() {
+					if !strings.HasPrefix(n, "test-") {
+						names = append(names, n)
+					}
+				}
+			} else if _, err := algo.Lookup(algos); err != nil {
+				return fmt.Errorf("--algo: %w", err)
+			}
+			switch {
+			case runs < 1:
+				return fmt.Errorf("--runs %d: want at least 1", runs)
+			case first < 0:
+				return fmt.Errorf("--first %d: want 0 or more", first)
+			case maxNodes < 3:
+				return fmt.Errorf("--max-nodes %d: want at least 3", maxNodes)
+			}
+			var results []fuzzResult
+			failedInModel := 0
+			for _, name := range names {
+				cfg := torture.Config{Algorithm: name, Runs: runs, Seed: seed, First: first, Outside: outside,
+					Limits: torture.Limits{MaxNodes: maxNodes}, ShrinkBudget: budget}
+				cfg.Progress = func(done, failed int) {
+					if done%1000 == 0 && done < runs {
+						fmt.Fprintf(cmd.ErrOrStderr(), "fuzz %s: %d runs, %d failed\n", name, done, failed)
+					}
+				}
+				rep, err := torture.Run(cfg)
+				if err != nil {
+					return err
+				}
+				r := fuzzResult{Algorithm: name, Faults: rep.Faults.String(), Outside: outside, Seed: seed, First: first,
+					Runs: rep.Runs, Failed: len(rep.Failures), ByProperty: rep.ByProperty, Events: rep.Events,
+					WallMS: float64(rep.Wall.Microseconds()) / 1000, Failures: []fuzzFailure{}}
+				for _, f := range rep.Failures {
+					ff, err := writeFailure(out, name, seed, &f)
+					if err != nil {
+						return err
+					}
+					r.Failures = append(r.Failures, ff)
+				}
+				if !outside {
+					failedInModel += r.Failed
+				}
+				results = append(results, r)
+				if !asJSON {
+					printFuzz(cmd, r)
+				}
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				for _, r := range results {
+					if err := enc.Encode(r); err != nil {
+						return err
+					}
+				}
+			}
+			if failedInModel > 0 {
+				return violationError{failedInModel}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&algos, "algo", "vkt", "the algorithm (all: every one in turn; list them with: elect algos)")
+	fl.IntVar(&runs, "runs", 1000, "how many scenarios to run")
+	fl.Uint64Var(&seed, "seed", 1, "the campaign's seed: run i of seed S is the same scenario every time")
+	fl.IntVar(&first, "first", 0, "the number of the first run (--first i --runs 1 reproduces run i)")
+	fl.BoolVar(&outside, "outside", false, "go outside the algorithm's fault model, to document how it fails")
+	fl.IntVar(&maxNodes, "max-nodes", 24, "the largest network to draw")
+	fl.IntVar(&budget, "shrink-budget", 300, "runs to spend shrinking each failure (negative: do not shrink)")
+	fl.StringVar(&out, "out", "fuzz-failures", "directory for the failing scenarios, shrunk")
+	fl.BoolVar(&asJSON, "json", false, "print one JSON object per algorithm instead of the report")
+	return cmd
+}
+
+// writeFailure writes a failure's shrunk scenario to dir.
+func writeFailure(dir, name string, seed uint64, f *torture.Failure) (fuzzFailure, error) {
+	v := f.Summary.Violations[0]
+	if f.ShrunkSummary != nil && len(f.ShrunkSummary.Violations) > 0 {
+		v = f.ShrunkSummary.Violations[0]
+	}
+	s := f.Scenario
+	if f.Shrunk != nil {
+		s = f.Shrunk
+	}
+	b, err := f.File()
+	if err != nil {
+		return fuzzFailure{}, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fuzzFailure{}, fmt.Errorf("--out: %w", err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-seed%d-run%d.yaml", name, seed, f.Run))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fuzzFailure{}, fmt.Errorf("--out: %w", err)
+	}
+	nodes := 0
+	if f.ShrunkSummary != nil {
+		nodes = f.ShrunkSummary.Nodes
+	} else {
+		nodes = f.Summary.Nodes
+	}
+	return fuzzFailure{Run: f.Run, Property: v.Property, Reason: v.Reason, Nodes: nodes, Events: len(s.Events),
+		File: path, ShrinkRun: f.ShrinkRuns}, nil
+}
+
+func printFuzz(cmd *cobra.Command, r fuzzResult) {
+	w := cmd.OutOrStdout()
+	model := "in its model"
+	if r.Outside {
+		model = "outside its model"
+	}
+	fmt.Fprintf(w, "%s, %s (faults: %s), seed %d, runs %d-%d: %d failed of %d (%d events, %.0f ms)\n",
+		r.Algorithm, model, r.Faults, r.Seed, r.First, r.First+r.Runs-1, r.Failed, r.Runs, r.Events, r.WallMS)
+	props := make([]string, 0, len(r.ByProperty))
+	for p := range r.ByProperty {
+		props = append(props, p)
+	}
+	sort.Strings(props)
+	for _, p := range props {
+		fmt.Fprintf(w, "  %s: %d\n", p, r.ByProperty[p])
+	}
+	for i, f := range r.Failures {
+		if i == 10 {
+			fmt.Fprintf(w, "  ... %d more in %s\n", len(r.Failures)-10, filepath.Dir(f.File))
+			break
+		}
+		fmt.Fprintf(w, "  run %d: %s (shrunk to %d nodes, %d events: %s)\n", f.Run, f.Reason, f.Nodes, f.Events, f.File)
+	}
+}

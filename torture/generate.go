@@ -1,0 +1,272 @@
+package torture
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
+)
+
+// Faults says which kinds of fault a generated scenario may hold.
+type Faults struct {
+	Loss, Crash, Partition, Mobility bool
+	// Jokers are the ring's injected faults: a node that dies on a given
+	// message (crash_on) and one that corrupts what it sends (corrupt).
+	Jokers bool
+}
+
+// Tolerated is what an algorithm's model declares it keeps the
+// specification under: the faults of in-model runs.
+func Tolerated(m algo.Model) Faults {
+	return Faults{Loss: m.Loss, Crash: m.Crash, Partition: m.Partition, Mobility: m.Mobility}
+}
+
+// Untolerated is every fault the model does not declare: what an
+// out-of-model run adds, to document how the algorithm fails.
+func Untolerated(m algo.Model) Faults {
+	return Faults{Loss: !m.Loss, Crash: !m.Crash, Partition: !m.Partition, Mobility: !m.Mobility && m.Topology == "",
+		Jokers: m.Topology == "ring"}
+}
+
+// Any reports whether f allows a fault.
+func (f Faults) Any() bool { return f.Loss || f.Crash || f.Partition || f.Mobility || f.Jokers }
+
+func (f Faults) String() string {
+	var s []string
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{f.Loss, "loss"}, {f.Crash, "crash"}, {f.Partition, "partition"}, {f.Mobility, "mobility"}, {f.Jokers, "jokers"}} {
+		if x.on {
+			s = append(s, x.name)
+		}
+	}
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ",")
+}
+
+// Limits bound generated scenarios.
+type Limits struct {
+	// MaxNodes bounds the network's size (at least 3).
+	MaxNodes int
+}
+
+// Generate draws one scenario for algorithm a from rng: a network of the
+// kind a needs (or any), values, delays, the algorithm's own choices
+// (initiators, candidates), and faults of the kinds f allows at random
+// times; the run lasts until the checker's liveness bound has passed after
+// the last event.
+func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario.Scenario {
+	s := scenario.Default()
+	s.File = ""
+	s.Algorithm = a.Name
+	s.Params = nil
+	s.Seed = rng.Uint64() >> 1
+	n := 3 + int(float64(max(lim.MaxNodes, 3)-2)*rng.Float64()*rng.Float64()) // small networks most often
+	s.Topology = topology(a, n, rng)
+	g, _, err := runner.Network(s)
+	if err != nil {
+		// Every spec drawn here builds; a failure is the generator's bug.
+		panic(fmt.Sprintf("torture: topology %s: %v", s.Topology, err))
+	}
+	n = g.N() // a grid rounds n to its rows and columns
+	if rng.IntN(2) == 0 {
+		s.Values = sim.Values{Mode: sim.ValueID}
+	} else {
+		s.Values = sim.Values{Mode: sim.ValueRandom}
+	}
+	s.Delay = delay(rng)
+	s.Params = params(a, n, rng)
+	moving := f.Mobility && rng.IntN(3) == 0
+	if moving {
+		s.Topology = fmt.Sprintf("geometric:%d:d%d", n, 3+rng.IntN(5))
+		s.Mobility = fmt.Sprintf("waypoint:%d:%d:%dms", 1+rng.IntN(3), 5+rng.IntN(20), rng.IntN(3000))
+	}
+	if f.Loss && rng.IntN(2) == 0 {
+		s.Loss = float64(1+rng.IntN(150)) / 1000
+	}
+	last := time.Duration(0)
+	add := func(act sim.Action) {
+		s.Events = append(s.Events, act)
+		last = max(last, act.At)
+	}
+	at := func(from time.Duration) time.Duration {
+		return from + time.Duration(rng.Int64N(int64(15*time.Second)))/time.Millisecond*time.Millisecond
+	}
+	if f.Crash {
+		for range rng.IntN(4) {
+			t := at(500 * time.Millisecond)
+			crash := sim.Action{At: t, Kind: sim.Crash}
+			v := algo.NodeID(rng.IntN(n))
+			if a.Model.Spontaneous && rng.IntN(3) == 0 {
+				crash.Leader = true
+			} else {
+				crash.Nodes = []algo.NodeID{v}
+			}
+			add(crash)
+			if !crash.Leader && rng.IntN(3) != 0 {
+				kind := sim.Restart
+				if rng.IntN(2) == 0 {
+					kind = sim.Recover
+				}
+				add(sim.Action{At: at(t + time.Millisecond), Kind: kind, Nodes: []algo.NodeID{v}})
+			}
+		}
+	}
+	if f.Partition {
+		for range rng.IntN(3) {
+			t := at(500 * time.Millisecond)
+			add(sim.Action{At: t, Kind: sim.Partition, Groups: groups(n, rng)})
+			if rng.IntN(4) != 0 {
+				add(sim.Action{At: at(t + time.Millisecond), Kind: sim.Heal})
+			}
+		}
+		edges := g.Edges()
+		for range rng.IntN(3) {
+			if len(edges) == 0 || moving {
+				break // moving nodes have no fixed links to cut
+			}
+			k := edges[rng.IntN(len(edges))]
+			t := at(500 * time.Millisecond)
+			add(sim.Action{At: t, Kind: sim.LinkDown, Link: k})
+			if rng.IntN(3) != 0 {
+				add(sim.Action{At: at(t + time.Millisecond), Kind: sim.LinkUp, Link: k})
+			}
+		}
+	}
+	if f.Jokers {
+		if len(a.Messages) > 0 && rng.IntN(2) == 0 {
+			add(sim.Action{Kind: sim.CrashOn, Nodes: []algo.NodeID{algo.NodeID(rng.IntN(n))}, Message: a.Messages[rng.IntN(len(a.Messages))]})
+		}
+		if rng.IntN(2) == 0 {
+			add(sim.Action{Kind: sim.Corrupt, Nodes: []algo.NodeID{algo.NodeID(rng.IntN(n))}})
+		}
+	}
+	if a.Model.Spontaneous {
+		for range rng.IntN(2) {
+			add(sim.Action{At: at(0), Kind: sim.ElectAt, Nodes: []algo.NodeID{algo.NodeID(rng.IntN(n))}})
+		}
+	}
+	slices.SortStableFunc(s.Events, func(x, y sim.Action) int { return cmp.Compare(x.At, y.At) })
+	// Past the last event, the checker's liveness bound and a margin: every
+	// component must have settled by then. Algorithms that go quiet end
+	// by themselves when nothing is moving.
+	s.Duration = last + check.DefaultLiveness + 5*time.Second
+	if !a.Model.Spontaneous && !moving && len(s.Events) == 0 {
+		s.Duration = 0
+	}
+	return s
+}
+
+// topology draws a network spec of n nodes of the kind a needs.
+func topology(a *algo.Algorithm, n int, rng *rand.Rand) string {
+	switch a.Model.Topology {
+	case "complete":
+		return fmt.Sprintf("complete:%d", n)
+	case "ring":
+		return fmt.Sprintf("ring:%d", n)
+	}
+	switch rng.IntN(8) {
+	case 0:
+		return fmt.Sprintf("line:%d", n)
+	case 1:
+		return fmt.Sprintf("ring:%d", n)
+	case 2:
+		return fmt.Sprintf("star:%d", n)
+	case 3:
+		w := 2 + rng.IntN(max(1, n/2))
+		return fmt.Sprintf("grid:%dx%d", w, max(1, n/w))
+	case 4:
+		return fmt.Sprintf("tree:%d", n)
+	case 5:
+		return fmt.Sprintf("complete:%d", n)
+	case 6:
+		return fmt.Sprintf("gnp:%d:%.2f", n, 0.2+0.6*rng.Float64())
+	}
+	return fmt.Sprintf("geometric:%d:d%d", n, 2+rng.IntN(6))
+}
+
+// delay draws a link delay model.
+func delay(rng *rand.Rand) sim.Delay {
+	ms := func(lo, hi int) time.Duration { return time.Duration(lo+rng.IntN(hi-lo+1)) * time.Millisecond }
+	switch rng.IntN(3) {
+	case 0:
+		return sim.Delay{Kind: sim.Constant, A: ms(1, 20)}
+	case 1:
+		lo := ms(1, 10)
+		return sim.Delay{Kind: sim.Uniform, A: lo, B: lo + ms(0, 50)}
+	}
+	return sim.Delay{Kind: sim.Exponential, A: ms(1, 20)}
+}
+
+// params draws the algorithm's own choices that shape a run: who starts
+// (initiator, initiators, candidates); every other parameter keeps its
+// default.
+func params(a *algo.Algorithm, n int, rng *rand.Rand) map[string]string {
+	out := map[string]string{}
+	for _, p := range a.Params {
+		switch p.Name {
+		case "initiator":
+			out[p.Name] = fmt.Sprint(rng.IntN(n))
+		case "initiators":
+			out[p.Name] = nodeSet(n, rng)
+		case "candidates":
+			// The capture and all-to-all algorithms elect the best
+			// candidate, the specification the best node: they agree only
+			// when every node is a candidate.
+			out[p.Name] = "all"
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// nodeSet draws "all", or a non-empty set of nodes written as a list.
+func nodeSet(n int, rng *rand.Rand) string {
+	if rng.IntN(3) == 0 {
+		return "all"
+	}
+	var ids []string
+	for v := range n {
+		if rng.IntN(3) == 0 {
+			ids = append(ids, fmt.Sprint(v))
+		}
+	}
+	if len(ids) == 0 {
+		ids = append(ids, fmt.Sprint(rng.IntN(n)))
+	}
+	return strings.Join(ids, ",")
+}
+
+// groups draws the sides of a partition: two or three named groups
+// holding every node.
+func groups(n int, rng *rand.Rand) []sim.Group {
+	k := 2 + rng.IntN(2)
+	gs := make([]sim.Group, k)
+	for i := range gs {
+		gs[i].Name = fmt.Sprintf("g%d", i)
+	}
+	for v := range n {
+		i := rng.IntN(k)
+		gs[i].Nodes = append(gs[i].Nodes, algo.NodeID(v))
+	}
+	out := gs[:0]
+	for _, g := range gs {
+		if len(g.Nodes) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
+}

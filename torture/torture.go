@@ -1,0 +1,139 @@
+package torture
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+)
+
+// Config is one fuzzing campaign against one algorithm.
+type Config struct {
+	Algorithm string
+	// Runs is how many scenarios to generate and run; run i draws from
+	// the stream (Seed, i), so any run is reproduced alone (First = i,
+	// Runs = 1).
+	Runs  int
+	Seed  uint64
+	First int
+	// Outside goes outside the algorithm's fault model: every fault it
+	// does not declare, to document how it fails.
+	Outside bool
+	Limits  Limits
+	// ShrinkBudget bounds the runs spent shrinking one failure (0: 300;
+	// negative: do not shrink).
+	ShrinkBudget int
+	// Progress, when set, is called after every run.
+	Progress func(done int, failed int)
+}
+
+// Failure is a run that broke the specification.
+type Failure struct {
+	Run      int
+	Scenario *scenario.Scenario
+	Summary  *metrics.Summary
+	// Shrunk is the smallest scenario found that still fails, and
+	// ShrunkSummary its run; ShrinkRuns counts the runs shrinking took.
+	Shrunk        *scenario.Scenario
+	ShrunkSummary *metrics.Summary
+	ShrinkRuns    int
+}
+
+// Report is a campaign's outcome.
+type Report struct {
+	Algorithm string
+	Faults    Faults
+	Seed      uint64
+	Runs      int
+	Failures  []Failure
+	// ByProperty counts the failed runs by the property of their first
+	// violation (safety, liveness, ...).
+	ByProperty map[string]int
+	// Events counts the events of every run, and Wall the time it all took.
+	Events uint64
+	Wall   time.Duration
+}
+
+// Run runs a campaign.
+func Run(cfg Config) (*Report, error) {
+	a, err := algo.Lookup(cfg.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	faults := Tolerated(a.Model)
+	if cfg.Outside {
+		faults = Untolerated(a.Model)
+	}
+	if cfg.Limits.MaxNodes == 0 {
+		cfg.Limits.MaxNodes = 24
+	}
+	if cfg.ShrinkBudget == 0 {
+		cfg.ShrinkBudget = 300
+	}
+	rep := &Report{Algorithm: a.Name, Faults: faults, Seed: cfg.Seed, ByProperty: map[string]int{}}
+	start := time.Now()
+	for i := cfg.First; i < cfg.First+cfg.Runs; i++ {
+		s := Scenario(a, faults, cfg.Limits, cfg.Seed, i)
+		sum, err := runner.Run(s, runner.Options{})
+		if err != nil {
+			// A generated scenario the simulator refuses is a bug of the
+			// generator: say which, so it can be reproduced.
+			return rep, fmt.Errorf("run %d (seed %d): the generated scenario does not run: %w", i, cfg.Seed, err)
+		}
+		rep.Runs++
+		rep.Events += sum.Events
+		if sum.ViolationCount > 0 {
+			f := Failure{Run: i, Scenario: s, Summary: sum}
+			rep.ByProperty[sum.Violations[0].Property]++
+			if cfg.ShrinkBudget > 0 {
+				f.Shrunk, f.ShrinkRuns = Shrink(s, Fails, cfg.ShrinkBudget)
+				f.ShrunkSummary, _ = runner.Run(f.Shrunk, runner.Options{})
+			}
+			rep.Failures = append(rep.Failures, f)
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(rep.Runs, len(rep.Failures))
+		}
+	}
+	rep.Wall = time.Since(start)
+	return rep, nil
+}
+
+// Scenario is run i of a campaign with seed: the same arguments give the
+// same scenario.
+func Scenario(a *algo.Algorithm, f Faults, lim Limits, seed uint64, i int) *scenario.Scenario {
+	s := Generate(a, f, lim, rand.New(rand.NewPCG(seed, uint64(i))))
+	s.File = fmt.Sprintf("fuzz:%s:seed=%d:run=%d", a.Name, seed, i)
+	return s
+}
+
+// Fails reports whether a run of s breaks the specification (a scenario
+// the simulator refuses does not count as failing).
+func Fails(s *scenario.Scenario) bool {
+	sum, err := runner.Run(s, runner.Options{})
+	return err == nil && sum.ViolationCount > 0
+}
+
+// File is the scenario file of a failure: a comment that says where it
+// came from and what it breaks, then the shrunk scenario (or the original
+// when it was not shrunk).
+func (f *Failure) File() ([]byte, error) {
+	s, sum := f.Scenario, f.Summary
+	if f.Shrunk != nil {
+		s, sum = f.Shrunk, f.ShrunkSummary
+	}
+	body, err := scenario.Format(s)
+	if err != nil {
+		return nil, err
+	}
+	head := fmt.Sprintf("# %s: found by elect fuzz (%s), shrunk in %d runs\n", f.Scenario.File, f.Scenario.Algorithm, f.ShrinkRuns)
+	if sum != nil && len(sum.Violations) > 0 {
+		v := sum.Violations[0]
+		head += fmt.Sprintf("# at %.3f ms, %s: %s\n", v.AtMS, v.Property, v.Reason)
+	}
+	return append([]byte(head), body...), nil
+}
