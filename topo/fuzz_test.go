@@ -63,3 +63,33 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEdgeList checks that the edge-list reader of file:PATH topologies
+// never panics, that what it accepts is a graph whose edges join distinct
+// nodes of it, and that its errors name the file.
+func FuzzEdgeList(f *testing.F) {
+	for _, s := range []string{
+		"0 1\n1 2\n", "nodes 5\n0 1\n", "# comment\n0 1 # edge\n\n", "nodes 3\nnodes 3\n", "0 0\n",
+		"0\n", "a b\n", "0 1 2\n", "nodes 2\n0 5\n", "", "nodes 0\n", "nodes -1\n", "nodes 1\n",
+		"0 16777216\n", "\xff\xfe 1\n", "0\t1\r\n1 2", strings.Repeat("0 1\n", 100),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		g, err := parseEdgeList("net.txt", strings.NewReader(text))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "net.txt") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		if g.N() < 1 {
+			t.Fatalf("accepted a graph of %d nodes", g.N())
+		}
+		for _, e := range g.Edges() {
+			if e.A == e.B || int(e.A) >= g.N() || int(e.B) >= g.N() || e.A < 0 || e.B < 0 {
+				t.Fatalf("edge %v in a graph of %d nodes", e, g.N())
+			}
+		}
+	})
+}
