@@ -40,6 +40,12 @@ type Model struct {
 	// keep the specification under message loss, node crashes, partitions and
 	// heals, and moving nodes.
 	Loss, Crash, Partition, Mobility bool
+	// BoundedDelay is set when the algorithm's timeouts assume that every
+	// message arrives within a known bound (Garcia-Molina's synchronous
+	// system): its timeouts must exceed the longest delay, and a message
+	// slower than that is a fault it does not tolerate (a node that hears
+	// nothing in time takes over).
+	BoundedDelay bool
 	// Synchronous algorithms run in pulses (PulseLength): drivers deliver
 	// every message at the start of the pulse after the one it was sent in,
 	// whatever delay a scenario asks for.

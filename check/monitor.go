@@ -45,6 +45,15 @@ type Config struct {
 	// Spontaneous is algo.Model.Spontaneous: when false, liveness covers only
 	// components that an election reached (some node has an election index).
 	Spontaneous bool
+	// Lossy says links lose messages. A node that then starts an election
+	// of its own (takes up a computation index with its own id) may have
+	// lost its leader's messages rather than its leader, which it cannot
+	// tell apart: from where it stands its network changed. So under loss
+	// such a start counts as a change of its component, and the bounds run
+	// again from it, as after a requested election. Without loss a node
+	// starts an election only after a change the checker saw, and nothing
+	// is relaxed.
+	Lossy bool
 	// MaxViolations caps how many violations are kept in detail (all are
 	// counted). Zero means 100.
 	MaxViolations int
@@ -448,6 +457,9 @@ func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
 	m.account(v)
 	old := m.nodes[v].status
 	m.nodes[v].status = s
+	if m.cfg.Lossy && s.Index.ID == v && !s.Index.IsZero() && s.Index != old.Index {
+		m.touch(v) // an election of its own, perhaps after lost messages (Config.Lossy)
+	}
 	c := m.nodes[v].comp
 	if c < 0 {
 		return // a new node, placed at the next recompute

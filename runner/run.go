@@ -157,6 +157,7 @@ func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
 		Stabilization: s.Check.Stabilization,
 		Liveness:      s.Check.Liveness,
 		Spontaneous:   a.Model.Spontaneous,
+		Lossy:         s.Loss > 0,
 	}
 	if cfg.Stabilization == 0 {
 		cfg.Stabilization = check.DefaultStabilization
@@ -193,7 +194,7 @@ func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Ne
 	cc := CheckConfig(s, a)
 	h := trace.Header{
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: net.Graph.N(),
-		Messages: a.Messages, Spontaneous: a.Model.Spontaneous,
+		Messages: a.Messages, Spontaneous: a.Model.Spontaneous, Lossy: cc.Lossy,
 		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
 	}
 	if net.Radio != nil {

@@ -21,6 +21,11 @@ type Faults struct {
 	// Jokers are the ring's injected faults: a node that dies on a given
 	// message (crash_on) and one that corrupts what it sends (corrupt).
 	Jokers bool
+	// Late lets messages take longer than the algorithm's shortest
+	// timeout (unbounded delays). It matters only to algorithms that
+	// assume a bound (algo.Model.BoundedDelay): for the others no delay
+	// is a fault, and every delay model is drawn in their model too.
+	Late bool
 }
 
 // Tolerated is what an algorithm's model declares it keeps the
@@ -33,18 +38,20 @@ func Tolerated(m algo.Model) Faults {
 // out-of-model run adds, to document how the algorithm fails.
 func Untolerated(m algo.Model) Faults {
 	return Faults{Loss: !m.Loss, Crash: !m.Crash, Partition: !m.Partition, Mobility: !m.Mobility && m.Topology == "",
-		Jokers: m.Topology == "ring"}
+		Jokers: m.Topology == "ring", Late: m.BoundedDelay}
 }
 
 // Any reports whether f allows a fault.
-func (f Faults) Any() bool { return f.Loss || f.Crash || f.Partition || f.Mobility || f.Jokers }
+func (f Faults) Any() bool {
+	return f.Loss || f.Crash || f.Partition || f.Mobility || f.Jokers || f.Late
+}
 
 func (f Faults) String() string {
 	var s []string
 	for _, x := range []struct {
 		on   bool
 		name string
-	}{{f.Loss, "loss"}, {f.Crash, "crash"}, {f.Partition, "partition"}, {f.Mobility, "mobility"}, {f.Jokers, "jokers"}} {
+	}{{f.Loss, "loss"}, {f.Crash, "crash"}, {f.Partition, "partition"}, {f.Mobility, "mobility"}, {f.Jokers, "jokers"}, {f.Late, "late"}} {
 		if x.on {
 			s = append(s, x.name)
 		}
@@ -85,8 +92,12 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 	} else {
 		s.Values = sim.Values{Mode: sim.ValueRandom}
 	}
-	s.Delay = delay(rng)
 	s.Params = params(a, n, rng)
+	s.Delay = delay(rng)
+	if a.Model.BoundedDelay && !f.Late {
+		// In time for the timeouts: at most a quarter of the shortest.
+		s.Delay = bounded(s.Delay, shortest(a, s.Params)/4)
+	}
 	moving := f.Mobility && rng.IntN(3) == 0
 	if moving {
 		s.Topology = fmt.Sprintf("geometric:%d:d%d", n, 3+rng.IntN(5))
@@ -158,10 +169,12 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 		}
 	}
 	slices.SortStableFunc(s.Events, func(x, y sim.Action) int { return cmp.Compare(x.At, y.At) })
-	// Past the last event, the checker's liveness bound and a margin: every
-	// component must have settled by then. Algorithms that go quiet end
-	// by themselves when nothing is moving.
-	s.Duration = last + check.DefaultLiveness + 5*time.Second
+	// The checker's bounds leave room for the algorithm's own timers, and
+	// the run lasts past the last event by the liveness bound and a
+	// margin: every component must have settled by then. Algorithms that
+	// go quiet end by themselves when nothing is moving.
+	s.Check = bounds(a, s.Params)
+	s.Duration = last + s.Check.Liveness + 5*time.Second
 	if !a.Model.Spontaneous && !moving && len(s.Events) == 0 {
 		s.Duration = 0
 	}
@@ -269,4 +282,47 @@ func groups(n int, rng *rand.Rand) []sim.Group {
 		}
 	}
 	return out
+}
+
+// bounds are the checker's bounds for a run of a with params: the defaults,
+// or more when the algorithm's own timers are long: a component may need
+// twice its longest timeout to notice what changed (vkt's election_timeout
+// is 10s, the default stabilization bound too).
+func bounds(a *algo.Algorithm, params map[string]string) scenario.Check {
+	longest := time.Duration(0)
+	if p, err := a.Resolve(params); err == nil {
+		for _, v := range p {
+			if d, err := time.ParseDuration(v); err == nil {
+				longest = max(longest, d)
+			}
+		}
+	}
+	stab := max(check.DefaultStabilization, 2*longest)
+	return scenario.Check{Stabilization: stab, Liveness: max(check.DefaultLiveness, stab+20*time.Second)}
+}
+
+// shortest is the shortest duration among a's parameters (0: none).
+func shortest(a *algo.Algorithm, params map[string]string) time.Duration {
+	least := time.Duration(0)
+	if p, err := a.Resolve(params); err == nil {
+		for _, v := range p {
+			if d, err := time.ParseDuration(v); err == nil && d > 0 && (least == 0 || d < least) {
+				least = d
+			}
+		}
+	}
+	return least
+}
+
+// bounded keeps a delay model under limit: an exponential delay (no bound)
+// becomes a uniform one of the same mean, and every bound is cut to limit.
+func bounded(d sim.Delay, limit time.Duration) sim.Delay {
+	if limit <= 0 {
+		return d
+	}
+	if d.Kind == sim.Exponential {
+		d = sim.Delay{Kind: sim.Uniform, A: time.Millisecond, B: 2 * d.A}
+	}
+	d.A, d.B = min(d.A, limit), min(d.B, limit)
+	return d
 }

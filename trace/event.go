@@ -117,6 +117,8 @@ type Header struct {
 	Messages  []string          `json:"message_types"`
 	// Spontaneous copies algo.Model.Spontaneous: the checker's liveness scope.
 	Spontaneous bool `json:"spontaneous"`
+	// Lossy says the run's links lost messages (check.Config.Lossy).
+	Lossy bool `json:"lossy,omitempty"`
 	// Mobility, RangeM and Duration say how the nodes of a mobile run moved
 	// (the spec, the radio range and the run's length, from which the same
 	// seed rebuilds every node's track): what a picture of the run needs.

@@ -16,7 +16,7 @@ func init() {
 			{Name: "answer_timeout", Default: "100ms", Doc: "how long a node holding an election waits for an answer before it wins", Check: algo.CheckPositiveDuration},
 			{Name: "coordinator_timeout", Default: "500ms", Doc: "how long a node that was answered waits for the coordinator before it holds a new election", Check: algo.CheckPositiveDuration},
 		},
-		Model: algo.Model{Spontaneous: true, Crash: true, Topology: "complete"},
+		Model: algo.Model{Spontaneous: true, Crash: true, BoundedDelay: true, Topology: "complete"},
 		Build: build,
 	})
 }

@@ -65,5 +65,8 @@ func model(m algo.Model) string {
 	if m.Synchronous {
 		how += ", in synchronous pulses"
 	}
+	if m.BoundedDelay {
+		how += ", with every message in time for its timeouts"
+	}
 	return fmt.Sprintf("needs %s; %s; tolerates %s", net, how, tolerates)
 }
