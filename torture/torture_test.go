@@ -157,3 +157,19 @@ func TestCatchesForgetful(t *testing.T) {
 	}
 	t.Logf("test-forgetful failed %d of 300 runs", len(forgetful.Failures))
 }
+
+// TestInModelCampaign is the short campaign CI runs: 150 runs of every
+// algorithm inside its model, with no failure (docs/BENCHMARKS.md has the
+// 10,000-run ones).
+func TestInModelCampaign(t *testing.T) {
+	for _, a := range realAlgorithms(t) {
+		rep, err := Run(Config{Algorithm: a.Name, Runs: 150, Seed: 2026})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rep.Failures {
+			b, _ := f.File()
+			t.Errorf("%s run %d fails in its model:\n%s", a.Name, f.Run, b)
+		}
+	}
+}
