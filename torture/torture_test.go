@@ -2,11 +2,13 @@ package torture
 
 import (
 	"bytes"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/all"
+	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 )
@@ -78,6 +80,11 @@ func TestInModel(t *testing.T) {
 				s := Scenario(a, f, Limits{MaxNodes: 20}, 3, i)
 				if s.Loss > 0 && !f.Loss || s.Mobility != "" && !f.Mobility {
 					t.Fatalf("%s run %d (faults %s): loss %g, mobility %q", a.Name, i, f, s.Loss, s.Mobility)
+				}
+				if a.Model.BoundedDelay && !f.Late {
+					if limit := shortest(a, s.Params) / 4; s.Delay.Kind == sim.Exponential || s.Delay.A > limit || s.Delay.B > limit {
+						t.Fatalf("%s run %d: delay %v, beyond a quarter of its shortest timeout (%v)", a.Name, i, s.Delay, limit)
+					}
 				}
 				for _, act := range s.Events {
 					bad := false
@@ -170,6 +177,28 @@ func TestInModelCampaign(t *testing.T) {
 		for _, f := range rep.Failures {
 			b, _ := f.File()
 			t.Errorf("%s run %d fails in its model:\n%s", a.Name, f.Run, b)
+		}
+	}
+}
+
+// TestRegressions runs the scenarios the fuzzer found (testdata/, each
+// saying what it showed and what changed): none may fail again.
+func TestRegressions(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no regression scenarios (%v)", err)
+	}
+	for _, f := range files {
+		s, err := scenario.Load(f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := runner.Run(s, runner.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if sum.ViolationCount > 0 {
+			t.Errorf("%s: %d violations: %+v", f, sum.ViolationCount, sum.Violations)
 		}
 	}
 }
