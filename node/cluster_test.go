@@ -28,14 +28,13 @@ const (
 // cluster is n nodes on one MemNetwork, every node listing every other as a
 // peer, value = id unless changed.
 type cluster struct {
-	t      *testing.T
-	net    *runtime.MemNetwork
-	cfgs   []Config
-	nodes  []*Node
-	stops  []context.CancelFunc
-	ended  []chan error
-	addrs  map[algo.NodeID]netip.AddrPort
-	states []string // state directories ("" for none)
+	t     *testing.T
+	net   *runtime.MemNetwork
+	cfgs  []Config
+	nodes []*Node
+	stops []context.CancelFunc
+	ended []chan error
+	addrs map[algo.NodeID]netip.AddrPort
 }
 
 func newCluster(t *testing.T, n int, tweak func(*Config)) *cluster {
@@ -104,17 +103,6 @@ func (c *cluster) restart(i int) {
 	ep := c.net.Listen()
 	c.cfgs[i].Peers = c.addrs
 	c.start(i, ep)
-}
-
-// live lists the running nodes.
-func (c *cluster) live() []int {
-	var ids []int
-	for i := range c.nodes {
-		if c.stops[i] != nil {
-			ids = append(ids, i)
-		}
-	}
-	return ids
 }
 
 // waitAgree waits until every node of group follows leader in Norm.

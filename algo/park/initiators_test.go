@@ -2,7 +2,6 @@ package park_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/algo/park"
@@ -89,16 +88,4 @@ func TestOneInitiatorExactCounts(t *testing.T) {
 		}
 		runtest.FollowBest(t, sum)
 	})
-}
-
-// leads records when a node comes to lead itself.
-type leads struct {
-	node algo.NodeID
-	at   []time.Duration
-}
-
-func (l *leads) Observe(e *trace.Event) {
-	if e.Node == l.node && e.Kind == trace.StatusChanged && e.Status.Leader == l.node {
-		l.at = append(l.at, e.At)
-	}
 }

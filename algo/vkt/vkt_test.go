@@ -17,11 +17,10 @@ import (
 
 // window counts the messages each node sends, by type, from a time on.
 type window struct {
-	from  time.Duration
-	names []string
-	sent  map[string]int
-	by    map[algo.NodeID]map[string]int
-	last  map[string]time.Duration // time of the last message of each type
+	from time.Duration
+	sent map[string]int
+	by   map[algo.NodeID]map[string]int
+	last map[string]time.Duration // time of the last message of each type
 	// sources are the nodes whose computations Election messages carried.
 	sources map[algo.NodeID]bool
 }

@@ -173,7 +173,7 @@ func listenHTTP(addr string) (net.Listener, error) {
 		return net.Listen("tcp", addr)
 	}
 	if path == "" {
-		return nil, fmt.Errorf("%q: no socket path after unix:", addr)
+		return nil, fmt.Errorf("%q has no socket path", addr)
 	}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSocket != 0 {
 		os.Remove(path)
