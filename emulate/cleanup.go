@@ -66,59 +66,87 @@ func owned(tag string) bool {
 	return syscall.Kill(pid, 0) == nil
 }
 
-// leftovers lists the tags that have kernel objects or a run record.
-func leftovers(ctx context.Context) (map[string]bool, error) {
-	tags := map[string]bool{}
-	out, err := command(ctx, "", "ip", "-j", "netns", "list")
-	if err != nil {
-		return nil, err
-	}
+// objects are the kernel objects named after runs, by tag, as the kernel
+// lists them.
+type objects struct {
+	namespaces, links map[string][]string
+	tables            map[string]bool
+}
+
+// list asks the kernel for the namespaces, links and bridge tables of runs.
+func list(ctx context.Context) (objects, error) {
+	o := objects{namespaces: map[string][]string{}, links: map[string][]string{}, tables: map[string]bool{}}
 	var nss []struct{ Name string }
-	if len(strings.TrimSpace(string(out))) > 0 {
-		if err := json.Unmarshal(out, &nss); err != nil {
-			return nil, fmt.Errorf("ip -j netns list: %w", err)
-		}
+	if err := listJSON(ctx, &nss, "ip", "-j", "netns", "list"); err != nil {
+		return o, err
 	}
 	for _, ns := range nss {
 		if m := nsPattern.FindStringSubmatch(ns.Name); m != nil {
-			tags[m[1]] = true
+			o.namespaces[m[1]] = append(o.namespaces[m[1]], ns.Name)
 		}
 	}
-	out, err = command(ctx, "", "ip", "-j", "link", "show")
-	if err != nil {
-		return nil, err
-	}
 	var links []struct{ Ifname string }
-	if err := json.Unmarshal(out, &links); err != nil {
-		return nil, fmt.Errorf("ip -j link show: %w", err)
+	if err := listJSON(ctx, &links, "ip", "-j", "link", "show"); err != nil {
+		return o, err
 	}
 	for _, l := range links {
 		if m := linkPattern.FindStringSubmatch(l.Ifname); m != nil {
-			tags[m[1]] = true
+			o.links[m[1]] = append(o.links[m[1]], l.Ifname)
 		}
 	}
-	out, err = command(ctx, "", "nft", "list", "tables", "bridge")
+	out, err := command(ctx, "", "nft", "list", "tables", "bridge")
 	if err != nil {
-		return nil, err
+		return o, err
 	}
 	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 3 && f[0] == "table" {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "table" {
 			if m := tablePattern.FindStringSubmatch(f[2]); m != nil {
-				tags[m[1]] = true
+				o.tables[m[1]] = true
 			}
 		}
 	}
+	return o, nil
+}
+
+// listJSON runs a listing command that answers in JSON (nothing at all
+// for an empty list, as ip netns does) and decodes it into v.
+func listJSON(ctx context.Context, v any, name string, args ...string) error {
+	out, err := command(ctx, "", name, args...)
+	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
+		return err
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		return fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+// leftovers lists the tags that have kernel objects or a run record.
+func leftovers(ctx context.Context) (map[string]bool, objects, error) {
+	o, err := list(ctx)
+	if err != nil {
+		return nil, o, err
+	}
+	tags := map[string]bool{}
+	for tag := range o.namespaces {
+		tags[tag] = true
+	}
+	for tag := range o.links {
+		tags[tag] = true
+	}
+	for tag := range o.tables {
+		tags[tag] = true
+	}
 	entries, err := os.ReadDir(runsDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
+		return nil, o, err
 	}
 	for _, e := range entries {
 		if tag, ok := strings.CutSuffix(e.Name(), ".pid"); ok && len(tag) == 4 {
 			tags[tag] = true
 		}
 	}
-	return tags, nil
+	return tags, o, nil
 }
 
 // Cleanup removes what killed runs left behind: their node processes,
@@ -128,7 +156,7 @@ func Cleanup(ctx context.Context) ([]string, error) {
 	if err := Preflight(); err != nil {
 		return nil, err
 	}
-	tags, err := leftovers(ctx)
+	tags, o, err := leftovers(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +166,9 @@ func Cleanup(ctx context.Context) ([]string, error) {
 		if owned(tag) {
 			continue
 		}
-		if err := removeRun(ctx, tag); err != nil {
+		// A killed run's nodes died with it (their parent-death signal),
+		// but a process started into its namespaces by hand may not have.
+		if err := remove(ctx, tag, o, true); err != nil {
 			errs = append(errs, err)
 		}
 		removed = append(removed, tag)
@@ -147,42 +177,33 @@ func Cleanup(ctx context.Context) ([]string, error) {
 	return removed, errors.Join(errs...)
 }
 
-// removeRun removes every kernel object of run tag, and its record: it
-// kills the processes inside its namespaces, deletes the namespaces (their
-// veth ends go with them), the veths and bridge left on the host, and the
-// nftables table. It finds them by name, so it serves a run ending as well
-// as the leftovers of a killed one, and it goes on past errors.
+// removeRun removes the kernel objects and record of a run that is ending:
+// its nodes are already reaped.
 func removeRun(ctx context.Context, tag string) error {
-	var errs []error
-	out, err := command(ctx, "", "ip", "netns", "list")
+	o, err := list(ctx)
 	if err != nil {
 		return err
 	}
+	return remove(ctx, tag, o, false)
+}
+
+// remove removes every kernel object of run tag in o, and its record: it
+// kills the processes inside its namespaces (when kill), deletes the
+// namespaces (their veth ends go with them), the veths and bridge left on
+// the host, and the nftables table. It finds them by name, so it serves a
+// run ending as well as the leftovers of a killed one, and it goes on past
+// errors.
+func remove(ctx context.Context, tag string, o objects, kill bool) error {
+	var errs []error
 	var del strings.Builder
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
+	for _, ns := range o.namespaces[tag] {
+		if kill {
+			killIn(ctx, ns)
 		}
-		if m := nsPattern.FindStringSubmatch(f[0]); m != nil && m[1] == tag {
-			killIn(ctx, f[0])
-			fmt.Fprintf(&del, "netns del %s\n", f[0])
-		}
+		fmt.Fprintf(&del, "netns del %s\n", ns)
 	}
-	if out, err = command(ctx, "", "ip", "-o", "link", "show"); err != nil {
-		errs = append(errs, err)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		// "12: el1a2b-3@if2: <BROADCAST,..." : the name is the second field,
-		// up to the @ of a veth.
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		name, _, _ := strings.Cut(strings.TrimSuffix(f[1], ":"), "@")
-		if m := linkPattern.FindStringSubmatch(name); m != nil && m[1] == tag {
-			fmt.Fprintf(&del, "link del %s\n", name)
-		}
+	for _, l := range o.links[tag] {
+		fmt.Fprintf(&del, "link del %s\n", l)
 	}
 	if del.Len() > 0 {
 		// -force goes on past a veth already gone with its namespace.
@@ -190,9 +211,7 @@ func removeRun(ctx context.Context, tag string) error {
 			errs = append(errs, err)
 		}
 	}
-	if out, err := command(ctx, "", "nft", "list", "tables", "bridge"); err != nil {
-		errs = append(errs, err)
-	} else if strings.Contains(string(out), "table bridge "+tableName(tag)+"\n") {
+	if o.tables[tag] {
 		if _, err := command(ctx, "", "nft", "delete", "table", "bridge", tableName(tag)); err != nil {
 			errs = append(errs, err)
 		}

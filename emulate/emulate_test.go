@@ -190,7 +190,7 @@ func TestEmulateGrid(t *testing.T) {
 // assertGone fails if anything named after run tag is left.
 func assertGone(t *testing.T, tag string) {
 	t.Helper()
-	tags, err := leftovers(context.Background())
+	tags, _, err := leftovers(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestEmulateKilledThenCleanup(t *testing.T) {
 	cmd, tag := start()
 	cmd.Process.Kill()
 	cmd.Wait()
-	tags, err := leftovers(context.Background())
+	tags, _, err := leftovers(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
