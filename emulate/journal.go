@@ -26,6 +26,9 @@ type journal struct {
 	passed    time.Duration // the time of the last event passed on
 	late      int
 	observers []trace.Observer
+
+	halt, halted chan struct{} // see start
+	stopOnce     sync.Once
 }
 
 type queued struct {
@@ -84,18 +87,30 @@ func (j *journal) pass(upTo time.Duration) {
 	}
 }
 
-// flow passes events on as their window closes, until stop is closed.
-func (j *journal) flow(stop <-chan struct{}) {
-	tick := time.NewTicker(j.window / 4)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case now := <-tick.C:
-			j.pass(j.since(now) - j.window)
+// start passes events on as their window closes, on a goroutine of its
+// own, until stop.
+func (j *journal) start() {
+	j.halt, j.halted = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(j.halted)
+		tick := time.NewTicker(j.window / 4)
+		defer tick.Stop()
+		for {
+			select {
+			case <-j.halt:
+				return
+			case now := <-tick.C:
+				j.pass(j.since(now) - j.window)
+			}
 		}
-	}
+	}()
+}
+
+// stop ends what start began and returns once it has ended; stopping
+// twice is stopping once.
+func (j *journal) stop() {
+	j.stopOnce.Do(func() { close(j.halt) })
+	<-j.halted
 }
 
 // end passes every event left and closes the run at run time at.

@@ -160,11 +160,8 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	for _, k := range p.initial {
 		e.j.add(trace.Event{Kind: trace.LinkUp, Node: k.A, Peer: k.B})
 	}
-	stop := make(chan struct{})
-	var stopOnce sync.Once
-	stopFlow := func() { stopOnce.Do(func() { close(stop) }) }
-	go e.j.flow(stop)
-	defer stopFlow()
+	e.j.start()
+	defer e.j.stop()
 
 	if err := e.startAll(ctx); err != nil {
 		return nil, err
@@ -176,7 +173,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	// The flow stops here, so that nothing after the end reaches the
 	// observers; the changes made just before it are still on their way.
-	stopFlow()
+	e.j.stop()
 	time.Sleep(window)
 	counted := e.gather(ctx)
 	end := s.Duration
