@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"bytes"
 	"net/http"
 	"sync"
 	"time"
@@ -41,26 +42,23 @@ func NewLive(h trace.Header) (*Live, error) {
 type sink struct{ l *Live }
 
 func (s sink) Write(b []byte) (int, error) {
-	n := len(b)
 	l := s.l
 	l.mu.Lock()
-	for len(b) > 0 {
-		i := 0
-		for i < len(b) && b[i] != '\n' {
-			i++
-		}
-		if i == len(b) {
-			l.lines = append(l.lines, b...)
-			break
-		}
-		l.lines = append(l.lines, b[:i+1]...)
-		l.ends = append(l.ends, len(l.lines))
-		b = b[i+1:]
+	defer l.mu.Unlock()
+	from := len(l.lines)
+	l.lines = append(l.lines, b...)
+	for i := bytes.IndexByte(l.lines[from:], '\n'); i >= 0; i = bytes.IndexByte(l.lines[from:], '\n') {
+		from += i + 1
+		l.ends = append(l.ends, from)
 	}
+	l.wakeLocked()
+	return len(b), nil
+}
+
+// wakeLocked tells the pages' streams that something happened.
+func (l *Live) wakeLocked() {
 	close(l.wake)
 	l.wake = make(chan struct{})
-	l.mu.Unlock()
-	return n, nil
 }
 
 // Observe takes one event of the run.
@@ -74,8 +72,7 @@ func (l *Live) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.done = true
-	close(l.wake)
-	l.wake = make(chan struct{})
+	l.wakeLocked()
 }
 
 // Handler serves the page, /layout, and /events: the run so far and then
