@@ -13,7 +13,6 @@ import (
 	"github.com/electgo/elect/emulate"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
-	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/trace"
 )
 
@@ -95,6 +94,14 @@ run left behind.`,
 			if cfg.Binary, err = os.Executable(); err != nil {
 				return err
 			}
+			// The trace and the page open with the header the simulator
+			// would write.
+			var h trace.Header
+			if tracePath != "" || serve != "" {
+				if h, err = runner.Header(s); err != nil {
+					return err
+				}
+			}
 			var tf *os.File
 			var tw *trace.Writer
 			if tracePath != "" {
@@ -102,14 +109,14 @@ run left behind.`,
 					return fmt.Errorf("--trace: %w", err)
 				}
 				defer tf.Close() // on the error paths; closed and checked below
-				if tw, err = emulationTrace(tf, s); err != nil {
-					return err
+				if tw, err = trace.NewWriter(tf, h); err != nil {
+					return fmt.Errorf("--trace: %w", err)
 				}
 				cfg.Observers = append(cfg.Observers, tw)
 			}
 			var ls *liveServer
 			if serve != "" {
-				if ls, err = serveLive(cmd, serve, s); err != nil {
+				if ls, err = serveLive(cmd, serve, h); err != nil {
 					return err
 				}
 				defer ls.close()
@@ -185,18 +192,4 @@ run left behind.`,
 	fl.BoolVarP(&quiet, "quiet", "q", false, "say nothing on stderr while the run goes")
 	fl.StringVar(&serve, "serve", "", "show the run on a web page at this address (HOST:PORT) as it goes")
 	return cmd
-}
-
-// emulationTrace opens the trace of an emulated run: the header a reader
-// needs to re-check it, as the simulator writes it.
-func emulationTrace(w *os.File, sc *scenario.Scenario) (*trace.Writer, error) {
-	h, err := runner.Header(sc)
-	if err != nil {
-		return nil, err
-	}
-	tw, err := trace.NewWriter(w, h)
-	if err != nil {
-		return nil, fmt.Errorf("--trace: %w", err)
-	}
-	return tw, nil
 }

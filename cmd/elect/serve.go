@@ -10,8 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/electgo/elect/runner"
-	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/trace"
 	"github.com/electgo/elect/viz"
 )
 
@@ -22,12 +21,8 @@ type liveServer struct {
 	url  string
 }
 
-// serveLive starts the page of a run of s on addr.
-func serveLive(cmd *cobra.Command, addr string, s *scenario.Scenario) (*liveServer, error) {
-	h, err := runner.Header(s)
-	if err != nil {
-		return nil, err
-	}
+// serveLive starts the page of a run with header h on addr.
+func serveLive(cmd *cobra.Command, addr string, h trace.Header) (*liveServer, error) {
 	live, err := viz.NewLive(h)
 	if err != nil {
 		return nil, err

@@ -326,7 +326,11 @@ the flags.`,
 				if speed <= 0 {
 					return fmt.Errorf("--speed %g: want more than 0", speed)
 				}
-				if ls, err = serveLive(cmd, serve, s); err != nil {
+				h, err := runner.Header(s)
+				if err != nil {
+					return err
+				}
+				if ls, err = serveLive(cmd, serve, h); err != nil {
 					return err
 				}
 				defer ls.close()
