@@ -63,9 +63,9 @@ type Replay struct {
 	Layout *Layout
 }
 
-// NewReplay reads the trace at path through, so that a broken trace is
-// refused with its line before anything is served, and lays its network
-// out.
+// NewReplay reads the trace at path through, so that a broken or
+// disordered trace is refused with its line before anything is served, and
+// lays its network out.
 func NewReplay(path string) (*Replay, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -78,6 +78,9 @@ func NewReplay(path string) (*Replay, error) {
 	}
 	r := &Replay{path: path, Header: tr.Header}
 	var e trace.Event
+	// The page finds moments by searching the events' times and indexes
+	// its arrays by node: it needs what elect check needs (trace.Order).
+	var order trace.Order
 	for {
 		err := tr.Next(&e)
 		if errors.Is(err, io.EOF) {
@@ -85,6 +88,9 @@ func NewReplay(path string) (*Replay, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if err := order.Next(&e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, tr.Line(), err)
 		}
 		r.Events++
 	}

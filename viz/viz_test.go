@@ -2,6 +2,7 @@ package viz
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -110,6 +111,15 @@ func TestReplayRefusesBrokenTrace(t *testing.T) {
 	os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644)
 	if _, err := NewReplay(bad); err == nil || !strings.Contains(err.Error(), "bad.jsonl:4") {
 		t.Errorf("NewReplay of a broken trace: %v, want an error at line 4", err)
+	}
+	// Time going back is refused too: the page searches events by time.
+	lines = strings.SplitAfter(string(b), "\n")
+	last := len(lines) - 2 // the end event; the last element is ""
+	lines[last] = `{"t":0,"ev":"end","quiescent":false}` + "\n"
+	back := filepath.Join(t.TempDir(), "back.jsonl")
+	os.WriteFile(back, []byte(strings.Join(lines, "")), 0o644)
+	if _, err := NewReplay(back); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("back.jsonl:%d", last+1)) {
+		t.Errorf("NewReplay of a trace whose time goes back: %v, want an error at line %d", err, last+1)
 	}
 	if _, err := NewReplay(filepath.Join(t.TempDir(), "none.jsonl")); err == nil {
 		t.Error("NewReplay of a missing file: no error")
