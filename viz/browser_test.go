@@ -61,7 +61,13 @@ func writeTrace(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "grid.jsonl")
+	return runTrace(t, s)
+}
+
+// runTrace runs s in the simulator and returns the path of its trace.
+func runTrace(t *testing.T, s *scenario.Scenario) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -277,15 +283,7 @@ func TestBrowserMoving(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "moving.jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := runner.Run(s, runner.Options{Trace: f}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := runTrace(t, s)
 	net, err := runner.Build(s)
 	if err != nil {
 		t.Fatal(err)
