@@ -41,11 +41,6 @@ func Untolerated(m algo.Model) Faults {
 		Jokers: m.Topology == "ring", Late: m.BoundedDelay}
 }
 
-// Any reports whether f allows a fault.
-func (f Faults) Any() bool {
-	return f.Loss || f.Crash || f.Partition || f.Mobility || f.Jokers || f.Late
-}
-
 func (f Faults) String() string {
 	var s []string
 	for _, x := range []struct {

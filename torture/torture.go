@@ -90,8 +90,18 @@ func Run(cfg Config) (*Report, error) {
 			f := Failure{Run: i, Scenario: s, Summary: sum}
 			rep.ByProperty[sum.Violations[0].Property]++
 			if cfg.ShrinkBudget > 0 {
-				f.Shrunk, f.ShrinkRuns = Shrink(s, Fails, cfg.ShrinkBudget)
-				f.ShrunkSummary, _ = runner.Run(f.Shrunk, runner.Options{})
+				// The shrinker keeps the last scenario that failed: its run
+				// is the last failing one, kept here rather than run again.
+				f.ShrunkSummary = sum
+				fails := func(c *scenario.Scenario) bool {
+					got, err := runner.Run(c, runner.Options{})
+					if err != nil || got.ViolationCount == 0 {
+						return false
+					}
+					f.ShrunkSummary = got
+					return true
+				}
+				f.Shrunk, f.ShrinkRuns = Shrink(s, fails, cfg.ShrinkBudget)
 			}
 			rep.Failures = append(rep.Failures, f)
 		}
@@ -118,20 +128,25 @@ func Fails(s *scenario.Scenario) bool {
 	return err == nil && sum.ViolationCount > 0
 }
 
-// File is the scenario file of a failure: a comment that says where it
-// came from and what it breaks, then the shrunk scenario (or the original
-// when it was not shrunk).
-func (f *Failure) File() ([]byte, error) {
-	s, sum := f.Scenario, f.Summary
+// Smallest is the smallest failing scenario and its run: the shrunk one,
+// or the original when it was not shrunk.
+func (f *Failure) Smallest() (*scenario.Scenario, *metrics.Summary) {
 	if f.Shrunk != nil {
-		s, sum = f.Shrunk, f.ShrunkSummary
+		return f.Shrunk, f.ShrunkSummary
 	}
+	return f.Scenario, f.Summary
+}
+
+// File is the scenario file of a failure: a comment that says where it
+// came from and what it breaks, then its smallest scenario.
+func (f *Failure) File() ([]byte, error) {
+	s, sum := f.Smallest()
 	body, err := scenario.Format(s)
 	if err != nil {
 		return nil, err
 	}
 	head := fmt.Sprintf("# %s: found by elect fuzz (%s), shrunk in %d runs\n", f.Scenario.File, f.Scenario.Algorithm, f.ShrinkRuns)
-	if sum != nil && len(sum.Violations) > 0 {
+	if len(sum.Violations) > 0 {
 		v := sum.Violations[0]
 		head += fmt.Sprintf("# at %.3f ms, %s: %s\n", v.AtMS, v.Property, v.Reason)
 	}

@@ -155,6 +155,9 @@ func TestCatchesForgetful(t *testing.T) {
 	}
 	for i, f := range forgetful.Failures[:min(5, len(forgetful.Failures))] {
 		b, _ := f.File()
+		if sum := f.ShrunkSummary; sum == nil || sum.ViolationCount == 0 || sum.Nodes != size(f.Shrunk) {
+			t.Errorf("failure %d: the shrunk scenario's summary is not its failing run: %+v", i, sum)
+		}
 		if n := size(f.Shrunk); n > 6 || !Fails(f.Shrunk) {
 			t.Errorf("failure %d (run %d) shrunk to %d nodes (still failing: %v):\n%s", i, f.Run, n, Fails(f.Shrunk), b)
 		}

@@ -146,14 +146,7 @@ make the command fail).`,
 
 // writeFailure writes a failure's shrunk scenario to dir.
 func writeFailure(dir, name string, seed uint64, f *torture.Failure) (fuzzFailure, error) {
-	v := f.Summary.Violations[0]
-	if f.ShrunkSummary != nil && len(f.ShrunkSummary.Violations) > 0 {
-		v = f.ShrunkSummary.Violations[0]
-	}
-	s := f.Scenario
-	if f.Shrunk != nil {
-		s = f.Shrunk
-	}
+	s, sum := f.Smallest()
 	b, err := f.File()
 	if err != nil {
 		return fuzzFailure{}, err
@@ -165,13 +158,8 @@ func writeFailure(dir, name string, seed uint64, f *torture.Failure) (fuzzFailur
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return fuzzFailure{}, fmt.Errorf("--out: %w", err)
 	}
-	nodes := 0
-	if f.ShrunkSummary != nil {
-		nodes = f.ShrunkSummary.Nodes
-	} else {
-		nodes = f.Summary.Nodes
-	}
-	return fuzzFailure{Run: f.Run, Property: v.Property, Reason: v.Reason, Nodes: nodes, Events: len(s.Events),
+	v := sum.Violations[0]
+	return fuzzFailure{Run: f.Run, Property: v.Property, Reason: v.Reason, Nodes: sum.Nodes, Events: len(s.Events),
 		File: path, ShrinkRun: f.ShrinkRuns}, nil
 }
 
