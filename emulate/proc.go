@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -153,7 +152,7 @@ func (l *launcher) launch(p *proc, fresh bool) (life, error) {
 // the journal.
 func (l *launcher) ready(ctx context.Context, p *proc, lf life) error {
 	if err := l.awaitUp(ctx, p, lf.done); err != nil {
-		return fmt.Errorf("%w%s", err, tail(p.log, lf.logOff))
+		return fmt.Errorf("%w%s", err, LogTail(p.log, lf.logOff))
 	}
 	go l.watch(ctx, p, lf.n)
 	return nil
@@ -326,24 +325,6 @@ func add(a, b node.CountersJSON) node.CountersJSON {
 		Unroutable: a.Unroutable + b.Unroutable, Elections: a.Elections + b.Elections,
 		LeaderChanges: a.LeaderChanges + b.LeaderChanges,
 	}
-}
-
-// tail is the end of a log from offset off, for errors.
-func tail(path string, off int64) string {
-	b, err := os.ReadFile(path)
-	if err != nil || off > int64(len(b)) {
-		return ""
-	}
-	b = b[off:]
-	const most = 2048
-	if len(b) > most {
-		b = b[len(b)-most:]
-	}
-	s := strings.TrimRight(string(b), "\n")
-	if s == "" {
-		return ""
-	}
-	return fmt.Sprintf("\n--- end of %s ---\n%s", path, s)
 }
 
 // paths lays out p's files in dir: short names, since a Unix socket's path

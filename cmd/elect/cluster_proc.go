@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/electgo/elect/emulate"
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/topo"
 )
@@ -297,19 +298,7 @@ func (c *cluster) logTail(n *clusterNode) string {
 	c.mu.Lock()
 	off := n.logStart
 	c.mu.Unlock()
-	b, err := os.ReadFile(n.logPath)
-	if err != nil || off > int64(len(b)) {
-		return ""
-	}
-	b = b[off:]
-	const max = 2048
-	if len(b) > max {
-		b = b[len(b)-max:]
-		if i := slices.Index(b, '\n'); i >= 0 {
-			b = b[i+1:]
-		}
-	}
-	return fmt.Sprintf("\n--- end of %s ---\n%s", n.logPath, strings.TrimRight(string(b), "\n"))
+	return emulate.LogTail(n.logPath, off)
 }
 
 // signal sends sig to node n's live process, marks it as become, and waits
