@@ -240,7 +240,8 @@ check:
 }
 
 // TestEmulateKilledThenCleanup kills elect emulate with SIGKILL mid-run:
-// its nodes die with it (their parent-death signal), its namespaces,
+// its nodes die with it (their parent-death signal, checked before any
+// cleanup), its namespaces,
 // bridge and table stay, and Cleanup removes them. A Ctrl-C (SIGINT)
 // instead leaves nothing.
 func TestEmulateKilledThenCleanup(t *testing.T) {
@@ -284,6 +285,30 @@ func TestEmulateKilledThenCleanup(t *testing.T) {
 	}
 	if !tags[tag] {
 		t.Fatalf("run %s left nothing behind when killed; the test shows nothing", tag)
+	}
+	// Its nodes die with it: their parent-death signal, not Cleanup.
+	_, o, err := leftovers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.namespaces[tag]) != 6 {
+		t.Fatalf("run %s left %d namespaces, want its 6", tag, len(o.namespaces[tag]))
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for _, ns := range o.namespaces[tag] {
+		for {
+			out, err := exec.Command("ip", "netns", "pids", ns).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(strings.TrimSpace(string(out))) == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("namespace %s still runs %s after its emulator was killed", ns, out)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 	removed, err := Cleanup(context.Background())
 	if err != nil {
