@@ -380,7 +380,8 @@ func (e *emulation) applyLinks(ctx context.Context, st linkStep) error {
 	return nil
 }
 
-// act runs one action of the scenario on the real nodes.
+// act runs one action of the scenario on the real nodes. Its node ids
+// name nodes of the network: the plan's run (sim.New) refused any other.
 func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 	switch a.Kind {
 	case sim.Crash:
@@ -394,10 +395,7 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 			}
 		}
 		for _, v := range victims {
-			pr, err := e.proc(a, v)
-			if err != nil {
-				return err
-			}
+			pr := e.procs[v]
 			at, ok := e.l.kill(ctx, pr)
 			if ok {
 				e.j.add(trace.Event{At: e.j.since(at), Kind: trace.Crashed, Node: v, Peer: algo.None})
@@ -412,10 +410,7 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		errs := make([]error, len(a.Nodes))
 		var wg sync.WaitGroup
 		for i, v := range a.Nodes {
-			pr, err := e.proc(a, v)
-			if err != nil {
-				return err
-			}
+			pr := e.procs[v]
 			if pr.isAlive() {
 				continue
 			}
@@ -427,10 +422,7 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		return errors.Join(errs...)
 	case sim.ElectAt:
 		for _, v := range a.Nodes {
-			pr, err := e.proc(a, v)
-			if err != nil {
-				return err
-			}
+			pr := e.procs[v]
 			if !pr.isAlive() {
 				continue
 			}
@@ -441,14 +433,6 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		}
 	}
 	return nil
-}
-
-// proc is node v of action a.
-func (e *emulation) proc(a *sim.Action, v algo.NodeID) (*proc, error) {
-	if v < 0 || int(v) >= len(e.procs) {
-		return nil, fmt.Errorf("%s: no node %d (the network has nodes 0 to %d)", a.Where, v, len(e.procs)-1)
-	}
-	return e.procs[v], nil
 }
 
 // leader is the leader the most live nodes follow (the highest id among
