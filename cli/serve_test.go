@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -124,7 +124,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"sim", "--serve", "nowhere"}, "--serve: "},
 	} {
 		code, _, errOut := cli(t, c.args...)
-		if code != exitError || !strings.Contains(errOut, c.want) {
+		if code != ExitError || !strings.Contains(errOut, c.want) {
 			t.Errorf("elect %s: exit %d, stderr %q; want 1 and %q", strings.Join(c.args, " "), code, errOut, c.want)
 		}
 	}

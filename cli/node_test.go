@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -29,7 +29,7 @@ func TestNodeBadFlags(t *testing.T) {
 	} {
 		t.Run(strings.Join(c.args[1:], " "), func(t *testing.T) {
 			code, _, errOut := cli(t, c.args...)
-			if code != exitError || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			if code != ExitError || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
 				t.Errorf("exit %d, stderr %q; want 1 and one line holding %q", code, errOut, c.want)
 			}
 		})

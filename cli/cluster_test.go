@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -25,7 +25,7 @@ import (
 // so), it runs as elect. No separate build is needed.
 func init() {
 	if len(os.Args) > 1 && (os.Args[1] == "node" || os.Args[1] == "cluster" || os.Args[1] == "sim" || os.Args[1] == "emulate") {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 }
 
@@ -62,8 +62,8 @@ func clusterSteps(s *clusterSummary) string {
 // recovers with its saved state and everybody follows it again, with no
 // election at 7; 3 restarts with no state and elects; all agree at the end.
 func TestClusterScript(t *testing.T) {
-	code, s, errOut := clusterJSON(t, "--script", "../../scenarios/cluster-scripts/failover.yaml")
-	if code != exitOK || !s.OK {
+	code, s, errOut := clusterJSON(t, "--script", "../scenarios/cluster-scripts/failover.yaml")
+	if code != ExitOK || !s.OK {
 		t.Fatalf("exit %d, ok %v, error %q; steps:%s\nstderr:\n%s", code, s.OK, s.Error, clusterSteps(s), clusterTail(errOut, 40))
 	}
 	if len(s.Steps) != 8 {
@@ -121,9 +121,9 @@ func TestClusterScript(t *testing.T) {
 // TestClusterTwenty: 20 nodes agree, the leader (killed as "leader") is
 // replaced by the next best, a clean stop of another does not disturb them.
 func TestClusterTwenty(t *testing.T) {
-	script := "../../scenarios/cluster-scripts/twenty.yaml"
+	script := "../scenarios/cluster-scripts/twenty.yaml"
 	code, s, errOut := clusterJSON(t, "--script", script)
-	if code != exitOK || !s.OK {
+	if code != ExitOK || !s.OK {
 		t.Fatalf("exit %d, error %q; steps:%s\nstderr:\n%s", code, s.Error, clusterSteps(s), clusterTail(errOut, 40))
 	}
 	if len(s.Failovers) != 1 || s.Failovers[0].Node != 19 || !s.Failovers[0].Done || s.Failovers[0].MS >= 3000 {
@@ -147,8 +147,8 @@ func TestClusterTwenty(t *testing.T) {
 // network; each side follows its own most valued node, and they merge when
 // it recovers.
 func TestClusterLineSplit(t *testing.T) {
-	code, s, errOut := clusterJSON(t, "--script", "../../scenarios/cluster-scripts/line-split.yaml")
-	if code != exitOK || !s.OK {
+	code, s, errOut := clusterJSON(t, "--script", "../scenarios/cluster-scripts/line-split.yaml")
+	if code != ExitOK || !s.OK {
 		t.Fatalf("exit %d, error %q; steps:%s\nstderr:\n%s", code, s.Error, clusterSteps(s), clusterTail(errOut, 40))
 	}
 	if st := s.Steps[2]; !st.OK || !strings.Contains(st.Step, "expect agreement") {
@@ -181,7 +181,7 @@ steps:
 `)
 	dir := t.TempDir()
 	code, s, errOut := clusterJSON(t, "--script", script, "--dir", dir)
-	if code != exitError || s.OK {
+	if code != ExitError || s.OK {
 		t.Fatalf("exit %d, ok %v; want 1, false", code, s.OK)
 	}
 	want := regexp.MustCompile(`wrong\.yaml:7: steps\[1\]: expect leader 0 within 300ms: not met within 300ms: node 0 follows 2; node 1 follows 2; node 2 follows 2`)
@@ -443,7 +443,7 @@ func TestClusterBadInput(t *testing.T) {
 			args = append(args, "--script", p)
 		}
 		code, out, errOut := cli(t, args...)
-		if code != exitError || out != "" || !strings.Contains(errOut, c.want) {
+		if code != ExitError || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("elect %s with\n%s\nexit %d, stdout %q, stderr %q\nwant exit 1 and %q", strings.Join(args, " "), c.script, code, out, errOut, c.want)
 		}
 		if c.script != "" && !strings.HasPrefix(errOut, "elect: "+filepath.Join(dir, "s.yaml")) {
@@ -454,7 +454,7 @@ func TestClusterBadInput(t *testing.T) {
 
 // TestClusterExamples: the example scripts parse, and their node ids fit.
 func TestClusterExamples(t *testing.T) {
-	files, err := filepath.Glob("../../scenarios/cluster-scripts/*.yaml")
+	files, err := filepath.Glob("../scenarios/cluster-scripts/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios/cluster-scripts/*.yaml: %v", err)
 	}
@@ -557,7 +557,7 @@ func FuzzClusterScript(f *testing.F) {
 	for _, c := range badScripts {
 		f.Add([]byte(c.script))
 	}
-	if b, err := os.ReadFile("../../scenarios/cluster-scripts/failover.yaml"); err == nil {
+	if b, err := os.ReadFile("../scenarios/cluster-scripts/failover.yaml"); err == nil {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

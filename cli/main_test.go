@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -50,7 +50,7 @@ func init() {
 func cli(t testing.TB, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := run(args, &stdout, &stderr)
+	code := Run(args, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 
@@ -58,7 +58,7 @@ func cli(t testing.TB, args ...string) (int, string, string) {
 func mustRun(t testing.TB, args ...string) string {
 	t.Helper()
 	code, out, errOut := cli(t, args...)
-	if code != exitOK || errOut != "" {
+	if code != ExitOK || errOut != "" {
 		t.Fatalf("elect %s: exit %d, stderr %q", strings.Join(args, " "), code, errOut)
 	}
 	return out
@@ -78,13 +78,13 @@ func runJSON(t testing.TB, args ...string) (int, *metrics.Summary, map[string]an
 	t.Helper()
 	code, out, errOut := cli(t, append(args, "--json")...)
 	switch {
-	case code == exitOK && errOut == "":
-	case code == exitViolation && strings.HasPrefix(errOut, "elect: the checker found "):
+	case code == ExitOK && errOut == "":
+	case code == ExitViolation && strings.HasPrefix(errOut, "elect: the checker found "):
 	default:
 		t.Fatalf("elect %s --json: exit %d, stderr %q", strings.Join(args, " "), code, errOut)
 	}
 	s, m := decodeSummary(t, out)
-	if (code == exitViolation) != (s.ViolationCount > 0) {
+	if (code == ExitViolation) != (s.ViolationCount > 0) {
 		t.Fatalf("exit %d with %d violations", code, s.ViolationCount)
 	}
 	return code, s, m
@@ -119,7 +119,7 @@ func decodeSummary(t testing.TB, out string) (*metrics.Summary, map[string]any) 
 // crash, in the half that lost its leader) and none at the merge.
 func TestSimDefault(t *testing.T) {
 	code, out, errOut := cli(t, "sim")
-	if code != exitOK || errOut != "" {
+	if code != ExitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	for _, want := range []string{"vkt on geometric:50:250: 50 nodes", "seed 1", "trace hash ", "messages: ", "heartbeat", "elections: 3 completed", "at 0.000 s: 50 nodes elected", "check: OK"} {
@@ -354,7 +354,7 @@ func TestSimCheckerBounds(t *testing.T) {
 func TestSimLivenessBoundTakesEffect(t *testing.T) {
 	code, out, _ := cli(t, "sim", "--json", "--topology", "ring:50", "--liveness", "1ms", "--stabilization", "1ms")
 	s, _ := decodeSummary(t, out)
-	if code != exitViolation || s.ViolationCount == 0 {
+	if code != ExitViolation || s.ViolationCount == 0 {
 		t.Fatalf("exit %d, %d violations, want liveness violations with a 1ms bound", code, s.ViolationCount)
 	}
 }
@@ -492,8 +492,8 @@ func TestBadInput(t *testing.T) {
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			code, out, errOut := cli(t, c.args...)
-			if code != exitError {
-				t.Errorf("exit %d, want %d", code, exitError)
+			if code != ExitError {
+				t.Errorf("exit %d, want %d", code, ExitError)
 			}
 			if out != "" {
 				t.Errorf("stdout not empty:\n%s", out)
@@ -505,14 +505,14 @@ func TestBadInput(t *testing.T) {
 	}
 	// A file and a flag that together make no sense: the flag is named.
 	code, _, errOut := cli(t, "sim", good, "--initiator", "9")
-	if code != exitError || !strings.Contains(errOut, "--initiator: initiator 9 does not exist") {
+	if code != ExitError || !strings.Contains(errOut, "--initiator: initiator 9 does not exist") {
 		t.Errorf("file + bad --initiator: exit %d, %q", code, errOut)
 	}
 	// A file whose initiator a --topology flag cuts off: the file's entry
 	// is named.
 	okInit := writeFile(t, dir, "init7.yaml", "algorithm: echo\ntopology: ring:10\nparams: {initiator: 7}\n")
 	code, _, errOut = cli(t, "sim", okInit, "--topology", "ring:5")
-	if code != exitError || !strings.Contains(errOut, okInit+":3:21: params.initiator: initiator 7 does not exist") {
+	if code != ExitError || !strings.Contains(errOut, okInit+":3:21: params.initiator: initiator 7 does not exist") {
 		t.Errorf("file initiator beyond a --topology: exit %d, %q", code, errOut)
 	}
 }
@@ -562,7 +562,7 @@ func TestCheckBounds(t *testing.T) {
 	mustRun(t, "sim", "--topology", "ring:50", "--trace", f)
 	code, out, _ := cli(t, "check", "--json", "--liveness", "1ms", "--stabilization", "1ms", f)
 	s, _ := decodeSummary(t, out)
-	if code != exitViolation || s.ViolationCount == 0 {
+	if code != ExitViolation || s.ViolationCount == 0 {
 		t.Errorf("check --liveness 1ms: exit %d, %d violations", code, s.ViolationCount)
 	}
 	for _, c := range []struct{ flag, want string }{
@@ -570,7 +570,7 @@ func TestCheckBounds(t *testing.T) {
 		{"--stabilization=-1s", "--stabilization: negative duration"},
 	} {
 		code, out, errOut := cli(t, "check", c.flag, f)
-		if code != exitError || out != "" || !strings.Contains(errOut, c.want) {
+		if code != ExitError || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("check %s: exit %d, stdout %q, stderr %q", c.flag, code, out, errOut)
 		}
 	}
@@ -622,7 +622,7 @@ func TestCheckBrokenTrace(t *testing.T) {
 			}
 			code, out, errOut := cli(t, "check", b)
 			want := "elect: " + strings.Replace(c.want, "B", b, 1)
-			if code != exitError || out != "" || !strings.HasPrefix(errOut, want) {
+			if code != ExitError || out != "" || !strings.HasPrefix(errOut, want) {
 				t.Errorf("exit %d, stdout %q, stderr\n  %q\nwant exit 1 and a message starting\n  %q", code, out, errOut, want)
 			}
 		})
@@ -633,14 +633,14 @@ func TestViolationExit(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "t.jsonl")
 	code, out, errOut := cli(t, "sim", "--algo", "test-wrong-leader", "--topology", "line:3", "--trace", f)
-	if code != exitViolation {
-		t.Fatalf("exit %d, want %d\n%s%s", code, exitViolation, out, errOut)
+	if code != ExitViolation {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitViolation, out, errOut)
 	}
 	if !strings.Contains(out, "VIOLATION") || !strings.Contains(errOut, "violation") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errOut)
 	}
 	code, out, _ = cli(t, "sim", "--json", "--algo", "test-wrong-leader", "--topology", "line:3")
-	if code != exitViolation {
+	if code != ExitViolation {
 		t.Fatalf("--json: exit %d", code)
 	}
 	s, m := decodeSummary(t, out)
@@ -668,11 +668,11 @@ func TestViolationExit(t *testing.T) {
 	// check finds them again in the trace, and exits 2 too.
 	code, out, _ = cli(t, "check", "--json", f)
 	c, _ := decodeSummary(t, out)
-	if code != exitViolation || c.ViolationCount != s.ViolationCount {
+	if code != ExitViolation || c.ViolationCount != s.ViolationCount {
 		t.Errorf("check: exit %d, %d violations, want 2 and %d", code, c.ViolationCount, s.ViolationCount)
 	}
 	// One node alone is its own rightful leader.
-	if code, _, errOut := cli(t, "sim", "--algo", "test-wrong-leader", "--topology", "line:1"); code != exitOK {
+	if code, _, errOut := cli(t, "sim", "--algo", "test-wrong-leader", "--topology", "line:1"); code != ExitOK {
 		t.Errorf("one node: exit %d, %s", code, errOut)
 	}
 }

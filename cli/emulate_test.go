@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -32,7 +32,7 @@ func TestEmulateBadInput(t *testing.T) {
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			code, _, errOut := cli(t, append([]string{"emulate", "-q"}, c.args...)...)
-			if code != exitError || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+			if code != ExitError || !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
 				t.Errorf("exit %d, stderr %q; want 1 and one line holding %q", code, errOut, c.want)
 			}
 		})
@@ -45,7 +45,7 @@ func TestEmulateMissingTools(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	code, _, errOut := cli(t, "emulate", "-q", "--topology", "ring:3", "--duration", "1s")
 	for _, want := range []string{"ip not found in PATH: install iproute2", "nft not found in PATH: install nftables"} {
-		if code != exitError || !strings.Contains(errOut, want) {
+		if code != ExitError || !strings.Contains(errOut, want) {
 			t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, want)
 		}
 	}
@@ -64,7 +64,7 @@ func TestEmulateCompareJSON(t *testing.T) {
 	tracePath := filepath.Join(t.TempDir(), "emulated.jsonl")
 	code, out, errOut := cli(t, "emulate", "-q", "--topology", "complete:3", "--values", "id",
 		"--duration", "4s", "--hello", "100ms", "--hello-loss", "10", "--json", "--compare", "--trace", tracePath)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("exit %d, stderr %q\n%s", code, errOut, out)
 	}
 	var c emulate.Comparison
@@ -89,7 +89,7 @@ func TestEmulateCompareJSON(t *testing.T) {
 	// The emulated run's trace re-checks to the same verdict.
 	code, out, errOut = cli(t, "check", "--json", tracePath)
 	var rechecked metrics.Summary
-	if code != exitOK || json.Unmarshal([]byte(out), &rechecked) != nil {
+	if code != ExitOK || json.Unmarshal([]byte(out), &rechecked) != nil {
 		t.Fatalf("elect check of the emulated trace: exit %d, stderr %q\n%s", code, errOut, out)
 	}
 	if rechecked.ViolationCount != 0 || rechecked.Elections.Completed != c.Emulated.Elections.Completed || rechecked.TraceHash != c.Emulated.TraceHash {

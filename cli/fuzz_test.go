@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // 2, which scripts would read as "violations found") and must name the file
 // in its errors.
 //
-//	go test ./cmd/elect -run '^$' -fuzz FuzzCheck -fuzztime 2m
+//	go test ./cli -run '^$' -fuzz FuzzCheck -fuzztime 2m
 func FuzzCheck(f *testing.F) {
 	dir := f.TempDir()
 	for i, args := range [][]string{
@@ -28,7 +28,7 @@ func FuzzCheck(f *testing.F) {
 	} {
 		p := filepath.Join(dir, "seed.jsonl")
 		var out, errOut bytes.Buffer
-		if code := run(append([]string{"sim", "--trace", p}, args...), &out, &errOut); code == exitError {
+		if code := Run(append([]string{"sim", "--trace", p}, args...), &out, &errOut); code == ExitError {
 			f.Fatalf("seed %d: %s", i, errOut.String())
 		}
 		data, err := os.ReadFile(p)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -13,18 +13,18 @@ func TestBenchShardsMerge(t *testing.T) {
 	dir := t.TempDir()
 	sweep := []string{"bench", "--quiet", "--topology", "layered:{n}@2..3", "--topology", "geometric:{n}:d6@20,40", "--seeds", "2"}
 	code, _, errOut := cli(t, append(sweep, "--out", filepath.Join(dir, "whole"))...)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for k := 1; k <= 2; k++ {
 		args := append(sweep, "--out", filepath.Join(dir, "shards"), "--shard", []string{"1/2", "2/2"}[k-1])
-		if code, _, errOut := cli(t, args...); code != exitOK {
+		if code, _, errOut := cli(t, args...); code != ExitOK {
 			t.Fatalf("shard %d: exit %d: %s", k, code, errOut)
 		}
 	}
 	shards, _ := filepath.Glob(filepath.Join(dir, "shards", "results-*-of-2.csv"))
 	code, merged, errOut := cli(t, append([]string{"bench", "plot", "--out", filepath.Join(dir, "merged")}, shards...)...)
-	if code != exitOK || len(shards) != 2 {
+	if code != ExitOK || len(shards) != 2 {
 		t.Fatalf("plot: exit %d, %d shards: %s", code, len(shards), errOut)
 	}
 	read := func(sub string) string {
@@ -50,7 +50,7 @@ func TestBenchSpeeds(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := cli(t, "bench", "--quiet", "--experiments", "mobile", "--algos", "vkt,park", "--topology", "geometric:20:250:600x600",
 		"--speeds", "0,10", "--seeds", "2", "--duration", "60s", "--out", dir)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{"with a leader %", "elections/node/min", "waypoint:{v}:{v}:2s"} {
@@ -84,7 +84,7 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"bench", "--duration", "long"}, `--duration: invalid duration "long"`},
 	} {
 		code, out, errOut := cli(t, c.args...)
-		if code != exitError || out != "" || !strings.Contains(errOut, c.want) {
+		if code != ExitError || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", c.args, code, out, errOut, c.want)
 		}
 	}

@@ -1,0 +1,104 @@
+// Package cli is elect's command line as a library: Main runs every command
+// (sim, check, algos, bench, fuzz, viz, node, cluster, emulate) with the
+// algorithms registered in the process.
+//
+// It registers none itself. A program chooses them by importing their
+// packages for their side effect, as cmd/elect does with algo/all; a user
+// who writes an algorithm of their own imports its package beside them, and
+// every command then takes it by name (--algo NAME, "algorithm: NAME"), with
+// no change to elect:
+//
+//	package main
+//
+//	import (
+//		"os"
+//
+//		_ "github.com/electgo/elect/algo/all" // the built-in algorithms
+//		"github.com/electgo/elect/cli"
+//		_ "example.org/mine/hs"               // calls algo.Register in init
+//	)
+//
+//	func main() { os.Exit(cli.Main(os.Args[1:])) }
+//
+// The nodes that cluster and emulate start are processes of the same
+// program (os.Executable with the node command), so they know the same
+// algorithms.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses of every command.
+const (
+	ExitOK        = 0 // all is well
+	ExitError     = 1 // bad input, I/O failure
+	ExitViolation = 2 // a run completed and the checker found violations
+)
+
+// violationError ends a command whose run broke the specification.
+type violationError struct{ count int }
+
+func (e violationError) Error() string {
+	return fmt.Sprintf("the checker found %d violation(s)", e.count)
+}
+
+// Main runs the command line args (without the program name) on the
+// process's standard output and error, and returns the exit status:
+// ExitOK, ExitError or ExitViolation.
+func Main(args []string) int {
+	return Run(args, os.Stdout, os.Stderr)
+}
+
+// Run runs the command line args, writing results to stdout and errors to
+// stderr, and returns the exit status.
+func Run(args []string, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(stderr, "elect:", oneLine(err.Error()))
+	var v violationError
+	if errors.As(err, &v) {
+		return ExitViolation
+	}
+	return ExitError
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "elect",
+		Short: "Leader election for dynamic networks: simulate, check and measure",
+		Long: `elect runs the leader election algorithms of its source documents on simulated
+networks (and, later, real ones), checks every run against the safety and
+liveness specification, and measures message overhead, election time and time
+without a leader.
+
+Exit status: 0 when all is well, 1 on bad input or failure, 2 when a run
+completed but the checker found violations.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd(), newBenchCmd(), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newVizCmd(), newFuzzCmd())
+	return root
+}
+
+// oneLine keeps an error on one line of stderr: cobra's "Did you mean
+// this?" suggestions come as a paragraph after a blank line.
+func oneLine(msg string) string {
+	head, suggestions, found := strings.Cut(strings.TrimSpace(msg), "\n\nDid you mean this?\n")
+	if !found {
+		return msg
+	}
+	return head + " (did you mean " + strings.Join(strings.Fields(suggestions), " or ") + "?)"
+}
