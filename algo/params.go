@@ -15,6 +15,11 @@ type Param struct {
 	Doc     string
 	// Check validates a raw value; nil accepts anything.
 	Check func(string) error
+	// Initiators marks a deprecated parameter that names the initiators
+	// (a node set), from before the driver chose them: a value given for
+	// it stands for the run's initiators (Algorithm.Initiators). The
+	// machine must not read it.
+	Initiators bool
 }
 
 // Params are resolved parameters: every declared name has a value.

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -30,10 +31,18 @@ type Algorithm struct {
 // generators read it.
 type Model struct {
 	// Spontaneous algorithms elect in every connected component on their own
-	// (by timeouts and heartbeats). Others elect only where an initiator started
-	// a wave; the checker's liveness then covers only components that an
-	// election reached.
+	// (by timeouts and heartbeats): their Start may begin an election. Others
+	// elect only where an initiator started one: their Start only boots, and
+	// the driver calls Elect on each initiator right after its Start (see
+	// Initiators). The checker then requires an election in every component
+	// that holds an initiator, and fails a component that none reached unless
+	// the scenario declares that no election is expected there.
 	Spontaneous bool
+	// Initiators is the node set that initiates when a run names none: "all",
+	// or a set such as "0" or "0,3-5" (ParseNodeSet). Empty means node 0 for
+	// an algorithm that is not spontaneous and no node for one that is. Runs
+	// name their own with the scenario's initiators field or --initiators.
+	Initiators string
 	// FIFO is set when the algorithm needs links to deliver in order.
 	FIFO bool
 	// Loss, Crash, Partition and Mobility are set when the algorithm is meant to
@@ -67,6 +76,58 @@ func (a *Algorithm) Instantiate(raw map[string]string, n int) (Params, func(Node
 		return nil, nil, fmt.Errorf("%s: %w", a.Name, err)
 	}
 	return p, newNode, nil
+}
+
+// Initiators resolves the nodes that initiate a run of n nodes, in
+// ascending order. set is what the run names (the scenario's initiators
+// field, --initiators): "all", "none" or a node set; empty means the
+// algorithm's default (Model.Initiators). A parameter marked
+// Param.Initiators and given in raw is a deprecated way to name them: it
+// stands for set when set is empty, and note then says what to use
+// instead.
+func (a *Algorithm) Initiators(set string, raw map[string]string, n int) (ids []NodeID, note string, err error) {
+	for _, d := range a.Params {
+		v, given := raw[d.Name]
+		if !d.Initiators || !given {
+			continue
+		}
+		note = fmt.Sprintf("%s parameter %s is deprecated: name the initiators with --initiators or the scenario's initiators field", a.Name, d.Name)
+		switch {
+		case set == "":
+			set = v
+		case !sameNodeSet(set, v):
+			return nil, note, fmt.Errorf("initiators %q and %s parameter %s=%q disagree (the parameter is a deprecated alias: give only the initiators)", set, a.Name, d.Name, v)
+		}
+	}
+	what := "initiators"
+	if set == "" {
+		set, what = a.Model.Initiators, a.Name+"'s default initiators"
+		if set == "" && !a.Model.Spontaneous {
+			set = "0"
+		}
+	}
+	ids, all, err := ParseNodeSet(set)
+	if err != nil {
+		return nil, note, fmt.Errorf("%s: %w", what, err)
+	}
+	if all {
+		ids = make([]NodeID, n)
+		for i := range ids {
+			ids[i] = NodeID(i)
+		}
+		return ids, note, nil
+	}
+	if len(ids) > 0 && int(ids[len(ids)-1]) >= n {
+		return nil, note, fmt.Errorf("%s: initiator %d does not exist (the network has nodes 0..%d)", what, ids[len(ids)-1], n-1)
+	}
+	return ids, note, nil
+}
+
+// sameNodeSet reports whether two node sets name the same nodes.
+func sameNodeSet(a, b string) bool {
+	x, allX, errX := ParseNodeSet(a)
+	y, allY, errY := ParseNodeSet(b)
+	return errX == nil && errY == nil && allX == allY && slices.Equal(x, y)
 }
 
 var registry = map[string]*Algorithm{}

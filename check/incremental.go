@@ -75,6 +75,7 @@ func (m *Monitor) rebirth(c int32) {
 		distinct:   old.distinct,
 		correct:    old.correct,
 		touched:    old.touched,
+		initiated:  old.initiated,
 		leaderSum:  old.leaderSum,
 		electOpen:  old.electOpen,
 		electStart: old.electStart,

@@ -11,6 +11,18 @@
 //   - Liveness: once a component has been unchanged for the liveness bound,
 //     every live node in it is in Norm with the component's most valued node
 //     (highest value, then id) as leader, and stays so while nothing changes.
+//     This holds in every component for a spontaneous algorithm, and in every
+//     component that holds an initiator (a node asked to elect: an
+//     elect_called event, which drivers emit for a run's initiators at time
+//     0) or that an election reached (a node with an election index) for the
+//     others.
+//   - Every leader comes from an election: a node in Norm with a leader
+//     carries a nonzero election index.
+//   - Nothing is left unjudged: at the end of a run, a component that no
+//     election reached (for an algorithm that is not spontaneous), or whose
+//     liveness bound had not passed and whose nodes had not all settled on
+//     its most valued node, is a violation, unless it holds a node that
+//     Config.Unelected exempts.
 //
 // A component "changes" when a link between its nodes goes up or down, one of
 // its nodes crashes, restarts or recovers or changes its value, or an election
@@ -43,8 +55,13 @@ type Config struct {
 	// it must be in Norm with the right leader.
 	Liveness time.Duration
 	// Spontaneous is algo.Model.Spontaneous: when false, liveness covers only
-	// components that an election reached (some node has an election index).
+	// components that hold an initiator or that an election reached (some
+	// node has an election index).
 	Spontaneous bool
+	// Unelected names nodes where no election is expected: a component that
+	// holds one at the end of the run is not failed for being unreached or
+	// unsettled (the scenario's unelected field).
+	Unelected []algo.NodeID
 	// Lossy says links lose messages. A node that then starts an election
 	// of its own (takes up a computation index with its own id) may have
 	// lost its leader's messages rather than its leader, which it cannot
@@ -105,6 +122,7 @@ type compState struct {
 	distinct   int32 // distinct leaders among members with a leader
 	correct    int32 // members in Norm following best
 	touched    int32 // members with a nonzero election index
+	initiated  int32 // members asked to elect (Machine.Elect) during the run
 	// leaderSum adds up the leaders followed (by members with a leader):
 	// when they all follow one, it is leaderSum over their number. Unlike
 	// "the last leader taken up", it stays right when members move out.
@@ -125,7 +143,10 @@ type nodeState struct {
 	status  algo.Status
 	comp    int32 // its component; -1 when dead or not yet placed
 	alive   bool
-	touched bool   // listed in Monitor.touched
+	// initiated is set once the node is asked to elect (an elect_called
+	// event): its component must then elect.
+	initiated bool
+	touched   bool   // listed in Monitor.touched
 	owned   bool   // adj[v] is the Monitor's own, not Config.Network's
 	seen    uint32 // stamp of the last search that reached it (Monitor.stamp)
 }
@@ -248,6 +269,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	case trace.ElectCalled:
 		// A requested election is a new start for the component, like a
 		// change of its network: its bounds run again from here.
+		m.initiate(e.Node)
 		m.touch(e.Node)
 	case trace.End:
 		m.end(e.Quiescent)
@@ -268,6 +290,18 @@ func (m *Monitor) settle(t time.Duration) {
 		// A deadline is judged at its own time, not at the last event's.
 		m.now = max(m.now, d.at)
 		m.runDeadline(d)
+	}
+}
+
+// initiate records that v was asked to elect: from now on its component is
+// within the liveness scope.
+func (m *Monitor) initiate(v algo.NodeID) {
+	if m.nodes[v].initiated {
+		return
+	}
+	m.nodes[v].initiated = true
+	if c := m.nodes[v].comp; c >= 0 {
+		m.comps[c].initiated++ // as contribute would have counted it
 	}
 }
 
@@ -424,6 +458,9 @@ func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) 
 	if !s.Index.IsZero() {
 		cs.touched += sign
 	}
+	if m.nodes[v].initiated {
+		cs.initiated += sign
+	}
 	if s.State != algo.Norm {
 		cs.electing += sign
 	}
@@ -457,6 +494,10 @@ func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
 	m.account(v)
 	old := m.nodes[v].status
 	m.nodes[v].status = s
+	if s.HasLeader() && s.Index.IsZero() && (old.Leader != s.Leader || !old.HasLeader()) {
+		m.report(Violation{At: m.now, Property: "index", Nodes: []algo.NodeID{v},
+			Reason: fmt.Sprintf("node %d is in Norm following %d with no election index: a leader comes from an election, whose index the status must carry (algo.Status.Index)", v, s.Leader)})
+	}
 	if m.cfg.Lossy && s.Index.ID == v && !s.Index.IsZero() && s.Index != old.Index {
 		m.touch(v) // an election of its own, perhaps after lost messages (Config.Lossy)
 	}
@@ -500,7 +541,8 @@ func (m *Monitor) review(c int32) {
 }
 
 func (m *Monitor) inScope(c int32) bool {
-	return m.cfg.Spontaneous || m.comps[c].touched > 0
+	cs := &m.comps[c]
+	return m.cfg.Spontaneous || cs.touched > 0 || cs.initiated > 0
 }
 
 func (m *Monitor) runDeadline(d deadline) {
@@ -636,5 +678,37 @@ func (m *Monitor) end(quiescent bool) {
 		case !cs.live && m.inScope(c):
 			m.unchecked++
 		}
+		if quiescent || m.exempt(c) {
+			continue
+		}
+		switch {
+		case !m.inScope(c):
+			m.endViolation(c, fmt.Sprintf("no election reached this component of %d nodes: none of them was an initiator (the algorithm is not spontaneous); name one (--initiators) or declare that none is expected (unelected)", cs.size))
+		case !cs.live && (cs.correct != cs.size || cs.distinct > 1):
+			m.endViolation(c, fmt.Sprintf("the run ended %v after this component of %d nodes last changed, before its liveness bound (%v), with %d of them not in Norm following its most valued node %s: run longer, or declare that no election is expected there (unelected)",
+				m.now-cs.since, cs.size, m.cfg.Liveness, cs.size-cs.correct, cs.best))
+		}
 	}
+}
+
+// exempt reports whether component c holds a node of Config.Unelected.
+func (m *Monitor) exempt(c int32) bool {
+	for _, v := range m.cfg.Unelected {
+		if int(v) < len(m.nodes) && m.nodes[v].comp == c {
+			return true
+		}
+	}
+	return false
+}
+
+// endViolation fails a component that the run left unjudged (see end).
+func (m *Monitor) endViolation(c int32, reason string) {
+	if m.full() {
+		return
+	}
+	nodes := m.members(c)
+	if len(nodes) > 10 {
+		nodes = nodes[:10]
+	}
+	m.report(Violation{At: m.now, Property: "liveness", Nodes: nodes, Reason: reason})
 }

@@ -53,13 +53,15 @@ type refChecker struct {
 	now     time.Duration
 	dirty   bool
 	touched []bool
-	pending []*refComp
+	// initiated marks the nodes asked to elect (elect_called).
+	initiated []bool
+	pending   []*refComp
 	res     refResult
 }
 
 func refCheck(cfg Config, events []trace.Event) refResult {
 	n := initialNetwork(events).N()
-	r := &refChecker{cfg: cfg, o: newOracle(n), compOf: make([]*refComp, n), touched: make([]bool, n)}
+	r := &refChecker{cfg: cfg, o: newOracle(n), compOf: make([]*refComp, n), touched: make([]bool, n), initiated: make([]bool, n)}
 	for _, e := range events {
 		if e.At > r.now {
 			r.endInstant()
@@ -100,8 +102,17 @@ func (r *refChecker) apply(e trace.Event) {
 		if !o.alive[v] {
 			r.touch(v)
 		}
-	case trace.ValueChanged, trace.ElectCalled:
+	case trace.ValueChanged:
 		r.touch(v)
+	case trace.ElectCalled:
+		r.initiated[v] = true
+		r.touch(v)
+	case trace.StatusChanged:
+		// Every leader comes from an election, whose index the status carries.
+		old := o.status[v]
+		if s := e.Status; o.alive[v] && s.HasLeader() && s.Index.IsZero() && (!old.HasLeader() || old.Leader != s.Leader) {
+			r.res.violations = append(r.res.violations, Violation{At: r.now, Property: "index", Nodes: []algo.NodeID{v}})
+		}
 	case trace.End:
 		o.apply(e)
 		r.endInstant()
@@ -225,7 +236,15 @@ func (r *refChecker) state(c *refComp) refState {
 }
 
 func (r *refChecker) inScope(c *refComp) bool {
-	return r.cfg.Spontaneous || r.state(c).reached
+	if r.cfg.Spontaneous || r.state(c).reached {
+		return true
+	}
+	for _, v := range c.members {
+		if r.initiated[v] {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *refChecker) review(c *refComp) {
@@ -296,6 +315,19 @@ func (r *refChecker) end(quiescent bool) {
 			}
 		case !c.live && r.inScope(c):
 			r.res.unchecked++
+		}
+		// Nothing is left unjudged: a component no election reached, or
+		// one the run left unsettled before its bound, fails, unless it
+		// holds an exempt node.
+		exempt := false
+		for _, v := range r.cfg.Unelected {
+			exempt = exempt || slices.Contains(c.members, v)
+		}
+		if quiescent || exempt {
+			continue
+		}
+		if !r.inScope(c) || (!c.live && (!st.settled || st.disagree)) {
+			r.res.violations = append(r.res.violations, Violation{At: r.now, Property: "liveness", Nodes: c.members[:min(len(c.members), 10)]})
 		}
 	}
 }

@@ -5,7 +5,7 @@ package check
 //
 // Format (one item per line, '#' starts a comment):
 //
-//	config stabilization=10s liveness=30s spontaneous=true max=100
+//	config stabilization=10s liveness=30s spontaneous=true max=100 unelected=4,7
 //	TIME node ID value=V          # NodeAdded
 //	TIME link A B                 # LinkUp (also link_up)
 //	TIME link_down A B
@@ -124,6 +124,8 @@ func parseConfig(cfg *Config, fields []string) error {
 			cfg.Spontaneous, err = strconv.ParseBool(v)
 		case "max":
 			cfg.MaxViolations, err = strconv.Atoi(v)
+		case "unelected":
+			cfg.Unelected, _, err = algo.ParseNodeSet(v)
 		default:
 			err = fmt.Errorf("unknown config key %q", k)
 		}
@@ -643,8 +645,8 @@ func TestScriptExpectationsCanFail(t *testing.T) {
 0 node 0 value=0
 0 node 1 value=1
 0 link 0 1
-1ms status 0 leader=0 Norm
-1ms status 1 leader=1 Norm
+1ms status 0 leader=0 Norm index=1,0
+1ms status 1 leader=1 Norm index=1,1
 40s end
 ---
 violation safety at 10s nodes 0 1 ~ follows

@@ -40,9 +40,6 @@ func (a *allToAll) Status() algo.Status { return a.st }
 
 // Start: a node of N0 is a candidate.
 func (a *allToAll) Start(env algo.Env) {
-	if a.cfg.isCandidate(env.ID()) {
-		a.Elect(env)
-	}
 }
 
 // Elect makes the node a candidate, if it has not sent its identity yet.

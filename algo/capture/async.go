@@ -72,9 +72,6 @@ func (a *asyncNode) Status() algo.Status { return a.st }
 
 // Start: the nodes of N0 act.
 func (a *asyncNode) Start(env algo.Env) {
-	if a.cfg.isCandidate(env.ID()) {
-		a.Elect(env)
-	}
 }
 
 // Elect is the action for n_i in N0 (msg_i = nil), for a node that has

@@ -73,31 +73,16 @@ const tick algo.Timer = 0
 
 // config is shared by the nodes of one run.
 type config struct {
-	all        bool                 // every node is a candidate
-	candidates map[algo.NodeID]bool // N0, when not all
-	random     bool                 // order=random
-	allToAlls  algo.Slab[allToAll]
-	syncs      algo.Slab[syncNode]
-	asyncs     algo.Slab[asyncNode]
+	random    bool // order=random
+	allToAlls algo.Slab[allToAll]
+	syncs     algo.Slab[syncNode]
+	asyncs    algo.Slab[asyncNode]
 }
 
-func (c *config) isCandidate(id algo.NodeID) bool { return c.all || c.candidates[id] }
-
-func readConfig(p algo.Params, n int) (*config, error) {
-	ids, all, err := algo.ParseNodeSet(p["candidates"])
-	if err != nil {
-		return nil, err
-	}
-	c := &config{all: all}
-	if !all {
-		c.candidates = make(map[algo.NodeID]bool, len(ids))
-		for _, id := range ids {
-			if int(id) >= n {
-				return nil, fmt.Errorf("candidate %d does not exist (the network has nodes 0..%d)", id, n-1)
-			}
-			c.candidates[id] = true
-		}
-	}
+// readConfig: the candidates N0 are the driver's initiators (Elect at time
+// 0); the parameter candidates is their deprecated alias.
+func readConfig(p algo.Params, _ int) (*config, error) {
+	c := &config{}
 	if o, ok := p["order"]; ok {
 		c.random = o == "random"
 	}

@@ -18,10 +18,11 @@ func expect(t *testing.T, env *algotest.Env, want string) {
 // (value 1): it captures 2, then 3 (whose owner 0 it must eliminate first),
 // then 0, and wins; the winner names the most valued candidate it heard of.
 func TestAsyncByHand(t *testing.T) {
-	c := &config{all: true}
+	c := &config{}
 	env := algotest.New(1, AsyncMessages, 0, 2, 3)
 	a := c.newAsync(1).(*asyncNode)
 	a.Start(env)
+	a.Elect(env) // a candidate: the driver's initiator
 	expect(t, env, "capture>2 <0,0> 1") // rotate: the first id above its own
 	a.Receive(env, &algo.Message{Type: Ack, From: 2, Peer: algo.Peer{ID: 2, Value: 2}})
 	if a.owns != 1 || a.level != 1 {
@@ -44,7 +45,7 @@ func TestAsyncByHand(t *testing.T) {
 
 // The capture action of A_Elect_Leader_C at a node that is not a candidate.
 func TestAsyncCaptureActions(t *testing.T) {
-	c := &config{candidates: map[algo.NodeID]bool{}}
+	c := &config{} // not a candidate: no Elect
 	env := algotest.New(5, AsyncMessages, 0, 1, 2, 3)
 	a := c.newAsync(5).(*asyncNode)
 	a.Start(env)
@@ -72,10 +73,11 @@ func TestAsyncCaptureActions(t *testing.T) {
 // Eliminate at a candidate: a lower (level, id) is refused with nack, a
 // higher one eliminates it.
 func TestAsyncEliminate(t *testing.T) {
-	c := &config{all: true}
+	c := &config{}
 	env := algotest.New(2, AsyncMessages, 0, 1, 3)
 	a := c.newAsync(2).(*asyncNode)
 	a.Start(env)
+	a.Elect(env) // a candidate: the driver's initiator
 	expect(t, env, "capture>3 <0,0> 2")
 	a.Receive(env, &algo.Message{Type: Eliminate, From: 1, Level: 0, Peer: algo.Peer{ID: 1, Value: 1}})
 	expect(t, env, "nack>1 <0,0> 0")
@@ -91,7 +93,7 @@ func TestAsyncEliminate(t *testing.T) {
 // S_Elect_Leader_C by hand at a node of complete:4: captured in pulse 1 by
 // the best of two candidates, it acks only that one.
 func TestSyncCapturedOnce(t *testing.T) {
-	c := &config{candidates: map[algo.NodeID]bool{}}
+	c := &config{} // not a candidate: no Elect
 	env := algotest.New(1, SyncMessages, 0, 2, 3)
 	s := c.newSync(1).(*syncNode)
 	s.Start(env)

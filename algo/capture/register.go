@@ -3,13 +3,13 @@ package capture
 import "github.com/electgo/elect/algo"
 
 // model: a static, reliable complete network; elections only where
-// candidates start them.
+// candidates (the driver's initiators, every node by default) start them.
 func model(synchronous bool) algo.Model {
-	return algo.Model{Spontaneous: false, Synchronous: synchronous, Topology: "complete"}
+	return algo.Model{Spontaneous: false, Synchronous: synchronous, Topology: "complete", Initiators: "all"}
 }
 
 var (
-	candidatesParam = algo.Param{Name: "candidates", Default: "all", Doc: "the candidates N0: all, none, or a set like 0,4,7-9", Check: algo.CheckNodeSet}
+	candidatesParam = algo.Param{Name: "candidates", Default: "all", Doc: "deprecated: the candidates N0 (all, none, or a set like 0,4,7-9); use --initiators", Check: algo.CheckNodeSet, Initiators: true}
 	orderParam      = algo.Param{Name: "order", Default: "rotate", Doc: "the order in which a candidate tries its neighbours: rotate (the ids above its own, wrapping around) or random", Check: checkOrder}
 )
 

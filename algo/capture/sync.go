@@ -52,9 +52,6 @@ func (c *config) newSync(id algo.NodeID) algo.Machine {
 func (s *syncNode) Status() algo.Status { return s.st }
 
 func (s *syncNode) Start(env algo.Env) {
-	if s.cfg.isCandidate(env.ID()) {
-		s.Elect(env)
-	}
 }
 
 // Elect makes the node a candidate if it has taken no part yet: it sends

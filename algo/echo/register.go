@@ -8,9 +8,13 @@ import (
 
 const source = "002_4d397ad5cbfdc025.txt"
 
-// waveModel: the wave algorithms assume a static, reliable network and elect
-// only where an initiator starts a wave.
-var waveModel = algo.Model{Spontaneous: false}
+// The wave algorithms assume a static, reliable network and elect only where
+// an initiator starts a wave: node 0 for echo, every node for extinction,
+// unless the run names its own initiators.
+var (
+	echoModel       = algo.Model{Spontaneous: false}
+	extinctionModel = algo.Model{Spontaneous: false, Initiators: "all"}
+)
 
 func init() {
 	algo.Register(&algo.Algorithm{
@@ -19,13 +23,13 @@ func init() {
 		Source:   source,
 		Messages: MessageNames,
 		Params: []algo.Param{
-			{Name: "initiator", Default: "0", Doc: "the node that starts the wave", Check: algo.CheckNodeID},
+			{Name: "initiator", Default: "0", Doc: "deprecated: the node that starts the wave; use --initiators", Check: algo.CheckNodeID, Initiators: true},
 			{Name: "tree", Default: "graph", Doc: "graph: the wave runs over every edge; virtual: over the virtual tree built at start-up", Check: checkTree},
-			{Name: "root", Default: "", Doc: "root of the virtual tree (default: the initiator)", Check: checkOptionalNodeID},
-			{Name: "wave_at", Default: "1s", Doc: "with tree=virtual, when the initiator starts the wave: after the tree has settled", Check: algo.CheckDuration},
+			{Name: "root", Default: "", Doc: "root of the virtual tree (default: node 0)", Check: checkOptionalNodeID},
+			{Name: "wave_at", Default: "1s", Doc: "with tree=virtual, the earliest time an initiator starts its wave: after the tree has settled", Check: algo.CheckDuration},
 			{Name: "max_level", Default: "1024", Doc: "with tree=virtual, deepest level before a node counts the root unreachable", Check: checkPositiveInt},
 		},
-		Model: waveModel,
+		Model: echoModel,
 		Build: buildEcho,
 	})
 	algo.Register(&algo.Algorithm{
@@ -34,9 +38,9 @@ func init() {
 		Source:   source,
 		Messages: MessageNames[:3],
 		Params: []algo.Param{
-			{Name: "initiators", Default: "all", Doc: "the nodes that start a wave at boot: all, none, or a set like 0,4,7-9", Check: algo.CheckNodeSet},
+			{Name: "initiators", Default: "all", Doc: "deprecated: the nodes that start a wave at boot (all, none, or a set like 0,4,7-9); use --initiators", Check: algo.CheckNodeSet, Initiators: true},
 		},
-		Model: waveModel,
+		Model: extinctionModel,
 		Build: buildExtinction,
 	})
 }
@@ -71,15 +75,11 @@ func inNetwork(param string, id algo.NodeID, n int) error {
 	return nil
 }
 
+// buildEcho: the initiators are the driver's (Elect); the parameter
+// initiator is its deprecated alias, which the machine does not read.
 func buildEcho(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
-	initiator, err := algo.ParseNodeID(p["initiator"])
-	if err != nil {
-		return nil, err
-	}
-	if err := inNetwork("initiator", initiator, n); err != nil {
-		return nil, err
-	}
-	cfg := &waveConfig{initiators: map[algo.NodeID]bool{initiator: true}, tree: p["tree"] == "virtual", root: initiator}
+	var err error
+	cfg := &waveConfig{tree: p["tree"] == "virtual"}
 	if p["root"] != "" {
 		if cfg.root, err = algo.ParseNodeID(p["root"]); err != nil {
 			return nil, err
@@ -99,22 +99,8 @@ func buildEcho(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 	return cfg.newWave, nil
 }
 
-func buildExtinction(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
-	ids, all, err := algo.ParseNodeSet(p["initiators"])
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range ids {
-		if err := inNetwork("initiator", id, n); err != nil {
-			return nil, err
-		}
-	}
-	cfg := &waveConfig{}
-	if !all {
-		cfg.initiators = make(map[algo.NodeID]bool, len(ids))
-		for _, id := range ids {
-			cfg.initiators[id] = true
-		}
-	}
-	return cfg.newWave, nil
+// buildExtinction: the initiators are the driver's (Elect), every node by
+// default; the parameter initiators is their deprecated alias.
+func buildExtinction(algo.Params, int) (func(algo.NodeID) algo.Machine, error) {
+	return (&waveConfig{}).newWave, nil
 }

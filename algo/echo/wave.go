@@ -54,12 +54,11 @@ var MessageNames = []string{"explorer", "echo", "info", "connect"}
 
 // waveConfig is shared by every node of a run.
 type waveConfig struct {
-	initiators map[algo.NodeID]bool // nil: every node initiates
-	tree       bool                 // run on the virtual tree
-	root       algo.NodeID          // virtual tree root
-	waveAt     time.Duration        // tree mode: when initiators start
-	maxLevel   int32
-	arena      arena
+	tree     bool          // run on the virtual tree
+	root     algo.NodeID   // virtual tree root
+	waveAt   time.Duration // tree mode: the earliest an initiator starts
+	maxLevel int32
+	arena    arena
 }
 
 // arena hands out the machines of a run and their small per-node arrays from
@@ -140,24 +139,11 @@ func (w *wave) Status() algo.Status {
 	return algo.Status{Leader: w.leader, State: w.state, Index: w.wave}
 }
 
-func (w *wave) initiates() bool {
-	return w.cfg.initiators == nil || w.cfg.initiators[w.id]
-}
+// Start boots the node; the initiators' waves start from the driver's Elect.
+func (w *wave) Start(env algo.Env) { w.Restart(env) }
 
-func (w *wave) Start(env algo.Env) {
-	w.Restart(env)
-	if !w.initiates() {
-		return
-	}
-	if w.cfg.tree {
-		env.SetTimer(timerWave, w.cfg.waveAt)
-		return
-	}
-	w.Elect(env)
-}
-
-// Restart is a fresh start without the initiator role: a node that comes back
-// does not start a wave on its own.
+// Restart is a fresh start: a node that comes back does not start a wave on
+// its own.
 func (w *wave) Restart(env algo.Env) {
 	w.leader, w.state, w.parent = algo.None, algo.Norm, algo.None
 	if w.cfg.tree {
@@ -194,8 +180,13 @@ func (w *wave) Recover(env algo.Env, saved []byte) error {
 }
 
 // Elect starts a new wave from this node, numbered above every wave it knows
-// so that it wins over them.
+// so that it wins over them. On the virtual tree a wave waits until the tree
+// has settled (wave_at).
 func (w *wave) Elect(env algo.Env) {
+	if w.cfg.tree && env.Now() < w.cfg.waveAt {
+		env.SetTimer(timerWave, w.cfg.waveAt-env.Now())
+		return
+	}
 	w.join(env, algo.Index{Num: w.wave.Num + 1, ID: w.id}, algo.None)
 	w.state = algo.Elect
 	w.maybeFinish(env)

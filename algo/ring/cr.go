@@ -65,8 +65,9 @@ func (n *crNode) Status() algo.Status {
 	return algo.Status{Leader: n.leader.ID, State: n.state, Index: idx}
 }
 
-// Start: every node initiates.
-func (n *crNode) Start(env algo.Env) { n.Elect(env) }
+// Start boots the node; the initiators (every node by default) begin with
+// the driver's Elect.
+func (n *crNode) Start(algo.Env) {}
 
 // Restart is a start.
 func (n *crNode) Restart(env algo.Env) { n.Elect(env) }

@@ -1,7 +1,6 @@
 package ring
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -16,7 +15,7 @@ func init() {
 		Source:   source,
 		Messages: MessageNames,
 		Params: []algo.Param{
-			{Name: "commander", Default: "0", Doc: "the node that starts the election at boot", Check: algo.CheckNodeID},
+			{Name: "commander", Default: "0", Doc: "deprecated: the node that starts the election at boot; use --initiators (node 0 by default)", Check: algo.CheckNodeID, Initiators: true},
 			{Name: "timeout", Default: "1s", Doc: "how long the commander waits for a round (gather or confirm) to come back before reporting a failure of that phase and restarting", Check: algo.CheckPositiveDuration},
 			{Name: "wait_timeout", Default: "3s", Doc: "how long a node that joined an election waits for its confirm before starting an election of its own", Check: algo.CheckPositiveDuration},
 		},
@@ -28,7 +27,7 @@ func init() {
 		Summary:  "Chang and Roberts on a unidirectional ring: every node sends its identity to its successor, only the better one goes on; the winner announces itself",
 		Source:   source,
 		Messages: CRMessageNames,
-		Model:    algo.Model{Topology: "ring"},
+		Model:    algo.Model{Topology: "ring", Initiators: "all"},
 		Build: func(_ algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 			c := &crConfig{n: n}
 			return c.newNode, nil
@@ -36,15 +35,10 @@ func init() {
 	})
 }
 
+// build: the commander is the driver's initiator (Elect at time 0); the
+// parameter commander is its deprecated alias.
 func build(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
-	cmd, err := algo.ParseNodeID(p["commander"])
-	if err != nil {
-		return nil, err
-	}
-	if int(cmd) >= n {
-		return nil, fmt.Errorf("commander %d is not a node (nodes 0..%d)", cmd, n-1)
-	}
-	c := &config{n: n, commander: cmd}
+	c := &config{n: n}
 	if err := p.Durations(map[string]*time.Duration{"timeout": &c.timeout, "wait_timeout": &c.waitTimeout}); err != nil {
 		return nil, err
 	}

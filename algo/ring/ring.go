@@ -5,7 +5,7 @@
 //
 // # The commander's election ("ring")
 //
-// The commander (parameter commander, node 0 by default) starts at boot. It
+// The commander (the driver's initiator, node 0 by default) starts at boot. It
 // sends a gather message to its successor (the next id modulo n); every
 // node writes its identity into it (Peers) and passes it on, so that it
 // comes back to the commander with every identity: the first round. The
@@ -138,7 +138,6 @@ const (
 
 type config struct {
 	n           int
-	commander   algo.NodeID
 	timeout     time.Duration
 	waitTimeout time.Duration
 	nodes       algo.Slab[node]
@@ -203,13 +202,9 @@ func live(env algo.Env, v algo.NodeID) bool {
 	return ok
 }
 
-// Start: the commander starts the election at boot; the others wait for it.
-func (n *node) Start(env algo.Env) {
-	n.state, n.leader = algo.Norm, algo.NoPeer
-	if n.id == n.cfg.commander {
-		n.begin(env, false)
-	}
-}
+// Start boots the node to wait for an election: the commander's begins
+// with the driver's Elect.
+func (n *node) Start(algo.Env) { n.state, n.leader = algo.Norm, algo.NoPeer }
 
 // Restart is a new node: it starts an election of its own, in line mode.
 func (n *node) Restart(env algo.Env) {
