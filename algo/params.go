@@ -26,14 +26,17 @@ type Param struct {
 type Params map[string]string
 
 // Resolve fills in defaults and rejects names the algorithm does not declare and
-// values its checks refuse.
+// values its checks refuse. Parameters marked Initiators are checked but left
+// out: they are the driver's (Algorithm.Initiators), not the machine's.
 func (a *Algorithm) Resolve(raw map[string]string) (Params, error) {
 	p := make(Params, len(a.Params))
 	known := make(map[string]*Param, len(a.Params))
 	for i := range a.Params {
 		d := &a.Params[i]
 		known[d.Name] = d
-		p[d.Name] = d.Default
+		if !d.Initiators {
+			p[d.Name] = d.Default
+		}
 	}
 	keys := make([]string, 0, len(raw))
 	for k := range raw {
@@ -50,7 +53,9 @@ func (a *Algorithm) Resolve(raw map[string]string) (Params, error) {
 				return nil, fmt.Errorf("%s parameter %s: %w", a.Name, k, err)
 			}
 		}
-		p[k] = raw[k]
+		if !d.Initiators {
+			p[k] = raw[k]
+		}
 	}
 	return p, nil
 }

@@ -15,7 +15,9 @@ import (
 type Summary struct {
 	Algorithm string            `json:"algorithm"`
 	Params    map[string]string `json:"params,omitempty"`
-	Seed      uint64            `json:"seed"`
+	// Initiators counts the nodes the driver asked to elect at time 0.
+	Initiators int    `json:"initiators"`
+	Seed       uint64 `json:"seed"`
 	Topology  string            `json:"topology,omitempty"`
 	Nodes     int               `json:"nodes"`
 	Edges     int               `json:"edges"`
@@ -67,6 +69,10 @@ type Summary struct {
 	// the first MaxReports of them; ReportCount counts them all.
 	Reports     []Report `json:"reports"`
 	ReportCount int      `json:"report_count"`
+
+	// Notes are warnings about the run's input that did not stop it (a
+	// deprecated parameter).
+	Notes []string `json:"notes,omitempty"`
 
 	// Emulation is set for runs of real nodes (elect emulate).
 	Emulation *Emulation `json:"emulation,omitempty"`

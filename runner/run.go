@@ -151,6 +151,29 @@ func moving(s *scenario.Scenario, spec topo.Spec, ms mobility.Spec, base string)
 	return net, nil
 }
 
+// Initiators resolves the nodes that the driver asks to elect at time 0 in
+// a run of s on n nodes (algo.Algorithm.Initiators), with a note when the
+// scenario names them through a deprecated parameter.
+func Initiators(s *scenario.Scenario, a *algo.Algorithm, n int) ([]algo.NodeID, string, error) {
+	ids, note, err := a.Initiators(s.Initiators, s.Params, n)
+	if err != nil {
+		return nil, note, s.Blame(err, "initiators", "params")
+	}
+	return ids, note, nil
+}
+
+// unelected resolves the scenario's unelected nodes.
+func unelected(s *scenario.Scenario) ([]algo.NodeID, error) {
+	ids, all, err := algo.ParseNodeSet(s.Unelected)
+	if err != nil {
+		return nil, s.Blame(fmt.Errorf("unelected: %w", err), "unelected")
+	}
+	if all {
+		return nil, s.Blame(fmt.Errorf(`unelected: "all" would exempt every component: name the nodes`), "unelected")
+	}
+	return ids, nil
+}
+
 // CheckConfig returns the checker's configuration for a scenario.
 func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
 	cfg := check.Config{
@@ -159,6 +182,7 @@ func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
 		Spontaneous:   a.Model.Spontaneous,
 		Lossy:         s.Loss > 0,
 	}
+	cfg.Unelected, _ = unelected(s) // checked by Run and Header
 	if cfg.Stabilization == 0 {
 		cfg.Stabilization = check.DefaultStabilization
 	}
@@ -190,11 +214,12 @@ func (net *Net) writeNS2(w io.Writer) error {
 }
 
 // header is the trace header of a run of s.
-func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Net) trace.Header {
+func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Net, initiators []algo.NodeID) trace.Header {
 	cc := CheckConfig(s, a)
 	h := trace.Header{
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: net.Graph.N(),
 		Messages: a.Messages, Spontaneous: a.Model.Spontaneous, Lossy: cc.Lossy,
+		Initiators: initiators, Unelected: cc.Unelected,
 		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
 	}
 	if net.Radio != nil {
@@ -218,7 +243,14 @@ func Header(s *scenario.Scenario) (trace.Header, error) {
 	if err != nil {
 		return trace.Header{}, err
 	}
-	return header(s, a, params, net), nil
+	initiators, _, err := Initiators(s, a, net.Graph.N())
+	if err != nil {
+		return trace.Header{}, err
+	}
+	if _, err := unelected(s); err != nil {
+		return trace.Header{}, err
+	}
+	return header(s, a, params, net, initiators), nil
 }
 
 // Run runs a scenario once.
@@ -236,6 +268,13 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		return nil, err
 	}
 	g := net.Graph
+	initiators, note, err := Initiators(s, a, g.N())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := unelected(s); err != nil {
+		return nil, err
+	}
 	if opt.NS2 != nil {
 		if err := net.writeNS2(opt.NS2); err != nil {
 			return nil, err
@@ -255,7 +294,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	var tw *trace.Writer
 	if opt.Trace != nil {
-		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net))
+		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net, initiators))
 		if err != nil {
 			return nil, fmt.Errorf("trace: %w", err)
 		}
@@ -264,7 +303,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	cfg := sim.Config{
 		Algorithm: a, Params: params, Graph: g, Values: s.Values, Seed: s.Seed,
 		Delay: s.Delay, Loss: s.Loss, Duration: s.Duration, Timeline: s.Events,
-		Observers: observers,
+		Initiators: initiators, Observers: observers,
 	}
 	if net.Radio != nil {
 		cfg.Motion = net.Radio
@@ -283,13 +322,16 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	sum := &metrics.Summary{
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name,
-		Nodes: g.N(), Edges: g.M(),
+		Nodes: g.N(), Edges: g.M(), Initiators: len(initiators),
 		WallMS:    metrics.MS(wall),
 		TraceHash: fmt.Sprintf("%016x", res.Hash),
 	}
 	if net.Radio != nil {
 		sum.Mobility, sum.RangeM = net.Mobility.String(), net.Range
 		sum.ReachableLeaderFraction = reach.Fraction()
+	}
+	if note != "" {
+		sum.Notes = append(sum.Notes, note)
 	}
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, a.Messages)

@@ -36,6 +36,7 @@ func join(path, field string) string {
 var topFields = []string{
 	"algorithm", "params", "seed", "topology", "nodes", "values", "delay",
 	"loss", "duration", "check", "events", "mobility", "range",
+	"initiators", "unelected",
 }
 
 // scenario applies the fields of the root mapping to s.
@@ -74,6 +75,10 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 			s.Mobility, err = d.Name(e.V, e.Key, "a mobility spec")
 		case "range":
 			s.Range, err = d.rangeM(e.V, e.Key)
+		case "initiators":
+			s.Initiators, err = d.runNodeSet(e.V, e.Key)
+		case "unelected":
+			s.Unelected, err = d.runNodeSet(e.V, e.Key)
 		case "check":
 			err = d.check(e.V, e.Key, &s.Check)
 		case "events":
@@ -349,6 +354,42 @@ func (d *decoder) nodeSet(n *yaml.Node, path string) ([]algo.NodeID, error) {
 		return nil, d.Errf(n, path, "no nodes given")
 	}
 	return ids, nil
+}
+
+// runNodeSet reads a node set that applies to the whole run (initiators,
+// unelected): "all", "none", one id, a list of ids, or a set like "0,3-5".
+// It is kept as a set string, to be resolved against the network.
+func (d *decoder) runNodeSet(n *yaml.Node, path string) (string, error) {
+	n = Resolve(n)
+	if n.Kind == yaml.SequenceNode {
+		parts := make([]string, len(n.Content))
+		for i, item := range n.Content {
+			id, err := d.NodeID(item, fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return "", err
+			}
+			parts[i] = strconv.Itoa(int(id))
+		}
+		if len(parts) == 0 {
+			return "none", nil
+		}
+		return strings.Join(parts, ","), nil
+	}
+	v, err := d.Scalar(n, path, `"all", "none", a node id, a list of ids, or a node set like 0,3-5`)
+	if err != nil {
+		return "", err
+	}
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return "", d.Errf(n, path, `empty node set (write "none" for no node)`)
+	}
+	if c := setSize(t); c > maxNodeWork {
+		return "", d.Errf(n, path, "node set %q names %d nodes, more than the %d a file may name", t, c, maxNodeWork)
+	}
+	if _, _, err := algo.ParseNodeSet(t); err != nil {
+		return "", d.Errf(n, path, "%v", err)
+	}
+	return t, nil
 }
 
 // setSize is an upper bound on the ids a node set string names, counted

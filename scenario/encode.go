@@ -50,6 +50,12 @@ func Format(s *Scenario) ([]byte, error) {
 	if s.Range != 0 {
 		fmt.Fprintf(&b, "range: %s\n", strconv.FormatFloat(s.Range, 'g', -1, 64))
 	}
+	if s.Initiators != "" {
+		fmt.Fprintf(&b, "initiators: %s\n", quote(s.Initiators))
+	}
+	if s.Unelected != "" {
+		fmt.Fprintf(&b, "unelected: %s\n", quote(s.Unelected))
+	}
 	fmt.Fprintf(&b, "check:\n  stabilization: %s\n  liveness: %s\n", duration(s.Check.Stabilization), duration(s.Check.Liveness))
 	if len(s.Events) == 0 {
 		b.WriteString("events: null\n")

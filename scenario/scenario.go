@@ -21,6 +21,10 @@
 //	duration: 60s                # virtual time limit; 0 or absent = until no event is left
 //	mobility: waypoint:1:20:2s   # static | waypoint:MINSPEED:MAXSPEED:PAUSE | walk:MINSPEED:MAXSPEED:INTERVAL | ns2:PATH
 //	range: 250                   # radio range in metres, for mobility (default: the geometric topology's range)
+//	initiators: 0,3              # the nodes the driver asks to elect at time 0: all | none | a node set | a list;
+//	                             #   absent = the algorithm's default (node 0 for one that is not spontaneous)
+//	unelected: 5                 # nodes where no election is expected: their components at the end are
+//	                             #   not failed for being unreached or unsettled
 //	check:                       # checker deadlines; absent or 0 = the checker chooses
 //	  stabilization: 5s
 //	  liveness: 30s
@@ -97,7 +101,13 @@ type Scenario struct {
 	// (0: the topology's).
 	Mobility string
 	Range    float64
-	Check    Check
+	// Initiators names the nodes the driver asks to elect at time 0 (a node
+	// set string, "all" or "none"; "" for the algorithm's default, see
+	// algo.Algorithm.Initiators). Unelected names nodes where no election
+	// is expected (check.Config.Unelected); "" for none.
+	Initiators string
+	Unelected  string
+	Check      Check
 	// Events are sorted by At, stably (ties keep file order); each Action's
 	// Where is "FILE:LINE" of its entry.
 	Events []sim.Action

@@ -155,6 +155,9 @@ var validCases = []struct {
 	{"duration zero", "duration: 0\n", func(s *Scenario) { s.Duration = 0 }},
 	{"duration", "duration: 1m30s\n", func(s *Scenario) { s.Duration = 90 * time.Second }},
 	{"mobility", "mobility: waypoint:1:20:2s\nrange: 250\n", func(s *Scenario) { s.Mobility, s.Range = "waypoint:1:20:2s", 250 }},
+	{"initiators set", "initiators: 0,3-5\nunelected: 7\n", func(s *Scenario) { s.Initiators, s.Unelected = "0,3-5", "7" }},
+	{"initiators list", "initiators: [2, 0]\n", func(s *Scenario) { s.Initiators = "2,0" }},
+	{"initiators all", "initiators: all\nunelected: none\n", func(s *Scenario) { s.Initiators, s.Unelected = "all", "none" }},
 	{"range fractional", "range: 1.8\n", func(s *Scenario) { s.Range = 1.8 }},
 	{"check both", "check: {stabilization: 2s, liveness: 250ms}\n", func(s *Scenario) {
 		s.Check = Check{Stabilization: 2 * time.Second, Liveness: 250 * ms}
@@ -247,7 +250,7 @@ var errorCases = []struct {
 }{
 	// the document
 	{"unknown field", "algorithim: echo\n", `t.yaml:1:1: unknown field "algorithim"`,
-		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range)"},
+		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range, initiators, unelected)"},
 	{"unknown field later", "seed: 1\n\n  \nfoo: 2\n", `t.yaml:4:1: unknown field "foo"`, "known: algorithm"},
 	{"duplicate field", "seed: 1\nalgorithm: x\nseed: 2\n", `t.yaml:3:1: duplicate field "seed"`, "(first on line 1)"},
 	{"document is a list", "- seed: 1\n", "t.yaml:1:1: ", "a scenario must be a mapping"},
@@ -319,6 +322,9 @@ var errorCases = []struct {
 	{"range word", "range: far\n", "t.yaml:1:8: range: ", `invalid range "far"`},
 	{"range inf", "range: .inf\n", "t.yaml:1:8: range: ", `invalid range`},
 	{"mobility empty", "mobility: ''\n", "t.yaml:1:11: mobility: ", "empty value (want a mobility spec)"},
+	{"initiators bad", "initiators: 3-1\n", "t.yaml:1:13: initiators: ", "range 3-1 runs backwards"},
+	{"initiators empty", "initiators: ''\n", "t.yaml:1:13: initiators: ", "empty node set"},
+	{"unelected bad id", "unelected: [0, x]\n", "t.yaml:1:16: unelected[1]: ", "invalid node id"},
 	{"loss negative", "loss: -0.1\n", "t.yaml:1:7: loss: ", "outside [0, 1)"},
 	{"loss word", "loss: some\n", "t.yaml:1:7: loss: ", `invalid loss "some"`},
 	{"loss yaml nan", "loss: .nan\n", "t.yaml:1:7: loss: ", `invalid loss ".nan"`},

@@ -43,7 +43,11 @@ type Config struct {
 	Loss      float64
 	// Duration bounds virtual time; zero runs until no event is left.
 	Duration time.Duration
-	Timeline []Action
+	// Initiators are the nodes asked to elect at time 0 (Machine.Elect, an
+	// elect_called event), each right after its own Start, in ascending
+	// order (algo.Algorithm.Initiators resolves them).
+	Initiators []algo.NodeID
+	Timeline   []Action
 	// Motion, when set, moves the nodes: Graph is then the links at time 0,
 	// and the motion changes them as the nodes come into and go out of
 	// range.
@@ -190,6 +194,11 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	n := cfg.Graph.N()
+	for i, v := range cfg.Initiators {
+		if v < 0 || int(v) >= n || (i > 0 && v <= cfg.Initiators[i-1]) {
+			return nil, fmt.Errorf("initiators: %d is not a node of 0..%d in ascending order", v, n-1)
+		}
+	}
 	e := &Engine{
 		cfg:     cfg,
 		alg:     cfg.Algorithm,
@@ -387,8 +396,13 @@ func (e *Engine) Run() Result {
 		}
 		e.schedule(event{at: int64(a.At), kind: evAction, slot: int32(i)})
 	}
+	initiators := e.cfg.Initiators
 	for v := range e.nodes {
 		e.boot(algo.NodeID(v), bootStart)
+		if len(initiators) > 0 && initiators[0] == algo.NodeID(v) {
+			initiators = initiators[1:]
+			e.elect(algo.NodeID(v))
+		}
 	}
 	e.startMotion()
 	limit := int64(e.cfg.Duration)

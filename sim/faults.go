@@ -42,6 +42,13 @@ func (e *Engine) boot(v algo.NodeID, mode bootMode) {
 	e.noteStatus()
 }
 
+// elect asks live node v to start an election.
+func (e *Engine) elect(v algo.NodeID) {
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
+	e.node(v).m.Elect(e.at(v))
+	e.noteStatus()
+}
+
 // act runs one entry of the timeline.
 func (e *Engine) act(a *Action) {
 	switch a.Kind {
@@ -60,12 +67,9 @@ func (e *Engine) act(a *Action) {
 		}
 	case ElectAt:
 		for _, v := range a.Nodes {
-			if !e.node(v).alive {
-				continue
+			if e.node(v).alive {
+				e.elect(v)
 			}
-			e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
-			e.node(v).m.Elect(e.at(v))
-			e.noteStatus()
 		}
 	case Partition:
 		group := make([]int32, len(e.nodes))

@@ -48,7 +48,11 @@ func asyncRun(t *testing.T, n int, seed uint64, params map[string]string, delay 
 	if obs != nil {
 		observers = append(observers, obs(nodes))
 	}
-	e, err := sim.New(sim.Config{Algorithm: &a, Params: params, Graph: complete(n), Seed: seed,
+	initiators, _, err := a.Initiators("", params, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := sim.New(sim.Config{Algorithm: &a, Params: params, Graph: complete(n), Seed: seed, Initiators: initiators,
 		Values: sim.Values{Mode: sim.ValueMode(seed % 2)}, Delay: delay, Observers: observers})
 	if err != nil {
 		t.Fatal(err)
