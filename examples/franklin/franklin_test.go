@@ -3,7 +3,9 @@ package franklin_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/examples/franklin"
 	"github.com/electgo/elect/examples/internal/ringtest"
 	"github.com/electgo/elect/sim"
@@ -92,5 +94,49 @@ func TestExactCounts(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestInitiators: with only some nodes initiating, the others are woken
+// by the first number that reaches them and take part in round 0 as if
+// they had initiated: the same rounds, so exactly the same number messages
+// as with every node initiating, and the same leader.
+func TestInitiators(t *testing.T) {
+	const n = 16
+	for seed := uint64(1); seed <= 3; seed++ {
+		all := ringtest.Run(t, ringtest.Scenario("franklin", n, ringtest.Random(seed)))
+		for _, set := range []string{"0", "5", "1,7,12"} {
+			t.Run(fmt.Sprintf("%s/seed%d", set, seed), func(t *testing.T) {
+				s := ringtest.Scenario("franklin", n, ringtest.Random(seed))
+				s.Initiators = set
+				r := ringtest.Run(t, s)
+				ringtest.Elected(t, r)
+				if got, want := r.Messages.ByType, all.Messages.ByType; got["number"] != want["number"] || got["leader"] != n {
+					t.Errorf("messages %v, want %d number (as with every node initiating) and %d leader", got, want["number"], n)
+				}
+			})
+		}
+	}
+}
+
+// TestElectAgain: an elect event after the first election starts election
+// number 2, which every node joins and which elects the same node again,
+// costing no more than the first.
+func TestElectAgain(t *testing.T) {
+	const n = 17
+	s := ringtest.Scenario("franklin", n, ringtest.Random(4))
+	s.Events = []sim.Action{{At: 10 * time.Second, Kind: sim.ElectAt, Nodes: []algo.NodeID{3}, Where: "TestElectAgain"}}
+	r := ringtest.Run(t, s)
+	ringtest.Elected(t, r)
+	for v, st := range r.Status {
+		if st.Index.Num != 2 {
+			t.Errorf("node %d ended in election %v, want number 2", v, st.Index)
+		}
+	}
+	if r.Elections.Completed != 2 {
+		t.Errorf("%d elections completed, want 2", r.Elections.Completed)
+	}
+	if total := r.Messages.Total; total > 2*(bound(n)+n) {
+		t.Errorf("%d messages for two elections, more than twice %d", total, bound(n)+n)
 	}
 }

@@ -3,7 +3,9 @@ package hs_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
+	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/examples/hs"
 	"github.com/electgo/elect/examples/internal/ringtest"
 	"github.com/electgo/elect/sim"
@@ -101,5 +103,47 @@ func TestExactCounts(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestInitiators: with only some nodes initiating, the others join when
+// the first probe reaches them, and the most valued node still wins within
+// the bound.
+func TestInitiators(t *testing.T) {
+	for _, set := range []string{"0", "5", "1,7,12", "0-15"} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/seed%d", set, seed), func(t *testing.T) {
+				const n = 16
+				s := ringtest.Scenario("hs", n, ringtest.Random(seed))
+				s.Initiators = set
+				r := ringtest.Run(t, s)
+				ringtest.Elected(t, r)
+				if total := r.Messages.Total; total > bound(n)+n {
+					t.Errorf("%d messages (%v), more than %d", total, r.Messages.ByType, bound(n)+n)
+				}
+			})
+		}
+	}
+}
+
+// TestElectAgain: an elect event after the first election starts election
+// number 2, which every node joins and which elects the same node again,
+// costing no more than the first.
+func TestElectAgain(t *testing.T) {
+	const n = 17
+	s := ringtest.Scenario("hs", n, ringtest.Random(4))
+	s.Events = []sim.Action{{At: 10 * time.Second, Kind: sim.ElectAt, Nodes: []algo.NodeID{3}, Where: "TestElectAgain"}}
+	r := ringtest.Run(t, s)
+	ringtest.Elected(t, r)
+	for v, st := range r.Status {
+		if st.Index.Num != 2 {
+			t.Errorf("node %d ended in election %v, want number 2", v, st.Index)
+		}
+	}
+	if r.Elections.Completed != 2 {
+		t.Errorf("%d elections completed, want 2", r.Elections.Completed)
+	}
+	if total := r.Messages.Total; total > 2*(bound(n)+n) {
+		t.Errorf("%d messages for two elections, more than twice %d", total, bound(n)+n)
 	}
 }

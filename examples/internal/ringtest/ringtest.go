@@ -90,20 +90,15 @@ func Arrangements() []Arrangement {
 }
 
 // Scenario is a run of algorithm on ring:n with the arrangement's values,
-// the default delays (uniform 1-5 ms, FIFO links) and no events, until no
-// event is left.
+// the algorithm's default initiators (the driver calls Elect on each at
+// time 0), the default delays (uniform 1-5 ms, FIFO links) and no events,
+// until no event is left.
 func Scenario(algorithm string, n int, a Arrangement) *scenario.Scenario {
 	s := scenario.Default()
 	s.Algorithm, s.Params = algorithm, nil
 	s.Topology, s.Seed = fmt.Sprintf("ring:%d", n), a.Seed
 	s.Values = a.set(n)
 	s.Duration = 0
-	// TEMPORARY until the driver calls Elect on Model.Initiators.
-	nodes := make([]algo.NodeID, n)
-	for v := range nodes {
-		nodes[v] = algo.NodeID(v)
-	}
-	s.Events = []sim.Action{{At: 0, Kind: sim.ElectAt, Nodes: nodes, Where: "ringtest"}}
 	return s
 }
 
