@@ -104,8 +104,13 @@ func meanSD(xs []float64) (float64, float64) {
 }
 
 // WriteTable writes the points as a readable table: those of still networks
-// by size, those of moving ones by speed, with their own figures.
+// by size, those of moving ones by speed, with their own figures. With no
+// points it says so.
 func WriteTable(w io.Writer, points []Point) error {
+	if len(points) == 0 {
+		_, err := fmt.Fprintln(w, "no run completed: nothing to tabulate")
+		return err
+	}
 	var still, moving []Point
 	for _, p := range points {
 		if p.Motion == "" {

@@ -83,13 +83,13 @@ func TestShards(t *testing.T) {
 func TestRunCSVMerge(t *testing.T) {
 	sw := tinySweep(t)
 	runs, _ := sw.Runs()
-	one, err := sw.RunAll(runs, 1, nil)
-	if err != nil {
-		t.Fatal(err)
+	one, failed := sw.RunAll(runs, 1, nil)
+	if failed != nil {
+		t.Fatal(failed[0])
 	}
-	two, err := sw.RunAll(runs, 2, nil)
-	if err != nil {
-		t.Fatal(err)
+	two, failed := sw.RunAll(runs, 2, nil)
+	if failed != nil {
+		t.Fatal(failed[0])
 	}
 	for i := range one {
 		a, b := *one[i], *two[i]

@@ -145,7 +145,7 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 	count.From = x.From
 	sum, err := runner.Run(sc, runner.Options{Observers: []trace.Observer{count}})
 	if err != nil {
-		return nil, fmt.Errorf("run %d (%s %s %s %s seed %d): %w", r.Index, r.Experiment, r.Algorithm, r.Topology, r.Mobility(), r.Seed, err)
+		return nil, fmt.Errorf("%s: %w", r.Label(), err)
 	}
 	res := &Result{
 		Run: r, Nodes: sum.Nodes, Edges: sum.Edges, ByType: map[string]uint64{},

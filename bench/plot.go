@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,50 +22,82 @@ import (
 type figure struct {
 	file, title, axis string
 	value             func(p Point) float64
+	// zero says what a value of 0 means, for the figures on log scales,
+	// which cannot show it.
+	zero string
 }
 
 var movingFigures = []figure{
-	{"leader-time", "time with a leader", "% of node-time", func(p Point) float64 { return 100 * (1 - p.Leaderless) }},
-	{"reachable-leader-time", "time following a reachable leader", "% of node-time", func(p Point) float64 { return 100 * p.Reachable }},
-	{"election-rate", "elections started", "per node per minute", func(p Point) float64 { return p.ElectionRate }},
-	{"leader-changes", "leader changes", "per node per minute", func(p Point) float64 { return p.LeaderChangeRate }},
-	{"messages-per-node-second", "messages, heartbeats included", "per node per second", func(p Point) float64 { return p.MessagesPerNodeSecond }},
+	{"leader-time", "time with a leader", "% of node-time", func(p Point) float64 { return 100 * (1 - p.Leaderless) }, ""},
+	{"reachable-leader-time", "time following a reachable leader", "% of node-time", func(p Point) float64 { return 100 * p.Reachable }, ""},
+	{"election-rate", "elections started", "per node per minute", func(p Point) float64 { return p.ElectionRate }, ""},
+	{"leader-changes", "leader changes", "per node per minute", func(p Point) float64 { return p.LeaderChangeRate }, ""},
+	{"messages-per-node-second", "messages, heartbeats included", "per node per second", func(p Point) float64 { return p.MessagesPerNodeSecond }, ""},
 }
 
+const noElection = "no election began from the experiment's start and ended"
+
 var figures = []figure{
-	{"election-time", "mean election time", "milliseconds", func(p Point) float64 { return p.ElectionMS }},
-	{"messages-per-election", "message overhead per election", "messages", func(p Point) float64 { return p.PerElection }},
-	{"messages-per-node", "message overhead per node", "messages", func(p Point) float64 { return p.PerNode }},
-	{"leaderless", "time without a leader", "% of node-time", func(p Point) float64 { return 100 * p.Leaderless }},
+	{"election-time", "mean election time", "milliseconds", func(p Point) float64 { return p.ElectionMS }, noElection},
+	{"messages-per-election", "message overhead per election", "messages", func(p Point) float64 { return p.PerElection }, noElection},
+	{"messages-per-node", "message overhead per node", "messages", func(p Point) float64 { return p.PerNode }, "no message sent from the experiment's start"},
+	{"leaderless", "time without a leader", "% of node-time", func(p Point) float64 { return 100 * p.Leaderless }, "never without a leader"},
+}
+
+// Plots is what Plot made of the points.
+type Plots struct {
+	// Files are the plots written.
+	Files []string
+	// Skipped says, for each figure not written, why: "start-election-time.png:
+	// ...".
+	Skipped []string
+	// Partial says, for each figure written without some of its points,
+	// which and why.
+	Partial []string
 }
 
 // Plot writes, for every experiment among the points, one plot of each
-// figure into dir, as PNG or SVG (format "png" or "svg"), and returns the
-// files written.
-func Plot(points []Point, dir, format string) ([]string, error) {
+// figure into dir, as PNG or SVG (format "png" or "svg"). A single point is
+// a plot; a figure with no point to show (every value 0 on a log scale, say)
+// is skipped, and Plots says why. The error is for a bad format or a file
+// that cannot be written.
+func Plot(points []Point, dir, format string) (Plots, error) {
+	var out Plots
 	if format != "png" && format != "svg" {
-		return nil, fmt.Errorf("invalid plot format %q (want png or svg)", format)
+		return out, fmt.Errorf("invalid plot format %q (want png or svg)", format)
 	}
-	var written []string
 	for _, x := range Experiments {
 		for _, moving := range []bool{false, true} {
-			files, err := plotExperiment(points, x, moving, dir, format)
-			if err != nil {
-				return nil, err
+			if err := plotExperiment(&out, points, x, moving, dir, format); err != nil {
+				return out, err
 			}
-			written = append(written, files...)
 		}
 	}
-	return written, nil
+	var unknown []string
+	for _, p := range points {
+		if _, err := experiment(p.Experiment); err != nil && !slices.Contains(unknown, p.Experiment) {
+			unknown = append(unknown, p.Experiment)
+			out.Skipped = append(out.Skipped, fmt.Sprintf("experiment %q: not one elect knows (%s), so it has no figures", p.Experiment, experimentNames()))
+		}
+	}
+	return out, nil
+}
+
+func experimentNames() string {
+	names := make([]string, len(Experiments))
+	for i, x := range Experiments {
+		names[i] = x.Name
+	}
+	return strings.Join(names, ", ")
 }
 
 // plotExperiment plots the figures of one experiment: those of still
 // networks against the number of nodes on log scales, those of moving ones
 // against speed on linear scales.
-func plotExperiment(points []Point, x Experiment, moving bool, dir, format string) ([]string, error) {
+func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir, format string) error {
 	names, lines := series(points, x.Name, moving)
 	if len(names) == 0 {
-		return nil, nil
+		return nil
 	}
 	figs, suffix := figures, ""
 	if moving {
@@ -71,8 +106,8 @@ func plotExperiment(points []Point, x Experiment, moving bool, dir, format strin
 			suffix = "-moving" // a still experiment run on moving networks too
 		}
 	}
-	var written []string
 	for _, fig := range figs {
+		file := fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, format)
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s: %s", x.Title, fig.title)
 		p.Y.Label.Text = fig.axis
@@ -85,23 +120,39 @@ func plotExperiment(points []Point, x Experiment, moving bool, dir, format strin
 			p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 			p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
 		}
+		total, shown := 0, 0
+		var left []leftOut
 		for i, name := range names {
 			var xy plotter.XYs
 			for _, pt := range lines[name] {
-				v := fig.value(pt)
+				total++
+				v, px := fig.value(pt), pt.Nodes
+				where := fmt.Sprintf("%s at %g node", name, pt.Nodes)
+				if pt.Nodes != 1 {
+					where += "s"
+				}
+				if moving {
+					px = pt.Speed
+					where = fmt.Sprintf("%s at %g m/s", name, pt.Speed)
+				}
 				switch {
-				case moving:
-					xy = append(xy, plotter.XY{X: pt.Speed, Y: v})
-				case v > 0 && pt.Nodes > 0: // log scales
-					xy = append(xy, plotter.XY{X: pt.Nodes, Y: v})
+				case math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(px) || math.IsInf(px, 0):
+					left = append(left, leftOut{where, "not a number"})
+				case !moving && px <= 0:
+					left = append(left, leftOut{where, "no nodes, which a log scale cannot show"})
+				case !moving && v <= 0:
+					left = append(left, leftOut{where, "0, which a log scale cannot show (" + fig.zero + ")"})
+				default:
+					xy = append(xy, plotter.XY{X: px, Y: v})
 				}
 			}
 			if len(xy) == 0 {
 				continue
 			}
+			shown += len(xy)
 			line, marks, err := plotter.NewLinePoints(xy)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			line.Color = plotutil.Color(i)
 			marks.Color = plotutil.Color(i)
@@ -109,21 +160,122 @@ func plotExperiment(points []Point, x Experiment, moving bool, dir, format strin
 			p.Add(line, marks)
 			p.Legend.Add(name, line, marks)
 		}
-		path := filepath.Join(dir, fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, format))
-		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, path); err != nil {
-			return nil, err
+		if shown == 0 {
+			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: no point to plot: %s", file, summarize(left)))
+			continue
 		}
-		written = append(written, path)
+		if moving {
+			linearRange(&p.X)
+			linearRange(&p.Y)
+		} else {
+			logRange(&p.X)
+			logRange(&p.Y)
+		}
+		path := filepath.Join(dir, file)
+		if err := save(p, path); err != nil {
+			var pe plotPanic
+			if !errors.As(err, &pe) {
+				return err
+			}
+			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: the plotting library failed: %v", file, pe.value))
+			continue
+		}
+		out.Files = append(out.Files, path)
+		if len(left) > 0 {
+			out.Partial = append(out.Partial, fmt.Sprintf("%s: %d of %d points left out, %s", file, len(left), total, summarize(left)))
+		}
 	}
-	return written, nil
+	return nil
+}
+
+// leftOut is a point a figure leaves out: where, and why.
+type leftOut struct{ where, why string }
+
+// summarize groups the points left out by why, naming the first few of
+// each group: "not a number: vkt ring:{n} at 5 nodes, ... and 2 more".
+func summarize(left []leftOut) string {
+	const most = 3
+	var whys []string
+	where := map[string][]string{}
+	for _, l := range left {
+		if _, ok := where[l.why]; !ok {
+			whys = append(whys, l.why)
+		}
+		where[l.why] = append(where[l.why], l.where)
+	}
+	parts := make([]string, len(whys))
+	for i, why := range whys {
+		ws := where[why]
+		text := strings.Join(ws[:min(len(ws), most)], ", ")
+		if len(ws) > most {
+			text += fmt.Sprintf(" and %d more", len(ws)-most)
+		}
+		parts[i] = why + ": " + text
+	}
+	return strings.Join(parts, "; ")
+}
+
+// logRange widens a log axis to span at least a factor of ten about its
+// data, so that a single point or a flat line has a labelled tick (a power
+// of ten). Left alone, the plotting library would pad an axis of one value
+// by one on either side, which for a value up to 1 reaches 0 or below: it
+// panics then, or, for 1 exactly, loops forever making ticks.
+func logRange(a *plot.Axis) {
+	if a.Max/a.Min >= 10 {
+		return
+	}
+	mid := math.Sqrt(a.Min * a.Max)
+	a.Min, a.Max = mid/math.Sqrt(10), mid*math.Sqrt(10)
+}
+
+// linearRange gives an axis of one value a range about it that does not go
+// below 0 (the figures of moving networks are never negative; the library
+// would draw a speed of 0 from -1 to 1).
+func linearRange(a *plot.Axis) {
+	if a.Min == a.Max && a.Min >= 0 {
+		a.Min, a.Max = max(0, a.Min-1), a.Max+1
+	}
+}
+
+// plotPanic is a panic of the plotting library, caught.
+type plotPanic struct{ value any }
+
+func (p plotPanic) Error() string { return fmt.Sprintf("plot: %v", p.value) }
+
+// save draws the plot, then writes it: a plot that cannot be drawn leaves
+// no empty file behind. A panic of the plotting library (it panics on data
+// it cannot scale) comes back as a plotPanic.
+func save(p *plot.Plot, path string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = plotPanic{r}
+		}
+	}()
+	c, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, strings.TrimPrefix(filepath.Ext(path), "."))
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // logTicks marks a logarithmic axis at 1, 2 and 5 times each power of ten,
 // labelled, with the other integer multiples as minor ticks: a narrow range
-// (8 to 80, say) still gets labels.
+// (8 to 80, say) still gets labels. A range that is not positive and finite
+// has no ticks.
 type logTicks struct{}
 
 func (logTicks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) {
+		return nil // log10 of 0 is -Inf: counting decades from it never ends
+	}
 	var ticks []plot.Tick
 	for d := math.Floor(math.Log10(min)); d <= math.Ceil(math.Log10(max)); d++ {
 		base := math.Pow(10, d)

@@ -8,12 +8,15 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/sim"
 )
 
@@ -102,6 +105,15 @@ func (r *Run) Mobility() string {
 	return MobilityAt(r.Motion, r.Speed)
 }
 
+// Label names the run in messages: "run 3 (start vkt ring:8 seed 2)".
+func (r *Run) Label() string {
+	parts := []string{r.Experiment, r.Algorithm, r.Topology}
+	if m := r.Mobility(); m != "" {
+		parts = append(parts, m)
+	}
+	return fmt.Sprintf("run %d (%s seed %d)", r.Index, strings.Join(parts, " "), r.Seed)
+}
+
 // Runs lists the runs of the sweep in a fixed order: experiment, algorithm,
 // topology, size, mobility, speed, seed.
 func (s *Sweep) Runs() ([]Run, error) {
@@ -126,6 +138,16 @@ func (s *Sweep) Runs() ([]Run, error) {
 		}
 	} else if len(s.Mobility) > 0 {
 		return nil, fmt.Errorf("mobility %q needs speeds to fill {v} in", s.Mobility[0])
+	}
+	names := make([]string, 0, len(s.Params))
+	for k := range s.Params {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		if err := s.CheckParam(k, s.Params[k]); err != nil {
+			return nil, fmt.Errorf("parameter %s=%s: %w", k, s.Params[k], err)
+		}
 	}
 	for _, e := range s.Experiments {
 		x, err := experiment(e)
@@ -155,6 +177,37 @@ func (s *Sweep) Runs() ([]Run, error) {
 		}
 	}
 	return runs, nil
+}
+
+// CheckParam checks a parameter of the sweep, which goes to the algorithms
+// that declare it: at least one of them must, and each that does must accept
+// the value. An unknown name is refused with every algorithm's parameters
+// (algo.Algorithm.Resolve's message, for each).
+func (s *Sweep) CheckParam(name, value string) error {
+	var unknown []string
+	taken := false
+	for _, an := range s.Algorithms {
+		a, err := algo.Lookup(an)
+		if err != nil {
+			return err
+		}
+		_, err = a.Resolve(map[string]string{name: value})
+		switch {
+		case err == nil:
+			taken = true
+		case slices.ContainsFunc(a.Params, func(p algo.Param) bool { return p.Name == name }):
+			return err // declared, and the value refused
+		case !slices.Contains(unknown, err.Error()):
+			unknown = append(unknown, err.Error())
+		}
+	}
+	if taken {
+		return nil
+	}
+	if len(unknown) == 0 {
+		return fmt.Errorf("no algorithm to take parameter %q", name)
+	}
+	return errors.New(strings.Join(unknown, "; "))
 }
 
 // ParseSpeeds reads a comma-separated list of speeds in metres per second,

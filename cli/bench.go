@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -90,10 +91,7 @@ makes the table and plots.`,
 			if err := os.MkdirAll(f.out, 0o755); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
-			results, err := runSweep(sw, runs, f.jobs, f.quiet, cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
+			results, failed := runSweep(sw, runs, f.jobs, f.quiet, cmd.ErrOrStderr())
 			name := "results.csv"
 			if shard.N > 1 {
 				name = fmt.Sprintf("results-%d-of-%d.csv", shard.K, shard.N)
@@ -102,15 +100,18 @@ makes the table and plots.`,
 			if err := writeResults(path, results); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d runs written to %s\n", len(results), path)
-			if shard.N > 1 {
-				fmt.Fprintf(cmd.OutOrStdout(), "merge the shards and plot with: elect bench plot %s/results-*-of-%d.csv --out %s\n", f.out, shard.N, f.out)
-				return checkRuns(results)
+			out := cmd.OutOrStdout()
+			if len(failed) > 0 {
+				fmt.Fprintf(out, "%d of %d runs written to %s (%d failed)\n", len(results), len(runs), path, len(failed))
+			} else {
+				fmt.Fprintf(out, "%d runs written to %s\n", len(results), path)
 			}
-			if err := report(cmd.OutOrStdout(), results, f.out, f.format); err != nil {
+			if shard.N > 1 {
+				fmt.Fprintf(out, "merge the shards and plot with: elect bench plot %s/results-*-of-%d.csv --out %s\n", f.out, shard.N, f.out)
+			} else if err := report(out, results, f.out, f.format); err != nil {
 				return err
 			}
-			return checkRuns(results)
+			return outcome(cmd.ErrOrStderr(), path, len(runs), results, failed)
 		},
 	}
 	fl := cmd.Flags()
@@ -185,6 +186,9 @@ func (f *benchFlags) sweep() (*bench.Sweep, error) {
 		if !ok || k == "" {
 			return nil, fmt.Errorf("--param %q: want NAME=VALUE", p)
 		}
+		if err := sw.CheckParam(k, v); err != nil {
+			return nil, fmt.Errorf("--param %s: %w", p, err)
+		}
 		sw.Params[k] = v
 	}
 	if f.speeds != "" {
@@ -221,7 +225,7 @@ func splitList(s string) []string {
 }
 
 // runSweep runs with a progress bar on w.
-func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writer) ([]*bench.Result, error) {
+func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writer) ([]*bench.Result, []*bench.RunError) {
 	var bar *progressbar.ProgressBar
 	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
 		quiet = true // a bar redrawn with carriage returns only garbles a log
@@ -235,7 +239,7 @@ func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writ
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
 		)
 	}
-	return sw.RunAll(runs, jobs, func(*bench.Result) {
+	return sw.RunAll(runs, jobs, func(*bench.Result, error) {
 		if bar != nil {
 			bar.Add(1)
 		}
@@ -255,7 +259,7 @@ func writeResults(path string, results []*bench.Result) error {
 }
 
 // report writes the summary table (to out and OUT/summary.txt) and the
-// plots.
+// plots, and says which figures it could not plot and why.
 func report(out io.Writer, results []*bench.Result, dir, format string) error {
 	points := bench.Aggregate(results)
 	sum, err := os.Create(filepath.Join(dir, "summary.txt"))
@@ -269,24 +273,85 @@ func report(out io.Writer, results []*bench.Result, dir, format string) error {
 	if err := sum.Close(); err != nil {
 		return err
 	}
-	files, err := bench.Plot(points, dir, format)
+	plots, err := bench.Plot(points, dir, format)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "plots: %s\n", strings.Join(files, " "))
+	if len(plots.Files) == 0 {
+		fmt.Fprintln(out, "plots: none")
+	} else {
+		fmt.Fprintf(out, "plots: %s\n", strings.Join(plots.Files, " "))
+	}
+	for _, s := range plots.Skipped {
+		fmt.Fprintf(out, "not plotted: %s\n", s)
+	}
+	for _, s := range plots.Partial {
+		fmt.Fprintf(out, "plotted in part: %s\n", s)
+	}
 	return nil
 }
 
-// checkRuns fails the command when a run broke the specification.
-func checkRuns(results []*bench.Result) error {
-	v := 0
+// outcome is how a sweep ends, once its outputs are written: an error
+// when runs failed (the runs that failed are listed on w, grouped by
+// cause), a violation when the checker found some in the runs that
+// completed, nil when all is well.
+func outcome(w io.Writer, path string, total int, results []*bench.Result, failed []*bench.RunError) error {
+	var violated, violations int
 	for _, r := range results {
-		v += r.Violations
+		if r.Violations > 0 {
+			violated++
+			violations += r.Violations
+		}
 	}
-	if v > 0 {
-		return violationError{v}
+	broke := ""
+	if violated > 0 {
+		broke = fmt.Sprintf("%d of %d completed runs broke the specification (the violations column of %s)", violated, len(results), path)
+	}
+	if len(failed) > 0 {
+		listFailures(w, failed)
+		msg := fmt.Sprintf("%d of %d runs failed (listed above) and are not in %s", len(failed), total, path)
+		if broke != "" {
+			msg += "; " + broke
+		}
+		return errors.New(msg)
+	}
+	if violated > 0 {
+		return fmt.Errorf("%s: %w", broke, violationError{violations})
 	}
 	return nil
+}
+
+// listFailures writes the runs that failed, grouped by cause, with the
+// stack of the first that panicked.
+func listFailures(w io.Writer, failed []*bench.RunError) {
+	var causes []string
+	byCause := map[string][]*bench.RunError{}
+	for _, f := range failed {
+		cause := strings.TrimPrefix(f.Error(), f.Run.Label()+": ")
+		if _, ok := byCause[cause]; !ok {
+			causes = append(causes, cause)
+		}
+		byCause[cause] = append(byCause[cause], f)
+	}
+	if len(failed) == 1 {
+		fmt.Fprintln(w, "1 run failed:")
+	} else {
+		fmt.Fprintf(w, "%d runs failed:\n", len(failed))
+	}
+	for _, c := range causes {
+		fs := byCause[c]
+		who := fs[0].Run.Label()
+		if len(fs) > 1 {
+			who += fmt.Sprintf(" and %d more", len(fs)-1)
+		}
+		fmt.Fprintf(w, "  %s: %s\n", who, c)
+	}
+	for _, f := range failed {
+		if f.Stack != nil {
+			fmt.Fprintf(w, "%s panicked:\n%s", f.Run.Label(), f.Stack)
+			break
+		}
+	}
 }
 
 func newBenchPlotCmd() *cobra.Command {
@@ -316,10 +381,14 @@ func newBenchPlotCmd() *cobra.Command {
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
-			if err := writeResults(filepath.Join(out, "results.csv"), merged); err != nil {
+			path := filepath.Join(out, "results.csv")
+			if err := writeResults(path, merged); err != nil {
 				return err
 			}
-			return report(cmd.OutOrStdout(), merged, out, format)
+			if err := report(cmd.OutOrStdout(), merged, out, format); err != nil {
+				return err
+			}
+			return outcome(cmd.ErrOrStderr(), path, len(merged), merged, nil)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "bench-out", "directory for the merged results, table and plots")
