@@ -99,16 +99,16 @@ func (a *Algorithm) Initiators(set string, raw map[string]string, n int) (ids []
 			return nil, note, fmt.Errorf("initiators %q and %s parameter %s=%q disagree (the parameter is a deprecated alias: give only the initiators)", set, a.Name, d.Name, v)
 		}
 	}
-	what := "initiators"
+	what := "" // says where the set came from, when not from the run
 	if set == "" {
-		set, what = a.Model.Initiators, a.Name+"'s default initiators"
+		set, what = a.Model.Initiators, a.Name+"'s default initiators: "
 		if set == "" && !a.Model.Spontaneous {
 			set = "0"
 		}
 	}
 	ids, all, err := ParseNodeSet(set)
 	if err != nil {
-		return nil, note, fmt.Errorf("%s: %w", what, err)
+		return nil, note, fmt.Errorf("%s%w", what, err)
 	}
 	if all {
 		ids = make([]NodeID, n)
@@ -118,7 +118,7 @@ func (a *Algorithm) Initiators(set string, raw map[string]string, n int) (ids []
 		return ids, note, nil
 	}
 	if len(ids) > 0 && int(ids[len(ids)-1]) >= n {
-		return nil, note, fmt.Errorf("%s: initiator %d does not exist (the network has nodes 0..%d)", what, ids[len(ids)-1], n-1)
+		return nil, note, fmt.Errorf("%sinitiator %d does not exist (the network has nodes 0..%d)", what, ids[len(ids)-1], n-1)
 	}
 	return ids, note, nil
 }

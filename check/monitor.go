@@ -16,13 +16,15 @@
 //     elect_called event, which drivers emit for a run's initiators at time
 //     0) or that an election reached (a node with an election index) for the
 //     others.
-//   - Every leader comes from an election: a node in Norm with a leader
-//     carries a nonzero election index.
+//   - For an algorithm that is not spontaneous, every leader comes from an
+//     initiator's election: a node in Norm with a leader carries a nonzero
+//     election index. (Spontaneous ones may pass a leader on without an
+//     election: vkt's and park's heartbeats merge partitions that way.)
 //   - Nothing is left unjudged: at the end of a run, a component that no
 //     election reached (for an algorithm that is not spontaneous), or whose
 //     liveness bound had not passed and whose nodes had not all settled on
-//     its most valued node, is a violation, unless it holds a node that
-//     Config.Unelected exempts.
+//     its most valued node (unless the network changes on its own,
+//     Config.OpenEnded), is a violation, unless Config.Unelected exempts it.
 //
 // A component "changes" when a link between its nodes goes up or down, one of
 // its nodes crashes, restarts or recovers or changes its value, or an election
@@ -60,8 +62,16 @@ type Config struct {
 	Spontaneous bool
 	// Unelected names nodes where no election is expected: a component that
 	// holds one at the end of the run is not failed for being unreached or
-	// unsettled (the scenario's unelected field).
-	Unelected []algo.NodeID
+	// unsettled (the scenario's unelected field). UnelectedUninitiated
+	// exempts every component that holds no initiator (unelected:
+	// uninitiated), for networks whose pieces an initiator cannot reach.
+	Unelected            []algo.NodeID
+	UnelectedUninitiated bool
+	// OpenEnded says the network changes on its own (moving nodes, or lost
+	// messages that start elections, see Lossy), so a run may end at any
+	// moment of a change: a component it leaves unsettled before its
+	// liveness bound is counted unchecked, not failed.
+	OpenEnded bool
 	// Lossy says links lose messages. A node that then starts an election
 	// of its own (takes up a computation index with its own id) may have
 	// lost its leader's messages rather than its leader, which it cannot
@@ -138,17 +148,17 @@ type compState struct {
 
 // nodeState is the Monitor's record of one node.
 type nodeState struct {
-	value   int64
-	lastT   time.Duration // when its leaderless accounting last moved
-	status  algo.Status
-	comp    int32 // its component; -1 when dead or not yet placed
-	alive   bool
+	value  int64
+	lastT  time.Duration // when its leaderless accounting last moved
+	status algo.Status
+	comp   int32 // its component; -1 when dead or not yet placed
+	alive  bool
 	// initiated is set once the node is asked to elect (an elect_called
 	// event): its component must then elect.
 	initiated bool
 	touched   bool   // listed in Monitor.touched
-	owned   bool   // adj[v] is the Monitor's own, not Config.Network's
-	seen    uint32 // stamp of the last search that reached it (Monitor.stamp)
+	owned     bool   // adj[v] is the Monitor's own, not Config.Network's
+	seen      uint32 // stamp of the last search that reached it (Monitor.stamp)
 }
 
 type compRef struct {
@@ -494,7 +504,7 @@ func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
 	m.account(v)
 	old := m.nodes[v].status
 	m.nodes[v].status = s
-	if s.HasLeader() && s.Index.IsZero() && (old.Leader != s.Leader || !old.HasLeader()) {
+	if !m.cfg.Spontaneous && s.HasLeader() && s.Index.IsZero() && (old.Leader != s.Leader || !old.HasLeader()) {
 		m.report(Violation{At: m.now, Property: "index", Nodes: []algo.NodeID{v},
 			Reason: fmt.Sprintf("node %d is in Norm following %d with no election index: a leader comes from an election, whose index the status must carry (algo.Status.Index)", v, s.Leader)})
 	}
@@ -678,21 +688,25 @@ func (m *Monitor) end(quiescent bool) {
 		case !cs.live && m.inScope(c):
 			m.unchecked++
 		}
-		if quiescent || m.exempt(c) {
+		if m.exempt(c) {
 			continue
 		}
 		switch {
 		case !m.inScope(c):
 			m.endViolation(c, fmt.Sprintf("no election reached this component of %d nodes: none of them was an initiator (the algorithm is not spontaneous); name one (--initiators) or declare that none is expected (unelected)", cs.size))
-		case !cs.live && (cs.correct != cs.size || cs.distinct > 1):
+		case !quiescent && !m.cfg.OpenEnded && !cs.live && (cs.correct != cs.size || cs.distinct > 1):
 			m.endViolation(c, fmt.Sprintf("the run ended %v after this component of %d nodes last changed, before its liveness bound (%v), with %d of them not in Norm following its most valued node %s: run longer, or declare that no election is expected there (unelected)",
 				m.now-cs.since, cs.size, m.cfg.Liveness, cs.size-cs.correct, cs.best))
 		}
 	}
 }
 
-// exempt reports whether component c holds a node of Config.Unelected.
+// exempt reports whether component c is exempt from the end's judgement
+// (Config.Unelected, Config.UnelectedUninitiated).
 func (m *Monitor) exempt(c int32) bool {
+	if m.cfg.UnelectedUninitiated && m.comps[c].initiated == 0 {
+		return true
+	}
 	for _, v := range m.cfg.Unelected {
 		if int(v) < len(m.nodes) && m.nodes[v].comp == c {
 			return true

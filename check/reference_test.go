@@ -56,7 +56,7 @@ type refChecker struct {
 	// initiated marks the nodes asked to elect (elect_called).
 	initiated []bool
 	pending   []*refComp
-	res     refResult
+	res       refResult
 }
 
 func refCheck(cfg Config, events []trace.Event) refResult {
@@ -110,7 +110,7 @@ func (r *refChecker) apply(e trace.Event) {
 	case trace.StatusChanged:
 		// Every leader comes from an election, whose index the status carries.
 		old := o.status[v]
-		if s := e.Status; o.alive[v] && s.HasLeader() && s.Index.IsZero() && (!old.HasLeader() || old.Leader != s.Leader) {
+		if s := e.Status; !r.cfg.Spontaneous && o.alive[v] && s.HasLeader() && s.Index.IsZero() && (!old.HasLeader() || old.Leader != s.Leader) {
 			r.res.violations = append(r.res.violations, Violation{At: r.now, Property: "index", Nodes: []algo.NodeID{v}})
 		}
 	case trace.End:
@@ -319,14 +319,14 @@ func (r *refChecker) end(quiescent bool) {
 		// Nothing is left unjudged: a component no election reached, or
 		// one the run left unsettled before its bound, fails, unless it
 		// holds an exempt node.
-		exempt := false
+		exempt := r.cfg.UnelectedUninitiated && !slices.ContainsFunc(c.members, func(v algo.NodeID) bool { return r.initiated[v] })
 		for _, v := range r.cfg.Unelected {
 			exempt = exempt || slices.Contains(c.members, v)
 		}
-		if quiescent || exempt {
+		if exempt {
 			continue
 		}
-		if !r.inScope(c) || (!c.live && (!st.settled || st.disagree)) {
+		if !r.inScope(c) || (!quiescent && !r.cfg.OpenEnded && !c.live && (!st.settled || st.disagree)) {
 			r.res.violations = append(r.res.violations, Violation{At: r.now, Property: "liveness", Nodes: c.members[:min(len(c.members), 10)]})
 		}
 	}

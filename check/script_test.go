@@ -5,7 +5,7 @@ package check
 //
 // Format (one item per line, '#' starts a comment):
 //
-//	config stabilization=10s liveness=30s spontaneous=true max=100 unelected=4,7
+//	config stabilization=10s liveness=30s spontaneous=true max=100 unelected=4,7 openended=false
 //	TIME node ID value=V          # NodeAdded
 //	TIME link A B                 # LinkUp (also link_up)
 //	TIME link_down A B
@@ -124,7 +124,13 @@ func parseConfig(cfg *Config, fields []string) error {
 			cfg.Spontaneous, err = strconv.ParseBool(v)
 		case "max":
 			cfg.MaxViolations, err = strconv.Atoi(v)
+		case "openended":
+			cfg.OpenEnded, err = strconv.ParseBool(v)
 		case "unelected":
+			if v == "uninitiated" {
+				cfg.UnelectedUninitiated = true
+				break
+			}
 			cfg.Unelected, _, err = algo.ParseNodeSet(v)
 		default:
 			err = fmt.Errorf("unknown config key %q", k)

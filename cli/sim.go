@@ -35,7 +35,8 @@ type scenarioFlags struct {
 	delay         string
 	loss          float64
 	params        []string
-	initiator     string
+	initiators    string
+	unelected     string
 	stabilization string
 	liveness      string
 	mobility      string
@@ -54,7 +55,10 @@ func (f *scenarioFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.delay, "delay", "", "link delay: constant:D, uniform:MIN:MAX or exponential:MEAN")
 	fl.Float64Var(&f.loss, "loss", 0, "probability that a message is lost, in [0, 1)")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable)")
-	fl.StringVar(&f.initiator, "initiator", "", "the initiating node, for algorithms with an initiator parameter")
+	fl.StringVar(&f.initiators, "initiators", "", "the nodes asked to elect at time 0: all, none, or a set like 0,3-5 (default: the algorithm's, node 0 for one that is not spontaneous)")
+	fl.StringVar(&f.initiators, "initiator", "", "the initiating node")
+	fl.MarkDeprecated("initiator", "use --initiators")
+	fl.StringVar(&f.unelected, "unelected", "", "nodes where no election is expected (a node set, or uninitiated: every component without an initiator): the checker does not fail their components for being unreached or unsettled at the end")
 	fl.StringVar(&f.stabilization, "stabilization", "", "checker: how long a component must be unchanged before its Norm nodes must agree")
 	fl.StringVar(&f.liveness, "liveness", "", "checker: how long a component must be unchanged before it must have settled on its most valued node")
 	fl.StringVar(&f.mobility, "mobility", "", "how nodes move: static, waypoint:MINSPEED:MAXSPEED:PAUSE, walk:MINSPEED:MAXSPEED:INTERVAL (speeds in m/s) or ns2:PATH (an ns-2 movement trace, e.g. from setdest)")
@@ -62,7 +66,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command) {
 }
 
 // scenarioFlagNames are the flags that shape a scenario.
-var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration", "values", "delay", "loss", "param", "initiator", "stabilization", "liveness", "mobility", "range"}
+var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration", "values", "delay", "loss", "param", "initiators", "initiator", "unelected", "stabilization", "liveness", "mobility", "range"}
 
 // anySet reports whether a flag shaping the scenario was given.
 func (f *scenarioFlags) anySet(cmd *cobra.Command) bool {
@@ -197,19 +201,54 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		}
 		return nil, s.Blame(err, "range")
 	}
-	if err := f.setParams(s, a, set("initiator")); err != nil {
+	if err := f.setParams(s, a); err != nil {
 		return nil, err
 	}
-	return s, nil
+	return s, f.setInitiators(cmd, s, a)
+}
+
+// setInitiators takes --initiators and --unelected into the scenario and
+// checks them against the network, blaming the flag or the file.
+func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, a *algo.Algorithm) error {
+	set := cmd.Flags().Changed
+	flag := ""
+	for _, name := range []string{"initiators", "initiator"} {
+		if set(name) {
+			flag, s.Initiators = "--"+name, f.initiators
+		}
+	}
+	if set("unelected") && f.unelected == scenario.Uninitiated {
+		s.Unelected = f.unelected
+	} else if set("unelected") {
+		if _, all, err := algo.ParseNodeSet(f.unelected); err != nil || all {
+			if all {
+				err = fmt.Errorf(`"all" would exempt every component: name the nodes`)
+			}
+			return fmt.Errorf("--unelected: %w", err)
+		}
+		s.Unelected = f.unelected
+	}
+	n := 1 << 30 // a file:PATH network has its size only once it is read
+	if spec, err := topo.Parse(s.Topology, s.Nodes); err == nil && spec.N > 0 {
+		n = spec.N
+	}
+	if _, _, err := runner.Initiators(s, a, n); err != nil {
+		if flag != "" {
+			_, _, err = a.Initiators(s.Initiators, s.Params, n)
+			return fmt.Errorf("%s: %w", flag, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // paramFlag is one parameter given on the command line.
 type paramFlag struct{ name, value, flag string }
 
-// setParams merges the --param and --initiator flags into the scenario's
-// parameters and checks the result, on its own and against the network's
-// size, blaming each problem on the flag or the file entry that causes it.
-func (f *scenarioFlags) setParams(s *scenario.Scenario, a *algo.Algorithm, initiator bool) error {
+// setParams merges the --param flags into the scenario's parameters and
+// checks the result, on its own and against the network's size, blaming
+// each problem on the flag or the file entry that causes it.
+func (f *scenarioFlags) setParams(s *scenario.Scenario, a *algo.Algorithm) error {
 	var flags []paramFlag
 	for _, p := range f.params {
 		k, v, ok := strings.Cut(p, "=")
@@ -217,9 +256,6 @@ func (f *scenarioFlags) setParams(s *scenario.Scenario, a *algo.Algorithm, initi
 			return fmt.Errorf("--param %q: want NAME=VALUE", p)
 		}
 		flags = append(flags, paramFlag{k, v, "--param " + p})
-	}
-	if initiator {
-		flags = append(flags, paramFlag{"initiator", f.initiator, "--initiator"})
 	}
 	base := maps.Clone(s.Params)
 	if base == nil {
@@ -241,7 +277,7 @@ func (f *scenarioFlags) setParams(s *scenario.Scenario, a *algo.Algorithm, initi
 		params[p.name] = p.value
 	}
 	s.Params = params
-	// Then against the network: an initiator beyond the last node. (A
+	// Then against the network: a node beyond the last one. (A
 	// file:PATH topology has its size only once the file is read: its
 	// problems surface when the run starts.)
 	spec, err := topo.Parse(s.Topology, s.Nodes)
@@ -341,6 +377,9 @@ the flags.`,
 			sum, err := runner.Run(s, opt)
 			if err != nil {
 				return err
+			}
+			for _, note := range sum.Notes {
+				fmt.Fprintln(cmd.ErrOrStderr(), "elect: note:", note)
 			}
 			if nf != nil {
 				if err := nf.Close(); err != nil {

@@ -162,8 +162,12 @@ func Initiators(s *scenario.Scenario, a *algo.Algorithm, n int) ([]algo.NodeID, 
 	return ids, note, nil
 }
 
-// unelected resolves the scenario's unelected nodes.
+// unelected resolves the scenario's unelected nodes; the word uninitiated
+// declares every component without an initiator.
 func unelected(s *scenario.Scenario) ([]algo.NodeID, error) {
+	if s.Unelected == scenario.Uninitiated {
+		return nil, nil
+	}
 	ids, all, err := algo.ParseNodeSet(s.Unelected)
 	if err != nil {
 		return nil, s.Blame(fmt.Errorf("unelected: %w", err), "unelected")
@@ -183,6 +187,8 @@ func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
 		Lossy:         s.Loss > 0,
 	}
 	cfg.Unelected, _ = unelected(s) // checked by Run and Header
+	cfg.UnelectedUninitiated = s.Unelected == scenario.Uninitiated
+	cfg.OpenEnded = cfg.Lossy || s.Mobility != ""
 	if cfg.Stabilization == 0 {
 		cfg.Stabilization = check.DefaultStabilization
 	}
@@ -219,7 +225,7 @@ func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Ne
 	h := trace.Header{
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: net.Graph.N(),
 		Messages: a.Messages, Spontaneous: a.Model.Spontaneous, Lossy: cc.Lossy,
-		Initiators: initiators, Unelected: cc.Unelected,
+		Initiators: initiators, Unelected: cc.Unelected, UnelectedUninitiated: cc.UnelectedUninitiated,
 		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
 	}
 	if net.Radio != nil {

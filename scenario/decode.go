@@ -78,6 +78,10 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 		case "initiators":
 			s.Initiators, err = d.runNodeSet(e.V, e.Key)
 		case "unelected":
+			if v := Resolve(e.V); v.Kind == yaml.ScalarNode && strings.TrimSpace(v.Value) == Uninitiated {
+				s.Unelected = Uninitiated
+				break
+			}
 			s.Unelected, err = d.runNodeSet(e.V, e.Key)
 		case "check":
 			err = d.check(e.V, e.Key, &s.Check)

@@ -24,7 +24,8 @@
 //	initiators: 0,3              # the nodes the driver asks to elect at time 0: all | none | a node set | a list;
 //	                             #   absent = the algorithm's default (node 0 for one that is not spontaneous)
 //	unelected: 5                 # nodes where no election is expected: their components at the end are
-//	                             #   not failed for being unreached or unsettled
+//	                             #   not failed for being unreached or unsettled; "uninitiated": every
+//	                             #   component that holds no initiator
 //	check:                       # checker deadlines; absent or 0 = the checker chooses
 //	  stabilization: 5s
 //	  liveness: 30s
@@ -115,6 +116,11 @@ type Scenario struct {
 	// set records where the file set each field.
 	set Positions
 }
+
+// Uninitiated is the value of unelected that declares every component
+// holding no initiator at the end (a piece of the network that no
+// initiator can reach).
+const Uninitiated = "uninitiated"
 
 // Sets reports whether the scenario file set a field: a top-level name
 // ("params") or a parameter ("params.initiator").

@@ -88,6 +88,11 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 		s.Values = sim.Values{Mode: sim.ValueRandom}
 	}
 	s.Params = params(a, n, rng)
+	s.Initiators = initiators(a, n, rng)
+	if !a.Model.Spontaneous {
+		// Faults and random graphs leave pieces no initiator reaches.
+		s.Unelected = scenario.Uninitiated
+	}
 	s.Delay = delay(rng)
 	if a.Model.BoundedDelay && !f.Late {
 		// In time for the timeouts: at most a quarter of the shortest.
@@ -217,28 +222,31 @@ func delay(rng *rand.Rand) sim.Delay {
 	return sim.Delay{Kind: sim.Exponential, A: ms(1, 20)}
 }
 
-// params draws the algorithm's own choices that shape a run: who starts
-// (initiator, initiators, candidates); every other parameter keeps its
-// default.
+// params draws the algorithm's own choices that shape a run: which nodes
+// elect at boot of their own accord (vkt's and park's initiators); every
+// other parameter keeps its default.
 func params(a *algo.Algorithm, n int, rng *rand.Rand) map[string]string {
 	out := map[string]string{}
 	for _, p := range a.Params {
-		switch p.Name {
-		case "initiator":
-			out[p.Name] = fmt.Sprint(rng.IntN(n))
-		case "initiators":
+		if p.Name == "initiators" && !p.Initiators {
 			out[p.Name] = nodeSet(n, rng)
-		case "candidates":
-			// The capture and all-to-all algorithms elect the best
-			// candidate, the specification the best node: they agree only
-			// when every node is a candidate.
-			out[p.Name] = "all"
 		}
 	}
 	if len(out) == 0 {
 		return nil
 	}
 	return out
+}
+
+// initiators draws the driver's initiators: the algorithm's default, or one
+// node. An algorithm whose default is every node keeps it: the capture
+// algorithms elect the best candidate, the specification the best node,
+// and they agree only when every node is a candidate.
+func initiators(a *algo.Algorithm, n int, rng *rand.Rand) string {
+	if a.Model.Spontaneous || a.Model.Initiators == "all" || rng.IntN(2) == 0 {
+		return ""
+	}
+	return fmt.Sprint(rng.IntN(n))
 }
 
 // nodeSet draws "all", or a non-empty set of nodes written as a list.

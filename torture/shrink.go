@@ -81,6 +81,7 @@ func Shrink(s *scenario.Scenario, fails func(*scenario.Scenario) bool, budget in
 				return ok
 			},
 			func(c *scenario.Scenario) bool { ok := len(c.Params) > 0; c.Params = nil; return ok },
+			func(c *scenario.Scenario) bool { ok := c.Initiators != ""; c.Initiators = ""; return ok },
 		} {
 			c := best.Clone()
 			if simplify(c) && try(c) {
@@ -212,8 +213,8 @@ func withNodes(s *scenario.Scenario, m int, family string) (*scenario.Scenario, 
 // returns false when that changes nothing.
 func relabel(s *scenario.Scenario) (*scenario.Scenario, bool) {
 	n := size(s)
-	if n == 0 || len(s.Params) > 0 {
-		return nil, false // parameters may name nodes too
+	if n == 0 || len(s.Params) > 0 || (s.Initiators != "" && s.Initiators != "all") {
+		return nil, false // parameters and initiators may name nodes too
 	}
 	named := make([]bool, n)
 	mark := func(v algo.NodeID) {

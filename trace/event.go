@@ -122,8 +122,9 @@ type Header struct {
 	// Initiators are the nodes the driver asked to elect at time 0 (the
 	// trace's elect_called events at 0 say the same); Unelected those
 	// where no election was expected (check.Config.Unelected).
-	Initiators []algo.NodeID `json:"initiators,omitempty"`
-	Unelected  []algo.NodeID `json:"unelected,omitempty"`
+	Initiators           []algo.NodeID `json:"initiators,omitempty"`
+	Unelected            []algo.NodeID `json:"unelected,omitempty"`
+	UnelectedUninitiated bool          `json:"unelected_uninitiated,omitempty"`
 	// Mobility, RangeM and Duration say how the nodes of a mobile run moved
 	// (the spec, the radio range and the run's length, from which the same
 	// seed rebuilds every node's track): what a picture of the run needs.

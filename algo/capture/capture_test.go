@@ -88,8 +88,10 @@ func run(t *testing.T, c spec, obs ...trace.Observer) *metrics.Summary {
 	s.Values = sim.Values{Mode: c.values}
 	s.Params = map[string]string{}
 	if c.candidates != "" {
-		s.Params["candidates"] = c.candidates
+		s.Initiators = c.candidates
 	}
+	// With no candidate, no election is expected.
+	s.Unelected = scenario.Uninitiated
 	if c.order != "" {
 		s.Params["order"] = c.order
 	}
