@@ -54,6 +54,8 @@
 // operation starts election number+1, and a node that hears of a higher
 // number leaves whatever it was doing and joins it; messages of a lower
 // number are dropped.
+// A node's Status().Index is <election, its own id> until it follows the
+// leader (every node is active in round 0), then <election, leader>.
 //
 // Messages, and the fields each uses:
 //

@@ -50,6 +50,9 @@
 // number leaves whatever it was doing and joins it; messages of a lower
 // number are dropped. This lets an operator (or a scenario's elect event)
 // elect again after the first election.
+// A node's Status().Index is <election, its own id> while it competes,
+// <election, candidate> while it relays for the candidate whose message
+// brought it in, and <election, leader> once it follows the leader.
 //
 // Messages, with the names of the textbook presentations (Attiya and
 // Welch, Lynch), and the fields each uses:
@@ -107,8 +110,11 @@ type node struct {
 	// every comparison of one election uses the same value.
 	me algo.Peer
 	// candidate: the node competes; phase is its phase k and replies the
-	// replies of that phase it has received.
+	// replies of that phase it has received. by is the candidate whose
+	// computation the node takes part in: itself, or for a relay the
+	// candidate whose message brought it in (Status().Index.ID).
 	candidate bool
+	by        algo.NodeID
 	phase     uint32
 	replies   int
 	state     algo.State
@@ -118,7 +124,7 @@ type node struct {
 func (n *node) Status() algo.Status {
 	idx := algo.Index{}
 	if n.election > 0 {
-		idx = algo.Index{Num: n.election, ID: n.id}
+		idx = algo.Index{Num: n.election, ID: n.by}
 		if n.state == algo.Norm {
 			idx.ID = n.leader.ID
 		}
@@ -161,13 +167,13 @@ func (n *node) Elect(env algo.Env) {
 	if n.state != algo.Norm {
 		return
 	}
-	n.join(env, n.election+1)
+	n.join(env, n.election+1, n.id)
 	n.compete(env)
 }
 
-// join enters election e, not yet as a candidate.
-func (n *node) join(env algo.Env, e uint32) {
-	n.election, n.joined = e, true
+// join enters election e, not yet as a candidate, brought in by by.
+func (n *node) join(env algo.Env, e uint32, by algo.NodeID) {
+	n.election, n.joined, n.by = e, true, by
 	n.me = algo.Peer{ID: n.id, Value: env.Value()}
 	n.candidate, n.phase, n.replies = false, 0, 0
 	n.state = algo.Wait
@@ -175,7 +181,7 @@ func (n *node) join(env algo.Env, e uint32) {
 
 // compete makes the node a candidate in phase 0.
 func (n *node) compete(env algo.Env) {
-	n.candidate, n.state = true, algo.Elect
+	n.candidate, n.state, n.by = true, algo.Elect, n.id
 	n.probe(env)
 }
 
@@ -208,7 +214,7 @@ func (n *node) Receive(env algo.Env, m *algo.Message) {
 		n.joined = false
 	}
 	if !n.joined {
-		n.join(env, m.Index.Num)
+		n.join(env, m.Index.Num, m.Peer.ID)
 		if m.Type == Probe && n.me.Better(m.Peer) {
 			// Woken by a worse identity: this node may be the best one.
 			n.compete(env)

@@ -133,8 +133,8 @@ func TestWoken(t *testing.T) {
 	if got, want := env.Take(), "reply>4 <1,7> 7"; got != want {
 		t.Fatalf("woken by a better probe: sent %q, want %q", got, want)
 	}
-	if s := m.Status(); s.State != algo.Wait {
-		t.Fatalf("status %+v, want Wait (a relay)", s)
+	if s := m.Status(); s.State != algo.Wait || s.Index != (algo.Index{Num: 1, ID: 7}) {
+		t.Fatalf("status %+v, want Wait (a relay) in the computation <1,7>", s)
 	}
 	m.Elect(env)
 	if got := env.Take(); got != "" {
