@@ -89,3 +89,136 @@ func TestBenchBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Degenerate sweeps: every one writes its CSV and table, plots what it can
+// (a single point is a plot), says why it skips a figure, and never panics.
+func TestBenchDegenerate(t *testing.T) {
+	start := []string{"start-election-time.png", "start-messages-per-election.png", "start-messages-per-node.png", "start-leaderless.png"}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		code  int
+		rows  int      // in results.csv
+		files []string // plots written, in order
+		out   []string // in stdout
+		err   []string // in stderr
+	}{
+		{
+			name: "one size", args: []string{"--algos", "vkt", "--topology", "ring:{n}@8", "--seeds", "2"},
+			code: ExitOK, rows: 4,
+			files: append(start, "crash-election-time.png", "crash-messages-per-election.png", "crash-messages-per-node.png", "crash-leaderless.png"),
+		},
+		{
+			name: "one experiment, algorithm, size and seed", args: []string{"--experiments", "start", "--topology", "ring:{n}@5", "--seeds", "1"},
+			code: ExitOK, rows: 1, files: start,
+		},
+		{
+			name: "a size of one node: nothing to plot", args: []string{"--experiments", "start", "--topology", "complete:{n}@1", "--seeds", "1"},
+			code: ExitOK, rows: 1,
+			out: []string{"plots: none", "not plotted: start-election-time.png: no point to plot: 0, which a log scale cannot show (no election began from the experiment's start and ended): vkt complete:{n} at 1 node",
+				"not plotted: start-leaderless.png: no point to plot: 0, which a log scale cannot show (never without a leader)"},
+		},
+		{
+			name: "one node, then two", args: []string{"--experiments", "start", "--topology", "complete:{n}@1..2", "--seeds", "1"},
+			code: ExitOK, rows: 2, files: start,
+			out: []string{"plotted in part: start-election-time.png: 1 of 2 points left out, 0, which a log scale cannot show"},
+		},
+		{
+			name: "every run fails", args: []string{"--experiments", "start", "--topology", "ring:{n}@1,2", "--seeds", "2"},
+			code: ExitError, rows: 0,
+			out: []string{"0 of 4 runs written to", "no run completed: nothing to tabulate", "plots: none"},
+			err: []string{"4 runs failed:\n", `run 0 (start vkt ring:1 seed 1) and 1 more: topology "ring:1": ring needs at least 3 nodes`,
+				`run 2 (start vkt ring:2 seed 1) and 1 more: topology "ring:2": ring needs at least 3 nodes`, "elect: 4 of 4 runs failed (listed above) and are not in "},
+		},
+		{
+			name: "one size fails", args: []string{"--experiments", "start", "--topology", "ring:{n}@1,5", "--seeds", "1"},
+			code: ExitError, rows: 1, files: start,
+			out: []string{"1 of 2 runs written to", "(1 failed)"},
+			err: []string{"1 run failed:\n  run 0 (start vkt ring:1 seed 1): topology \"ring:1\"", "elect: 1 of 2 runs failed"},
+		},
+		{
+			name: "no election completed", args: []string{"--experiments", "crash", "--algos", "echo", "--topology", "ring:{n}@5,6", "--seeds", "1"},
+			code: ExitViolation, rows: 2, files: []string{"crash-leaderless.png"},
+			out: []string{"not plotted: crash-election-time.png: no point to plot", "not plotted: crash-messages-per-election.png", "not plotted: crash-messages-per-node.png"},
+			err: []string{"elect: 2 of 2 completed runs broke the specification (the violations column of "},
+		},
+		{
+			name: "one speed, 0", args: []string{"--experiments", "mobile", "--speeds", "0", "--topology", "geometric:{n}:d10@16", "--seeds", "1", "--duration", "40s"},
+			code: ExitOK, rows: 1,
+			files: []string{"mobile-leader-time.png", "mobile-reachable-leader-time.png", "mobile-election-rate.png", "mobile-leader-changes.png", "mobile-messages-per-node-second.png"},
+		},
+		{
+			name: "one speed, 0, on a network without positions too", args: []string{"--experiments", "mobile", "--speeds", "0", "--topology", "layered:{n}@2", "--topology", "geometric:{n}:d10@16", "--seeds", "1", "--duration", "40s"},
+			code: ExitError, rows: 1,
+			files: []string{"mobile-leader-time.png", "mobile-reachable-leader-time.png", "mobile-election-rate.png", "mobile-leader-changes.png", "mobile-messages-per-node-second.png"},
+			err:   []string{"run 0 (mobile vkt layered:2 static seed 1): mobility static needs nodes with positions", "elect: 1 of 2 runs failed"},
+		},
+		{
+			name: "a shard with no runs", args: []string{"--experiments", "start", "--topology", "ring:{n}@5", "--seeds", "1", "--shard", "2/3"},
+			code: ExitOK, rows: 0,
+			out: []string{"0 runs written to"},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			code, out, errOut := cli(t, append([]string{"bench", "--quiet", "--out", dir}, c.args...)...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, out, errOut)
+			}
+			csvs, _ := filepath.Glob(filepath.Join(dir, "results*.csv"))
+			if len(csvs) != 1 {
+				t.Fatalf("results files %v", csvs)
+			}
+			b, err := os.ReadFile(csvs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rows := strings.Count(string(b), "\n") - 1; rows != c.rows {
+				t.Errorf("%d rows in %s, want %d", rows, csvs[0], c.rows)
+			}
+			plots, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+			if len(plots) != len(c.files) {
+				t.Errorf("plots %v, want %v", plots, c.files)
+			}
+			if !strings.Contains(csvs[0], "-of-") {
+				sum, err := os.ReadFile(filepath.Join(dir, "summary.txt"))
+				if err != nil || !strings.Contains(out, string(sum)) {
+					t.Errorf("summary.txt %q (%v), not in stdout", sum, err)
+				}
+				var want []string
+				for _, f := range c.files {
+					want = append(want, filepath.Join(dir, f))
+				}
+				if len(want) > 0 && !strings.Contains(out, "plots: "+strings.Join(want, " ")+"\n") {
+					t.Errorf("stdout does not list the plots %v:\n%s", c.files, out)
+				}
+			}
+			for _, w := range c.out {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range c.err {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+			if len(c.err) == 0 && errOut != "" {
+				t.Errorf("stderr %q", errOut)
+			}
+		})
+	}
+}
+
+// bench plot of a results file with no rows: the table and the plots say
+// there is nothing.
+func TestBenchPlotEmpty(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errOut := cli(t, "bench", "--quiet", "--out", dir, "--experiments", "start", "--topology", "ring:{n}@5", "--seeds", "1", "--shard", "2/2"); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, out, errOut := cli(t, "bench", "plot", "--out", dir, filepath.Join(dir, "results-2-of-2.csv"))
+	if code != ExitOK || errOut != "" || out != "no run completed: nothing to tabulate\nplots: none\n" {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
