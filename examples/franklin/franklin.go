@@ -126,7 +126,7 @@ func (n *node) Status() algo.Status {
 	idx := algo.Index{}
 	if n.election > 0 {
 		idx = algo.Index{Num: n.election, ID: n.id}
-		if n.state == algo.Norm {
+		if n.state == algo.Norm && n.leader.ID != algo.None {
 			idx.ID = n.leader.ID
 		}
 	}

@@ -104,3 +104,33 @@ func TestWoken(t *testing.T) {
 		t.Fatalf("status %+v, want Wait in election <1,2>", s)
 	}
 }
+
+// TestSaveRecover: Recover brings back the election number and the leader
+// Save kept; an election under way is lost with its messages, so a node
+// saved during one comes back idle, in Norm without a leader.
+func TestSaveRecover(t *testing.T) {
+	m, env := machine(t, 2, 1, 3)
+	m.Start(env)
+	m.Elect(env)
+	back, _ := machine(t, 2, 1, 3)
+	if err := back.Recover(env, m.Save()); err != nil {
+		t.Fatal(err)
+	}
+	if s, want := back.Status(), (algo.Status{Leader: algo.None, State: algo.Norm, Index: algo.Index{Num: 1, ID: 2}}); s != want {
+		t.Errorf("recovered during an election: status %+v, want %+v", s, want)
+	}
+	m.Receive(env, &algo.Message{Type: franklin.Leader, From: 1, Index: algo.Index{Num: 1, ID: 7}, Peer: algo.Peer{ID: 7, Value: 7}})
+	if got, want := env.Take(), "number>1 <1,2> 2; number>3 <1,2> 2; leader>3 <1,7> 7"; got != want {
+		t.Errorf("sent %q, want %q", got, want)
+	}
+	back, _ = machine(t, 2, 1, 3)
+	if err := back.Recover(env, m.Save()); err != nil {
+		t.Fatal(err)
+	}
+	if s, want := back.Status(), (algo.Status{Leader: 7, State: algo.Norm, Index: algo.Index{Num: 1, ID: 7}}); s != want {
+		t.Errorf("recovered after the election: status %+v, want %+v", s, want)
+	}
+	if err := back.Recover(env, []byte{1, 2, 3}); err == nil {
+		t.Errorf("Recover accepted 3 bytes")
+	}
+}

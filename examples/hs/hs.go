@@ -125,7 +125,7 @@ func (n *node) Status() algo.Status {
 	idx := algo.Index{}
 	if n.election > 0 {
 		idx = algo.Index{Num: n.election, ID: n.by}
-		if n.state == algo.Norm {
+		if n.state == algo.Norm && n.leader.ID != algo.None {
 			idx.ID = n.leader.ID
 		}
 	}
@@ -155,7 +155,7 @@ func (n *node) Recover(_ algo.Env, saved []byte) error {
 	if len(saved) != 16 {
 		return fmt.Errorf("hs: saved state has %d bytes, want 16", len(saved))
 	}
-	*n = node{id: n.id, state: algo.Norm, joined: true}
+	*n = node{id: n.id, state: algo.Norm, joined: true, by: n.id}
 	n.election = binary.BigEndian.Uint32(saved)
 	n.leader = algo.Peer{ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved[4:]))), Value: int64(binary.BigEndian.Uint64(saved[8:]))}
 	return nil

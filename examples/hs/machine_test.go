@@ -141,3 +141,30 @@ func TestWoken(t *testing.T) {
 		t.Fatalf("Elect during the election sent %q", got)
 	}
 }
+
+// TestSaveRecover: Recover brings back the election number and the leader
+// Save kept; an election under way is lost with its messages, so a node
+// saved during one comes back idle, in Norm without a leader.
+func TestSaveRecover(t *testing.T) {
+	m, env := machine(t, 5, 4, 6)
+	m.Start(env)
+	m.Elect(env)
+	back, _ := machine(t, 5, 4, 6)
+	if err := back.Recover(env, m.Save()); err != nil {
+		t.Fatal(err)
+	}
+	if s, want := back.Status(), (algo.Status{Leader: algo.None, State: algo.Norm, Index: algo.Index{Num: 1, ID: 5}}); s != want {
+		t.Errorf("recovered during an election: status %+v, want %+v", s, want)
+	}
+	m.Receive(env, msg(hs.Leader, 4, 9, 0))
+	back, _ = machine(t, 5, 4, 6)
+	if err := back.Recover(env, m.Save()); err != nil {
+		t.Fatal(err)
+	}
+	if s, want := back.Status(), (algo.Status{Leader: 9, State: algo.Norm, Index: algo.Index{Num: 1, ID: 9}}); s != want {
+		t.Errorf("recovered after the election: status %+v, want %+v", s, want)
+	}
+	if err := back.Recover(env, []byte{1, 2, 3}); err == nil {
+		t.Errorf("Recover accepted 3 bytes")
+	}
+}
