@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -70,9 +71,19 @@ geometric:{n}:d10@16..16384*2 doubles the node count at a mean degree of 10.
 
 A large study splits with --shard K/N: each machine runs its share and
 writes OUT/results-K-of-N.csv; "elect bench plot FILES..." merges them and
-makes the table and plots.`,
+makes the table and plots.
+
+A figure with nothing to show (no election completed, say: its log scale
+cannot show 0) is not plotted, and the report says why; a single point is
+plotted. A run that fails (its network cannot be built: a ring of one
+node, say) does not stop the others: it is listed, and the rest written.
+
+Exit status: 0 when every run completed and kept the specification; 1 on
+bad input or when runs failed; 2 when the runs completed but the checker
+found violations in some (the outputs are written first; bench plot too,
+for the runs it merges).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: guard(func(cmd *cobra.Command, _ []string) error {
 			sw, err := f.sweep()
 			if err != nil {
 				return err
@@ -112,7 +123,7 @@ makes the table and plots.`,
 				return err
 			}
 			return outcome(cmd.ErrOrStderr(), path, len(runs), results, failed)
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, mobile")
@@ -222,6 +233,21 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// guard runs a command's RunE and turns a panic into an error, with the
+// stack on stderr: the Go runtime would end the process with status 2,
+// which means "the checker found violations" (ExitViolation).
+func guard(run func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) (err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "elect %s panicked:\n%s", cmd.Name(), debug.Stack())
+				err = fmt.Errorf("%s: panic: %v (a bug of elect: the stack is above)", cmd.CommandPath(), v)
+			}
+		}()
+		return run(cmd, args)
+	}
 }
 
 // runSweep runs with a progress bar on w.
@@ -360,7 +386,7 @@ func newBenchPlotCmd() *cobra.Command {
 		Use:   "plot RESULTS.csv...",
 		Short: "Merge results files (the shards of a sweep) and make the table and plots",
 		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: guard(func(cmd *cobra.Command, args []string) error {
 			var sets [][]*bench.Result
 			for _, path := range args {
 				f, err := os.Open(path)
@@ -389,7 +415,7 @@ func newBenchPlotCmd() *cobra.Command {
 				return err
 			}
 			return outcome(cmd.ErrOrStderr(), path, len(merged), merged, nil)
-		},
+		}),
 	}
 	cmd.Flags().StringVar(&out, "out", "bench-out", "directory for the merged results, table and plots")
 	cmd.Flags().StringVar(&format, "format", "png", "plot format: png or svg")

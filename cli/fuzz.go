@@ -3,8 +3,10 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -60,12 +62,15 @@ elect sim and for a regression test.
 
 --outside goes outside the model instead: every fault the algorithm does not
 declare, to document how it fails (failures are expected there and do not
-make the command fail).`,
+make the command fail).
+
+Exit status: 0 when no run failed within the model; 1 on bad input or
+error; 2 when runs within the model broke the specification.`,
 		Example: `  elect fuzz --algo vkt --runs 10000 --seed 1
   elect fuzz --algo all --runs 1000 --json
   elect fuzz --algo echo --outside --runs 2000`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: guard(func(cmd *cobra.Command, args []string) error {
 			names := []string{algos}
 			if algos == "all" {
 				names = nil
@@ -85,8 +90,8 @@ make the command fail).`,
 			case maxNodes < 3:
 				return fmt.Errorf("--max-nodes %d: want at least 3", maxNodes)
 			}
-			var results []fuzzResult
-			failedInModel := 0
+			enc := json.NewEncoder(cmd.OutOrStdout())
+			var failed, inModel, violations int
 			for _, name := range names {
 				cfg := torture.Config{Algorithm: name, Runs: runs, Seed: seed, First: first, Outside: outside,
 					Limits: torture.Limits{MaxNodes: maxNodes}, ShrinkBudget: budget}
@@ -95,7 +100,7 @@ make the command fail).`,
 						fmt.Fprintf(cmd.ErrOrStderr(), "fuzz %s: %d runs, %d failed\n", name, done, failed)
 					}
 				}
-				rep, err := torture.Run(cfg)
+				rep, err := campaign(cfg, cmd.ErrOrStderr())
 				if err != nil {
 					return err
 				}
@@ -108,28 +113,30 @@ make the command fail).`,
 						return err
 					}
 					r.Failures = append(r.Failures, ff)
+					if !outside {
+						violations += f.Summary.ViolationCount
+					}
 				}
 				if !outside {
-					failedInModel += r.Failed
+					failed += r.Failed
+					inModel += r.Runs
 				}
-				results = append(results, r)
-				if !asJSON {
-					printFuzz(cmd, r)
-				}
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				for _, r := range results {
+				// Each algorithm's report as soon as it is known: an error in
+				// a later campaign does not lose it.
+				if asJSON {
 					if err := enc.Encode(r); err != nil {
 						return err
 					}
+				} else {
+					printFuzz(cmd, r)
 				}
 			}
-			if failedInModel > 0 {
-				return violationError{failedInModel}
+			if failed > 0 {
+				return fmt.Errorf("%d of %d runs broke the specification within their algorithm's model (shrunk scenarios in %s): %w",
+					failed, inModel, out, violationError{violations})
 			}
 			return nil
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&algos, "algo", "vkt", "the algorithm (all: every one in turn; list them with: elect algos)")
@@ -158,9 +165,24 @@ func writeFailure(dir, name string, seed uint64, f *torture.Failure) (fuzzFailur
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return fuzzFailure{}, fmt.Errorf("--out: %w", err)
 	}
-	v := sum.Violations[0]
-	return fuzzFailure{Run: f.Run, Property: v.Property, Reason: v.Reason, Nodes: sum.Nodes, Events: len(s.Events),
-		File: path, ShrinkRun: f.ShrinkRuns}, nil
+	ff := fuzzFailure{Run: f.Run, Nodes: sum.Nodes, Events: len(s.Events), File: path, ShrinkRun: f.ShrinkRuns}
+	if len(sum.Violations) > 0 { // the checker details the first violations only
+		ff.Property, ff.Reason = sum.Violations[0].Property, sum.Violations[0].Reason
+	}
+	return ff, nil
+}
+
+// campaign runs a fuzzing campaign. A panic in it (of the algorithm, the
+// simulator or the generator) is an error with its stack on w: left alone it
+// would end the process with status 2, which reads as "failures found".
+func campaign(cfg torture.Config, w io.Writer) (rep *torture.Report, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(w, "fuzz %s panicked:\n%s", cfg.Algorithm, debug.Stack())
+			rep, err = nil, fmt.Errorf("fuzz %s: panic: %v (the stack is above)", cfg.Algorithm, v)
+		}
+	}()
+	return torture.Run(cfg)
 }
 
 func printFuzz(cmd *cobra.Command, r fuzzResult) {
