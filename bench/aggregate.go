@@ -18,6 +18,7 @@ type Point struct {
 	Motion                          string  // the mobility as the sweep gave it
 	Speed                           float64 // m/s
 	Runs                            int
+	Elected                         int                // runs that measured an election
 	Nodes                           float64            // mean node count
 	ElectionMS                      float64            // mean election time, over the runs that elected
 	ElectionSD                      float64            // its standard deviation
@@ -81,6 +82,7 @@ func Aggregate(results []*Result) []Point {
 		p.Nodes /= float64(len(rs))
 		p.PerNode /= float64(len(rs))
 		p.Leaderless /= float64(len(rs))
+		p.Elected = elected
 		if elected > 0 {
 			p.PerElection /= float64(elected)
 			p.ElectionMS, p.ElectionSD = meanSD(times)

@@ -3,6 +3,7 @@ package bench
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/sim"
@@ -89,5 +90,32 @@ func TestSweepParams(t *testing.T) {
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%v %v: %v, want %q", c.algos, c.params, err, c.want)
 		}
+	}
+}
+
+// Sweeps that cannot measure anything are refused before they run: a
+// topology with no template or with {n} and no sizes, a duration that ends
+// before the experiment measures.
+func TestSweepRefused(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{"@5", `topology "@5": no template before its sizes`},
+		{"", `topology "": no template`},
+		{"ring:{n}", `topology "ring:{n}" has no sizes for its {n} (give them after @, like ring:{n}@8..64*2, or with --sizes)`},
+	} {
+		if _, err := ParseTopology(c.spec, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.spec, err, c.want)
+		}
+	}
+	if top, err := ParseTopology("ring:{n}", []int{5}); err != nil || len(top.Sizes) != 1 {
+		t.Errorf("ring:{n} with --sizes 5: %+v, %v", top, err)
+	}
+	sw := tinySweep(t)
+	sw.Duration = 5 * time.Second
+	if _, err := sw.Runs(); err == nil || !strings.Contains(err.Error(), "experiment crash measures from 5s on: a run of 5s ends before") {
+		t.Errorf("crash for 5s: %v", err)
+	}
+	sw.Experiments = []string{"start"}
+	if _, err := sw.Runs(); err != nil {
+		t.Errorf("start for 5s: %v", err)
 	}
 }

@@ -24,24 +24,35 @@ type figure struct {
 	value             func(p Point) float64
 	// zero says what a value of 0 means, for the figures on log scales,
 	// which cannot show it.
-	zero string
+	zero func(p Point) string
 }
 
 var movingFigures = []figure{
-	{"leader-time", "time with a leader", "% of node-time", func(p Point) float64 { return 100 * (1 - p.Leaderless) }, ""},
-	{"reachable-leader-time", "time following a reachable leader", "% of node-time", func(p Point) float64 { return 100 * p.Reachable }, ""},
-	{"election-rate", "elections started", "per node per minute", func(p Point) float64 { return p.ElectionRate }, ""},
-	{"leader-changes", "leader changes", "per node per minute", func(p Point) float64 { return p.LeaderChangeRate }, ""},
-	{"messages-per-node-second", "messages, heartbeats included", "per node per second", func(p Point) float64 { return p.MessagesPerNodeSecond }, ""},
+	{"leader-time", "time with a leader", "% of node-time", func(p Point) float64 { return 100 * (1 - p.Leaderless) }, nil},
+	{"reachable-leader-time", "time following a reachable leader", "% of node-time", func(p Point) float64 { return 100 * p.Reachable }, nil},
+	{"election-rate", "elections started", "per node per minute", func(p Point) float64 { return p.ElectionRate }, nil},
+	{"leader-changes", "leader changes", "per node per minute", func(p Point) float64 { return p.LeaderChangeRate }, nil},
+	{"messages-per-node-second", "messages, heartbeats included", "per node per second", func(p Point) float64 { return p.MessagesPerNodeSecond }, nil},
 }
 
-const noElection = "no election began from the experiment's start and ended"
+// elected says why a figure of elections is 0: none was measured, or, when
+// some were, what they measured was 0.
+func elected(measured string) func(Point) string {
+	return func(p Point) string {
+		if p.Elected == 0 {
+			return "no election began from the experiment's start and ended"
+		}
+		return measured
+	}
+}
 
 var figures = []figure{
-	{"election-time", "mean election time", "milliseconds", func(p Point) float64 { return p.ElectionMS }, noElection},
-	{"messages-per-election", "message overhead per election", "messages", func(p Point) float64 { return p.PerElection }, noElection},
-	{"messages-per-node", "message overhead per node", "messages", func(p Point) float64 { return p.PerNode }, "no message sent from the experiment's start"},
-	{"leaderless", "time without a leader", "% of node-time", func(p Point) float64 { return 100 * p.Leaderless }, "never without a leader"},
+	{"election-time", "mean election time", "milliseconds", func(p Point) float64 { return p.ElectionMS }, elected("the elections took no time")},
+	{"messages-per-election", "message overhead per election", "messages", func(p Point) float64 { return p.PerElection }, elected("the elections sent no message")},
+	{"messages-per-node", "message overhead per node", "messages", func(p Point) float64 { return p.PerNode },
+		func(Point) string { return "no message sent from the experiment's start" }},
+	{"leaderless", "time without a leader", "% of node-time", func(p Point) float64 { return 100 * p.Leaderless },
+		func(Point) string { return "never without a leader" }},
 }
 
 // Plots is what Plot made of the points.
@@ -141,7 +152,7 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir, 
 				case !moving && px <= 0:
 					left = append(left, leftOut{where, "no nodes, which a log scale cannot show"})
 				case !moving && v <= 0:
-					left = append(left, leftOut{where, "0, which a log scale cannot show (" + fig.zero + ")"})
+					left = append(left, leftOut{where, "0, which a log scale cannot show (" + fig.zero(pt) + ")"})
 				default:
 					xy = append(xy, plotter.XY{X: px, Y: v})
 				}

@@ -115,6 +115,17 @@ func TestPlotDegenerate(t *testing.T) {
 			skipped: []string{"crash-election-time.png: no point to plot", "crash-messages-per-election.png: no point to plot", "crash-messages-per-node.png: no point to plot"},
 		},
 		{
+			name: "elections of no time (a delay of 0)",
+			points: func() []Point {
+				p := still("start", 5, 5, 0, 30, 6, 0)
+				p.Elected = 1
+				return []Point{p}
+			}(),
+			files: []string{"start-messages-per-election.png", "start-messages-per-node.png"},
+			skipped: []string{"start-election-time.png: no point to plot: 0, which a log scale cannot show (the elections took no time): vkt ring:{n} at 5 nodes",
+				"start-leaderless.png: no point to plot: 0, which a log scale cannot show (never without a leader)"},
+		},
+		{
 			name: "many points left out are summed up",
 			points: []Point{still("crash", 5, 5, 0, 0, 0, 0), still("crash", 6, 6, 0, 0, 0, 0), still("crash", 7, 7, 0, 0, 0, 0),
 				still("crash", 8, 8, 0, 0, 0, 0), still("crash", 9, 9, 0, 0, 0, 0)},

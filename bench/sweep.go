@@ -72,8 +72,14 @@ func ParseTopology(s string, sizes []int) (Topology, error) {
 			return t, fmt.Errorf("topology %q: %w", s, err)
 		}
 	}
+	if t.Template == "" {
+		return t, fmt.Errorf("topology %q: no template before its sizes (like ring:{n}@8..64*2)", s)
+	}
 	if len(t.Sizes) > 1 && !strings.Contains(t.Template, "{n}") {
 		return t, fmt.Errorf("topology %q has no {n} for its sizes to fill in", s)
+	}
+	if len(t.Sizes) == 0 && strings.Contains(t.Template, "{n}") {
+		return t, fmt.Errorf("topology %q has no sizes for its {n} (give them after @, like %s@8..64*2, or with --sizes)", s, t.Template)
 	}
 	if len(t.Sizes) == 0 {
 		t.Sizes = []int{0} // a template with no {n} runs once
@@ -113,6 +119,10 @@ func (r *Run) Label() string {
 	}
 	return fmt.Sprintf("run %d (%s seed %d)", r.Index, strings.Join(parts, " "), r.Seed)
 }
+
+// MaxRuns bounds the runs of a sweep: more would not fit in memory as a
+// list, let alone run.
+const MaxRuns = 1_000_000
 
 // Runs lists the runs of the sweep in a fixed order: experiment, algorithm,
 // topology, size, mobility, speed, seed.
@@ -157,6 +167,20 @@ func (s *Sweep) Runs() ([]Run, error) {
 		if x.Mobile && len(s.Speeds) == 0 {
 			return nil, fmt.Errorf("experiment %s moves the nodes: give it speeds", e)
 		}
+		if s.Duration > 0 && s.Duration <= x.From {
+			return nil, fmt.Errorf("experiment %s measures from %v on: a run of %v ends before", e, x.From, s.Duration)
+		}
+	}
+	sizes := 0
+	for _, t := range s.Topologies {
+		sizes += len(t.Sizes)
+	}
+	total := 1
+	for _, n := range []int{len(s.Experiments), len(s.Algorithms), sizes, len(motions), len(s.Seeds)} {
+		if n > 0 && total > MaxRuns/n {
+			return nil, fmt.Errorf("the sweep holds more than the %d runs elect lists at once: split it into several", MaxRuns)
+		}
+		total *= n
 	}
 	var runs []Run
 	for _, e := range s.Experiments {

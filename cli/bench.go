@@ -177,8 +177,8 @@ func (f *benchFlags) sweep() (*bench.Sweep, error) {
 		}
 		sw.Topologies = append(sw.Topologies, topo)
 	}
-	if f.seeds < 1 {
-		return nil, fmt.Errorf("--seeds: %d, want at least 1", f.seeds)
+	if f.seeds < 1 || f.seeds > bench.MaxRuns {
+		return nil, fmt.Errorf("--seeds: %d, want 1 to %d", f.seeds, bench.MaxRuns)
 	}
 	for s := 1; s <= f.seeds; s++ {
 		sw.Seeds = append(sw.Seeds, uint64(s))

@@ -75,13 +75,20 @@ func TestBenchBadInput(t *testing.T) {
 		{[]string{"bench", "--topology", "ring:5@2..3"}, `--topology: topology "ring:5@2..3" has no {n}`},
 		{[]string{"bench", "--sizes", "5..1"}, `--sizes: invalid size range "5..1"`},
 		{[]string{"bench", "--shard", "3/2"}, `--shard: invalid shard "3/2"`},
-		{[]string{"bench", "--seeds", "0"}, "--seeds: 0, want at least 1"},
+		{[]string{"bench", "--seeds", "0"}, "--seeds: 0, want 1 to 1000000"},
+		{[]string{"bench", "--seeds", "2000000000"}, "--seeds: 2000000000, want 1 to 1000000"},
+		{[]string{"bench", "--sizes", "1..400000", "--topology", "ring:{n}"}, "the sweep holds more than the 1000000 runs elect lists at once: split it into several"},
 		{[]string{"bench", "--format", "gif"}, `--format: "gif", want png or svg`},
 		{[]string{"bench", "plot", "/no/such.csv"}, "no such file"},
 		{[]string{"bench", "--experiments", "mobile"}, "experiment mobile moves the nodes: give it speeds"},
 		{[]string{"bench", "--speeds", "1,fast"}, `--speeds: invalid speed "fast"`},
 		{[]string{"bench", "--speeds", "1", "--mobility", "hover:{v}"}, `--mobility "hover:{v}": `},
 		{[]string{"bench", "--duration", "long"}, `--duration: invalid duration "long"`},
+		{[]string{"bench", "--topology", "@5"}, `--topology: topology "@5": no template before its sizes`},
+		{[]string{"bench", "--topology", "ring:{n}"}, `--topology: topology "ring:{n}" has no sizes for its {n}`},
+		{[]string{"bench", "--duration", "4s"}, "experiment crash measures from 5s on: a run of 4s ends before"},
+		{[]string{"bench", "--experiments", "mobile", "--speeds", "0", "--duration", "10s"}, "experiment mobile measures from 30s on: a run of 10s ends before"},
+		{[]string{"bench", "--algos", "vkt", "-p", "colour=red"}, `--param colour=red: vkt has no parameter "colour" (it has: `},
 	} {
 		code, out, errOut := cli(t, c.args...)
 		if code != ExitError || out != "" || !strings.Contains(errOut, c.want) {
