@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 )
@@ -159,18 +160,31 @@ func writeStill(w io.Writer, points []Point) error {
 
 // series groups points of one experiment, of still or of moving networks,
 // by algorithm, topology and (for several) mobility: the lines of one plot,
-// ordered by size or by speed.
+// ordered by size or by speed. Against speed, a topology run at several
+// sizes makes a line of each, named with its size filled in.
 func series(points []Point, experiment string, moving bool) (names []string, lines map[string][]Point) {
 	lines = map[string][]Point{}
 	motions := map[string]bool{}
+	sizes := map[string]map[int]bool{} // by algorithm and template
 	for _, p := range points {
+		if p.Experiment != experiment || (p.Motion != "") != moving {
+			continue
+		}
 		motions[p.Motion] = true
+		k := p.Algorithm + " " + p.Template
+		if sizes[k] == nil {
+			sizes[k] = map[int]bool{}
+		}
+		sizes[k][p.Size] = true
 	}
 	for _, p := range points {
 		if p.Experiment != experiment || (p.Motion != "") != moving {
 			continue
 		}
 		name := p.Algorithm + " " + p.Template
+		if moving && len(sizes[name]) > 1 {
+			name = p.Algorithm + " " + strings.ReplaceAll(p.Template, "{n}", strconv.Itoa(p.Size))
+		}
 		if moving && len(motions) > 1 {
 			name += " " + p.Motion
 		}

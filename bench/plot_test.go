@@ -223,3 +223,26 @@ func axisOf(min, max float64) plot.Axis {
 	p.Y.Min, p.Y.Max = min, max
 	return p.Y
 }
+
+// Against speed, a topology run at several sizes is a line per size (one
+// line through them all went up and down at each speed); one mobility is
+// not named in the lines, even beside still points.
+func TestSeriesMovingSizes(t *testing.T) {
+	at := func(size int, speed float64) Point {
+		p := moving(speed, 0.01, 1)
+		p.Template, p.Size = "geometric:{n}:d10", size
+		return p
+	}
+	pts := []Point{at(16, 0), at(32, 0), at(16, 5), at(32, 5), still("mobile", 8, 8, 1, 1, 1, 0.1)}
+	names, lines := series(pts, "mobile", true)
+	if want := []string{"vkt geometric:16:d10", "vkt geometric:32:d10"}; !slices.Equal(names, want) {
+		t.Fatalf("lines %q, want %q", names, want)
+	}
+	if l := lines[names[1]]; len(l) != 2 || l[0].Speed != 0 || l[1].Speed != 5 || l[0].Size != 32 {
+		t.Errorf("line %s: %+v", names[1], l)
+	}
+	names, _ = series(pts[:1], "mobile", true)
+	if want := []string{"vkt geometric:{n}:d10"}; !slices.Equal(names, want) {
+		t.Errorf("one size: lines %q, want %q", names, want)
+	}
+}
