@@ -28,6 +28,7 @@ import (
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/supervisor"
 	"github.com/electgo/elect/topo"
 )
 
@@ -564,51 +565,44 @@ func (c *cluster) act1(ctx context.Context, action string, n *clusterNode) (stri
 	n.act.Lock()
 	defer n.act.Unlock()
 	c.mu.Lock()
-	alive, leading := n.proc.alive(), n.answered() && n.st.Leading
+	leading := n.answered() && n.st.Leading
 	c.mu.Unlock()
 	switch action {
 	case "kill", "stop":
-		sig, become := syscall.SIGKILL, procKilled
-		if action == "stop" {
-			sig, become = syscall.SIGTERM, procStopped
-		}
-		at := time.Now()
-		pid, err := c.signal(n, sig, become)
+		e, err := c.end(n, action)
 		if err != nil {
 			return "", err
 		}
 		name := "SIGKILL"
-		if sig == syscall.SIGTERM {
+		if action == "stop" {
 			name = "SIGTERM"
 		}
-		msg := fmt.Sprintf("%s %d: %s to pid %d", action, n.id, name, pid)
+		msg := fmt.Sprintf("%s %d: %s to pid %d", action, n.id, name, e.PID)
 		if leading {
 			c.mu.Lock()
-			c.failovers = append(c.failovers, &failover{node: n.id, how: action, at: at})
+			c.failovers = append(c.failovers, &failover{node: n.id, how: action, at: e.At})
 			c.mu.Unlock()
 			msg += " (it led: timing the failover)"
 		}
 		return msg, nil
 	case "restart", "recover":
-		if alive {
-			if _, err := c.signal(n, syscall.SIGKILL, procKilled); err != nil {
+		if n.alive() {
+			if _, err := c.end(n, "kill"); err != nil {
 				return "", err
 			}
 		}
-		mode := "fresh"
+		mode := supervisor.Fresh
 		if action == "recover" {
-			mode = "recover"
+			mode = supervisor.Recover
 		}
 		if err := c.launch(n, mode); err != nil {
 			return "", err
 		}
-		if err := c.awaitUp(ctx, n, 10*time.Second); err != nil {
+		if err := n.proc.AwaitUp(ctx, 10*time.Second); err != nil {
 			return "", err
 		}
-		c.mu.Lock()
-		pid := n.pid
-		c.mu.Unlock()
-		if mode == "fresh" {
+		pid := n.proc.Info().PID
+		if mode == supervisor.Fresh {
 			return fmt.Sprintf("restart %d: pid %d, empty state: it elects", n.id, pid), nil
 		}
 		return fmt.Sprintf("recover %d: pid %d, with its saved state: it merges", n.id, pid), nil
@@ -649,12 +643,12 @@ func (c *cluster) checkLocked(x clusterExpect) string {
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if x.Leader >= 0 {
-		if l := c.nodes[x.Leader]; !l.proc.alive() {
+		if l := c.nodes[x.Leader]; !l.alive() {
 			add("node %d is not running", x.Leader)
 		}
 		for _, n := range c.nodes {
 			switch {
-			case !n.proc.alive():
+			case !n.alive():
 			case !n.answered():
 				add("node %d does not answer", n.id)
 			case n.st.State != "Norm":
@@ -678,7 +672,7 @@ func (c *cluster) checkLocked(x clusterExpect) string {
 	for _, e := range x.Elections {
 		n := c.nodes[e.Node]
 		switch {
-		case !n.proc.alive():
+		case !n.alive():
 			add("node %d is not running", e.Node)
 		case !n.answered():
 			add("node %d does not answer", e.Node)

@@ -2,71 +2,43 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
-	"github.com/electgo/elect/emulate"
 	"github.com/electgo/elect/node"
+	"github.com/electgo/elect/supervisor"
 	"github.com/electgo/elect/topo"
 )
 
-// procState is what became of a node's process.
-type procState int
-
-const (
-	procStarting procState = iota // started, /healthz not answered yet
-	procRunning
-	procKilled  // SIGKILL from us
-	procStopped // SIGTERM from us
-	procExited  // ended on its own
-)
-
-func (p procState) alive() bool { return p == procStarting || p == procRunning }
-
-// clusterNode is one node of the cluster and its current process.
+// clusterNode is one node of the cluster and its process.
 type clusterNode struct {
-	id                int
-	value             int64
-	udpPort, httpPort int
-	stateDir, logPath string
-	peers             string // --peers
+	id      int
+	value   int64
+	udpPort int
+	logPath string
+	proc    *supervisor.Process
 
 	act sync.Mutex // one action at a time on a node
 
-	// Guarded by cluster.mu.
-	proc     procState
-	pid      int
-	cmd      *exec.Cmd
-	done     chan struct{} // closed once the process is reaped
-	exitErr  error
-	gen      int    // lives so far; a poll answer of an older life is dropped
-	mode     string // how the current life started: start, fresh or recover
-	logStart int64  // offset of the current life in the log file
-	st       *node.StatusJSON
-	pollErr  error
-	lastKey  string // what the line-per-change output last said of it
-	stopping bool   // a clean stop is under way
+	// Guarded by cluster.mu: the current life's last poll.
+	st      *node.StatusJSON
+	pollErr error
+	lastKey string // what the line-per-change output last said of it
 }
 
-func (n *clusterNode) statusURL() string {
-	return fmt.Sprintf("http://127.0.0.1:%d/status", n.httpPort)
-}
+// alive reports whether the node's current life runs.
+func (n *clusterNode) alive() bool { return n.proc.Info().State.Alive() }
 
 // answered reports whether the node's current life answered the last poll.
-func (n *clusterNode) answered() bool { return n.proc.alive() && n.st != nil && n.pollErr == nil }
+func (n *clusterNode) answered() bool { return n.alive() && n.st != nil && n.pollErr == nil }
 
 // following is the leader the node follows in Norm, or -1.
 func (n *clusterNode) following() int {
@@ -78,13 +50,10 @@ func (n *clusterNode) following() int {
 
 // cluster is the running cluster.
 type cluster struct {
-	cfg    *clusterConfig
-	bin    string
-	dir    string
-	nodes  []*clusterNode
-	graph  *topo.Graph
-	client *http.Client
-	view   *clusterView
+	cfg   *clusterConfig
+	nodes []*clusterNode
+	graph *topo.Graph
+	view  *clusterView
 
 	mu        sync.Mutex
 	t0        time.Time     // when every node first answered: time 0 of a script
@@ -135,10 +104,7 @@ func freePorts(n int) ([]ports, error) {
 
 // newCluster lays out the nodes: ports, peers, state directories, logs.
 func newCluster(cfg *clusterConfig, bin string) (*cluster, error) {
-	c := &cluster{cfg: cfg, bin: bin, dir: cfg.dir, graph: cfg.graph, round: make(chan struct{}),
-		client: &http.Client{Timeout: time.Second, Transport: &http.Transport{
-			MaxIdleConnsPerHost: 2, DisableCompression: true, Proxy: nil,
-		}}}
+	c := &cluster{cfg: cfg, graph: cfg.graph, round: make(chan struct{})}
 	n := cfg.nodes
 	var ps []ports
 	if cfg.basePort > 0 {
@@ -152,19 +118,25 @@ func newCluster(cfg *clusterConfig, bin string) (*cluster, error) {
 		}
 	}
 	for i := range n {
-		c.nodes = append(c.nodes, &clusterNode{
-			id: i, value: cfg.values[i], udpPort: ps[i].udp, httpPort: ps[i].http,
-			stateDir: filepath.Join(c.dir, fmt.Sprintf("node-%d", i), "state"),
-			logPath:  filepath.Join(c.dir, fmt.Sprintf("node-%d.log", i)),
-			proc:     procExited,
-		})
+		c.nodes = append(c.nodes, &clusterNode{id: i, value: cfg.values[i], udpPort: ps[i].udp,
+			logPath: filepath.Join(cfg.dir, fmt.Sprintf("node-%d.log", i))})
 	}
 	for _, nd := range c.nodes {
 		var peers []string
 		for _, j := range c.graph.Neighbors(topoID(nd.id)) {
 			peers = append(peers, fmt.Sprintf("%d=127.0.0.1:%d", j, c.nodes[j].udpPort))
 		}
-		nd.peers = strings.Join(peers, ",")
+		ep := supervisor.Endpoint{Network: "tcp", Address: fmt.Sprintf("127.0.0.1:%d", ps[nd.id].http)}
+		stateDir := filepath.Join(cfg.dir, fmt.Sprintf("node-%d", nd.id), "state")
+		nd.proc = supervisor.New(supervisor.Spec{
+			Name: fmt.Sprintf("node %d", nd.id), Binary: bin, Args: c.args(nd, ep, stateDir, strings.Join(peers, ",")),
+			StateDir: stateDir, Log: nd.logPath, Banner: fmt.Sprintf("elect cluster: node %d", nd.id), HTTP: ep,
+			OnExit: func(err error) {
+				if c.view != nil {
+					c.view.logf(c.since(time.Now()), "node %d exited on its own: %v (log: %s)", nd.id, err, nd.logPath)
+				}
+			},
+		})
 	}
 	return c, nil
 }
@@ -180,19 +152,19 @@ func (c *cluster) since(t time.Time) time.Duration {
 }
 
 // args is the command line of node n.
-func (c *cluster) args(n *clusterNode) []string {
+func (c *cluster) args(n *clusterNode, ep supervisor.Endpoint, stateDir, peers string) []string {
 	cfg := c.cfg
 	a := []string{"node",
 		"--id", strconv.Itoa(n.id), "--value", strconv.FormatInt(n.value, 10),
 		"--listen", fmt.Sprintf("127.0.0.1:%d", n.udpPort),
-		"--http", fmt.Sprintf("127.0.0.1:%d", n.httpPort),
-		"--state-dir", n.stateDir,
+		"--http", ep.String(),
+		"--state-dir", stateDir,
 		"--algo", cfg.algo,
 		"--hello", cfg.hello.String(), "--hello-loss", strconv.Itoa(cfg.helloLoss),
 		"--log-level", cfg.logLevel,
 	}
-	if n.peers != "" {
-		a = append(a, "--peers", n.peers)
+	if peers != "" {
+		a = append(a, "--peers", peers)
 	}
 	for _, k := range cfg.paramKeys {
 		a = append(a, "--param", k+"="+cfg.params[k])
@@ -203,162 +175,48 @@ func (c *cluster) args(n *clusterNode) []string {
 	return a
 }
 
-// launch starts a new process for node n: mode "fresh" empties its state
-// directory first (it elects), "recover" keeps it (it merges), "start" is
-// the first start (with whatever --dir holds).
-func (c *cluster) launch(n *clusterNode, mode string) error {
-	if mode == "fresh" {
-		if err := os.RemoveAll(n.stateDir); err != nil {
-			return fmt.Errorf("node %d: emptying its state directory: %w", n.id, err)
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(n.stateDir), 0o755); err != nil {
+// launch starts a new life of node n (see supervisor.Mode); what the
+// last poll said of the node is of its last life, and forgotten.
+func (c *cluster) launch(n *clusterNode, mode supervisor.Mode) error {
+	if err := n.proc.Launch(mode); err != nil {
 		return err
 	}
-	logf, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("node %d: %w", n.id, err)
-	}
-	defer logf.Close()
-	off, _ := logf.Seek(0, io.SeekEnd)
-	c.mu.Lock()
-	gen := n.gen + 1
-	c.mu.Unlock()
-	fmt.Fprintf(logf, "=== elect cluster: node %d, life %d (%s), %s\n", n.id, gen, mode, time.Now().Format(time.RFC3339Nano))
-	cmd := exec.Command(c.bin, c.args(n)...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = clusterProcAttr()
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("node %d: starting %s: %w", n.id, c.bin, err)
-	}
-	done := make(chan struct{})
-	c.mu.Lock()
-	n.cmd, n.pid, n.done, n.exitErr = cmd, cmd.Process.Pid, done, nil
-	n.proc, n.gen, n.mode, n.logStart = procStarting, gen, mode, off
-	n.st, n.pollErr, n.lastKey, n.stopping = nil, nil, "", false
-	c.mu.Unlock()
-	go func() {
-		err := cmd.Wait()
-		c.mu.Lock()
-		n.exitErr = err
-		unexpected := n.gen == gen && n.proc.alive() && !n.stopping
-		if unexpected {
-			n.proc, n.st = procExited, nil
-		}
-		c.mu.Unlock()
-		close(done)
-		if unexpected && c.view != nil {
-			c.view.logf(c.since(time.Now()), "node %d exited on its own: %v (log: %s)", n.id, err, n.logPath)
-		}
-	}()
+	c.forget(n)
 	return nil
 }
 
-// awaitUp waits until node n's /healthz answers, failing with the end of
-// its log when the process ends or the deadline passes first.
-func (c *cluster) awaitUp(ctx context.Context, n *clusterNode, within time.Duration) error {
-	c.mu.Lock()
-	done, gen := n.done, n.gen
-	c.mu.Unlock()
-	url := fmt.Sprintf("http://127.0.0.1:%d/healthz", n.httpPort)
-	deadline := time.Now().Add(within)
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if resp, err := c.client.Do(req); err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				c.mu.Lock()
-				if n.gen == gen && n.proc == procStarting {
-					n.proc = procRunning
-				}
-				c.mu.Unlock()
-				return nil
-			}
-		}
-		select {
-		case <-done:
-			c.mu.Lock()
-			err := n.exitErr
-			c.mu.Unlock()
-			return fmt.Errorf("node %d ended as it started (%v)%s", n.id, err, c.logTail(n))
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			c.signal(n, syscall.SIGKILL, procKilled)
-			return fmt.Errorf("node %d did not answer on %s within %v%s", n.id, url, within, c.logTail(n))
-		}
+// end ends node n's life with SIGKILL (kill) or SIGTERM (stop: the node
+// saves its state; SIGKILL after 5 s) and returns once it is reaped.
+func (c *cluster) end(n *clusterNode, action string) (supervisor.Ended, error) {
+	end := n.proc.Kill
+	if action == "stop" {
+		end = func() (supervisor.Ended, error) { return n.proc.Stop(5 * time.Second) }
 	}
+	e, err := end()
+	if err == nil {
+		c.forget(n)
+	}
+	return e, err
 }
 
-// logTail is the end of what node n's current life wrote, for errors.
-func (c *cluster) logTail(n *clusterNode) string {
+// forget drops what the last poll said of node n, whose life changed.
+func (c *cluster) forget(n *clusterNode) {
 	c.mu.Lock()
-	off := n.logStart
+	n.st, n.pollErr, n.lastKey = nil, nil, ""
 	c.mu.Unlock()
-	return emulate.LogTail(n.logPath, off)
-}
-
-// signal sends sig to node n's live process, marks it as become, and waits
-// until the process is reaped. A clean stop that takes more than 5 s ends
-// with SIGKILL.
-func (c *cluster) signal(n *clusterNode, sig syscall.Signal, become procState) (pid int, err error) {
-	c.mu.Lock()
-	if !n.proc.alive() {
-		state := n.proc
-		c.mu.Unlock()
-		return 0, fmt.Errorf("node %d is not running (%s)", n.id, state)
-	}
-	cmd, done := n.cmd, n.done
-	pid = n.pid
-	n.stopping = true
-	c.mu.Unlock()
-	if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
-		return pid, fmt.Errorf("node %d: %v: %w", n.id, sig, err)
-	}
-	if sig == syscall.SIGKILL {
-		<-done
-	} else {
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	}
-	c.mu.Lock()
-	n.proc, n.st, n.pollErr, n.lastKey = become, nil, nil, ""
-	c.mu.Unlock()
-	return pid, nil
-}
-
-func (p procState) String() string {
-	switch p {
-	case procStarting:
-		return "starting"
-	case procRunning:
-		return "running"
-	case procKilled:
-		return "killed"
-	case procStopped:
-		return "stopped"
-	}
-	return "exited"
 }
 
 // startAll starts every node and waits until all answer.
 func (c *cluster) startAll(ctx context.Context) error {
 	for _, n := range c.nodes {
-		if err := c.launch(n, "start"); err != nil {
+		if err := c.launch(n, supervisor.Start); err != nil {
 			return err
 		}
 	}
 	errs := make([]error, len(c.nodes))
 	var wg sync.WaitGroup
 	for i, n := range c.nodes {
-		wg.Go(func() { errs[i] = c.awaitUp(ctx, n, 15*time.Second) })
+		wg.Go(func() { errs[i] = n.proc.AwaitUp(ctx, 15*time.Second) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
@@ -367,7 +225,7 @@ func (c *cluster) startAll(ctx context.Context) error {
 // killAll kills every process still alive and waits for them.
 func (c *cluster) killAll() {
 	for _, n := range c.nodes {
-		c.signal(n, syscall.SIGKILL, procKilled)
+		n.proc.Kill()
 	}
 }
 
@@ -376,39 +234,36 @@ func (c *cluster) killAll() {
 func (c *cluster) stopAll() {
 	var wg sync.WaitGroup
 	for _, n := range c.nodes {
-		wg.Go(func() { c.signal(n, syscall.SIGTERM, procStopped) })
+		wg.Go(func() { c.end(n, "stop") })
 	}
 	wg.Wait()
-	c.client.CloseIdleConnections()
 }
 
 // pollRound asks every live node for its /status, all at once, then
 // records the answers and what they show.
 func (c *cluster) pollRound(ctx context.Context) {
 	type target struct {
-		n   *clusterNode
-		gen int
+		n    *clusterNode
+		life int
 	}
 	start := time.Now()
-	c.mu.Lock()
 	var ts []target
 	for _, n := range c.nodes {
-		if n.proc.alive() {
-			ts = append(ts, target{n, n.gen})
+		if in := n.proc.Info(); in.State.Alive() {
+			ts = append(ts, target{n, in.Life})
 		}
 	}
-	c.mu.Unlock()
 	sts := make([]*node.StatusJSON, len(ts))
 	errs := make([]error, len(ts))
 	var wg sync.WaitGroup
 	for i, t := range ts {
-		wg.Go(func() { sts[i], errs[i] = c.status(ctx, t.n) })
+		wg.Go(func() { sts[i], errs[i] = t.n.proc.Status(ctx) })
 	}
 	wg.Wait()
 	end := time.Now()
 	c.mu.Lock()
 	for i, t := range ts {
-		if t.n.gen != t.gen || !t.n.proc.alive() {
+		if in := t.n.proc.Info(); in.Life != t.life || !in.State.Alive() {
 			continue // killed or restarted meanwhile
 		}
 		t.n.pollErr = errs[i]
@@ -426,27 +281,6 @@ func (c *cluster) pollRound(ctx context.Context) {
 			c.view.logf(end.Sub(c.t0), "%s", line)
 		}
 	}
-}
-
-// status is GET /status of node n.
-func (c *cluster) status(ctx context.Context, n *clusterNode) (*node.StatusJSON, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.statusURL(), nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", n.statusURL(), resp.Status)
-	}
-	var st node.StatusJSON
-	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
-		return nil, fmt.Errorf("GET %s: %w", n.statusURL(), err)
-	}
-	return &st, nil
 }
 
 // pollLoop polls every interval until ctx ends.
@@ -474,8 +308,12 @@ type agreement struct {
 func (c *cluster) agreementLocked() agreement {
 	var a agreement
 	seen := make([]bool, len(c.nodes))
+	alive := make([]bool, len(c.nodes)) // read once: the graph asks of a node for each neighbour
+	for i, n := range c.nodes {
+		alive[i] = n.alive()
+	}
 	for _, n := range c.nodes {
-		if seen[n.id] || !n.proc.alive() {
+		if seen[n.id] || !alive[n.id] {
 			continue
 		}
 		// The component of n: breadth first over live neighbours.
@@ -483,7 +321,7 @@ func (c *cluster) agreementLocked() agreement {
 		seen[n.id] = true
 		for i := 0; i < len(comp); i++ {
 			for _, j := range c.graph.Neighbors(topoID(comp[i])) {
-				if !seen[j] && c.nodes[j].proc.alive() {
+				if !seen[j] && alive[j] {
 					seen[j] = true
 					comp = append(comp, int(j))
 				}

@@ -140,9 +140,10 @@ func (c *cluster) snapshot(now time.Time) clusterSnapshot {
 		s.elapsed = now.Sub(c.t0)
 	}
 	for _, n := range c.nodes {
-		r := nodeRow{ID: n.id, Value: n.value, Alive: n.proc.alive(), Process: n.proc.String(), PID: n.pid,
-			Started: n.mode, Lives: n.gen, Leader: -1, Log: n.logPath}
-		if n.pollErr != nil && n.proc.alive() {
+		in := n.proc.Info()
+		r := nodeRow{ID: n.id, Value: n.value, Alive: in.State.Alive(), Process: in.State.String(), PID: in.PID,
+			Started: in.Mode.String(), Lives: in.Life, Leader: -1, Log: n.logPath}
+		if n.pollErr != nil && r.Alive {
 			r.Error = n.pollErr.Error()
 		}
 		if n.answered() {
