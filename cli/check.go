@@ -122,7 +122,7 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 	}
 	sum := &metrics.Summary{
 		Algorithm: h.Algorithm, Params: h.Params, Seed: h.Seed, Topology: h.Topology,
-		Nodes: mon.Nodes(), Edges: edges,
+		Nodes: mon.Nodes(), Edges: edges, Initiators: len(h.Initiators),
 		WallMS:    metrics.MS(time.Since(start)),
 		TraceHash: fmt.Sprintf("%016x", hash.Sum()),
 	}

@@ -208,8 +208,8 @@ func TestSimJSONFields(t *testing.T) {
 	if s.Algorithm != "echo" || s.Topology != "grid:4x4" || s.Nodes != 16 || s.Edges != 24 || s.Seed != 1 {
 		t.Errorf("header fields: %+v", s)
 	}
-	if s.Params["initiator"] != "0" || s.Params["tree"] != "graph" {
-		t.Errorf("params %v, want the defaults", s.Params)
+	if s.Initiators != 1 || s.Params["tree"] != "graph" || s.Params["initiator"] != "" {
+		t.Errorf("params %v and %d initiators, want the defaults: node 0 initiates", s.Params, s.Initiators)
 	}
 	// Echo on a connected graph: 2E explorer+echo and n-1 info.
 	if got := s.Messages.ByType["explorer"] + s.Messages.ByType["echo"]; got != 2*24 || s.Messages.ByType["info"] != 15 {
@@ -251,7 +251,7 @@ func TestSimFlags(t *testing.T) {
 		ok   func(s *metrics.Summary) bool
 	}{
 		{[]string{"--algo", "echo"}, func(s *metrics.Summary) bool {
-			return s.Algorithm == "echo" && s.Params["initiator"] == "0" && s.Params["initiators"] == ""
+			return s.Algorithm == "echo" && s.Initiators == 1 && s.Params["initiators"] == ""
 		}},
 		{[]string{"--topology", "ring:7"}, func(s *metrics.Summary) bool {
 			return s.Topology == "ring:7" && s.Nodes == 7 && s.Edges == 7
@@ -290,21 +290,17 @@ func TestSimFlags(t *testing.T) {
 				s.Messages.Delivered+s.Messages.Dropped == s.Messages.Total
 		}},
 		{[]string{"--loss", "0"}, func(s *metrics.Summary) bool { return s.TraceHash == base.TraceHash }},
-		{[]string{"--param", "initiators=3,5"}, func(s *metrics.Summary) bool {
-			return s.Params["initiators"] == "3,5" && s.Messages.Total < base.Messages.Total
+		{[]string{"--initiators", "3,5"}, func(s *metrics.Summary) bool {
+			return s.Initiators == 2 && s.Messages.Total < base.Messages.Total
 		}},
-		{[]string{"-p", "initiators=none"}, func(s *metrics.Summary) bool {
+		{[]string{"--initiators", "none", "--unelected", "uninitiated"}, func(s *metrics.Summary) bool {
 			return s.Messages.Total == 0 && s.Elections.Completed == 0 && s.Unreached == 1 && s.ViolationCount == 0
 		}},
-		{[]string{"--algo", "echo", "--topology", "ring:5", "--param", "initiator=2", "--param", "tree=virtual"}, func(s *metrics.Summary) bool {
-			return s.Params["initiator"] == "2" && s.Params["tree"] == "virtual" && s.Messages.ByType["connect"] > 0
+		{[]string{"--algo", "echo", "--topology", "ring:5", "--initiators", "2", "--param", "tree=virtual"}, func(s *metrics.Summary) bool {
+			return s.Initiators == 1 && s.Params["tree"] == "virtual" && s.Messages.ByType["connect"] > 0
 		}},
-		{[]string{"--algo", "echo", "--topology", "ring:5", "--initiator", "3"}, func(s *metrics.Summary) bool {
-			return s.Params["initiator"] == "3" && s.Final[0].Leader == 4
-		}},
-		// --initiator is applied after --param.
-		{[]string{"--algo", "echo", "--topology", "ring:5", "--initiator", "3", "--param", "initiator=1"}, func(s *metrics.Summary) bool {
-			return s.Params["initiator"] == "3"
+		{[]string{"--algo", "echo", "--topology", "ring:5", "--initiators", "3"}, func(s *metrics.Summary) bool {
+			return s.Initiators == 1 && s.Final[0].Leader == 4
 		}},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -371,7 +367,7 @@ func writeFile(t testing.TB, dir, name, data string) string {
 func TestScenarioFile(t *testing.T) {
 	dir := t.TempDir()
 	file := writeFile(t, dir, "run.yaml", `algorithm: echo
-params: {initiator: 3}
+initiators: 3
 seed: 5
 topology: ring:6
 values: random
@@ -380,7 +376,7 @@ check: {stabilization: 3s, liveness: 7s}
 `)
 	// The file alone, as an argument and with -f.
 	s, _ := simJSON(t, file)
-	if s.Algorithm != "echo" || s.Params["initiator"] != "3" || s.Seed != 5 || s.Topology != "ring:6" || s.Nodes != 6 {
+	if s.Algorithm != "echo" || s.Initiators != 1 || s.Seed != 5 || s.Topology != "ring:6" || s.Nodes != 6 {
 		t.Errorf("file not applied: %+v", s)
 	}
 	s2, _ := simJSON(t, "-f", file)
@@ -391,7 +387,7 @@ check: {stabilization: 3s, liveness: 7s}
 	// Flags override it, field by field; the rest of the file stays.
 	trace := filepath.Join(dir, "t.jsonl")
 	s, _ = simJSON(t, file, "--seed", "9", "--topology", "line:4", "--delay", "constant:1ms", "--values", "id", "--trace", trace, "--liveness", "8s")
-	if s.Algorithm != "echo" || s.Params["initiator"] != "3" || s.Seed != 9 || s.Topology != "line:4" || s.Nodes != 4 || s.Edges != 3 {
+	if s.Algorithm != "echo" || s.Initiators != 1 || s.Seed != 9 || s.Topology != "line:4" || s.Nodes != 4 || s.Edges != 3 {
 		t.Errorf("flags did not override the file: %+v", s)
 	}
 	// Echo from node 3 at the end of a line of 4, 1ms a hop: 3 hops out,
@@ -408,15 +404,21 @@ check: {stabilization: 3s, liveness: 7s}
 	if h["stabilization_ns"] != float64(3*time.Second) || h["liveness_ns"] != float64(8*time.Second) {
 		t.Errorf("bounds %v, want the file's stabilization and the flag's liveness", h)
 	}
-	// Another algorithm drops the file's parameters, which were echo's.
+	// Another algorithm drops the file's parameters, which were echo's (the
+	// initiators are the driver's: they stay).
 	s, _ = simJSON(t, file, "--algo", "extinction")
-	if s.Algorithm != "extinction" || s.Params["initiators"] != "all" || s.Params["initiator"] != "" {
-		t.Errorf("--algo extinction over an echo file: params %v", s.Params)
+	if s.Algorithm != "extinction" || s.Initiators != 1 || s.Params["tree"] != "" {
+		t.Errorf("--algo extinction over an echo file: params %v, %d initiators", s.Params, s.Initiators)
 	}
 	// The same algorithm keeps them, and --param adds to them.
 	s, _ = simJSON(t, file, "--algo", "echo", "--param", "tree=virtual")
-	if s.Params["initiator"] != "3" || s.Params["tree"] != "virtual" {
+	if s.Initiators != 1 || s.Params["tree"] != "virtual" {
 		t.Errorf("params %v, want the file's initiator and the flag's tree", s.Params)
+	}
+	// The deprecated parameter still names the initiator, with a note.
+	code, out, errOut := cli(t, "sim", "--json", "--algo", "echo", "--topology", "ring:5", "--param", "initiator=2")
+	if code != ExitOK || !strings.Contains(errOut, "note: echo parameter initiator is deprecated") || !strings.Contains(out, `"initiators":1`) {
+		t.Errorf("--param initiator=2: exit %d, stderr %q", code, errOut)
 	}
 	// --nodes keeps the file's topology family.
 	file2 := writeFile(t, dir, "ring.yaml", "algorithm: echo\ntopology: ring\nnodes: 10\n")
@@ -437,7 +439,7 @@ func TestBadInput(t *testing.T) {
 	badAlgo := writeFile(t, dir, "algo.yaml", "seed: 3\nalgorithm: nope\n")
 	badTopo := writeFile(t, dir, "topo.yaml", "topology: grid:3xq\n")
 	badParam := writeFile(t, dir, "param.yaml", "algorithm: echo\nparams:\n  colour: red\n")
-	badInit := writeFile(t, dir, "init.yaml", "algorithm: echo\ntopology: ring:5\nparams:\n  tree: graph\n  initiator: 7\n")
+	badInit := writeFile(t, dir, "init.yaml", "algorithm: echo\ntopology: ring:5\nparams:\n  tree: graph\ninitiators: 7\n")
 	good := writeFile(t, dir, "good.yaml", "algorithm: echo\ntopology: ring:5\n")
 	for _, c := range []struct {
 		args []string
@@ -458,9 +460,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"sim", "--algo", "extinction", "--param", "colour=red"}, `--param colour=red: extinction has no parameter "colour"`},
 		{[]string{"sim", "--algo", "extinction", "--param", "initiators=x"}, `--param initiators=x: extinction parameter initiators`},
 		{[]string{"sim", "--algo", "extinction", "--param", "initiators=0,300"}, `--param initiators=0,300: initiator 300 does not exist`},
-		{[]string{"sim", "--algo", "echo", "--topology", "ring:5", "--initiator", "5"}, `--initiator: initiator 5 does not exist (the network has nodes 0..4)`},
-		{[]string{"sim", "--algo", "echo", "--initiator", "-1"}, `--initiator: echo parameter initiator: invalid node id "-1"`},
-		{[]string{"sim", "--algo", "extinction", "--initiator", "2"}, `--initiator: extinction has no parameter "initiator"`},
+		{[]string{"sim", "--algo", "echo", "--topology", "ring:5", "--initiators", "5"}, `--initiators: initiator 5 does not exist (the network has nodes 0..4)`},
+		{[]string{"sim", "--algo", "echo", "--initiators", "-1"}, `--initiators: in node set "-1": invalid node id "-1"`},
+		{[]string{"sim", "--algo", "echo", "--initiators", "1", "-p", "initiator=2"}, `--initiators: initiators "1" and echo parameter initiator="2" disagree`},
+		{[]string{"sim", "--unelected", "all"}, `--unelected: "all" would exempt every component`},
 		{[]string{"sim", "--algo", "echo", "--topology", "ring:5", "--param", "root=5"}, `--param root=5: root 5 does not exist`},
 		{[]string{"sim", "--duration", "5x"}, `--duration: invalid duration "5x"`},
 		{[]string{"sim", "--duration", "-1s"}, `--duration: negative duration "-1s"`},
@@ -482,7 +485,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"sim", badAlgo}, badAlgo + `:2:12: algorithm: unknown algorithm "nope"`},
 		{[]string{"sim", badTopo}, badTopo + `:1:11: topology: topology "grid:3xq"`},
 		{[]string{"sim", badParam}, badParam + `:3:11: params.colour: echo has no parameter "colour"`},
-		{[]string{"sim", badInit}, badInit + `:5:14: params.initiator: initiator 7 does not exist`},
+		{[]string{"sim", badInit}, badInit + `:5:13: initiators: initiator 7 does not exist`},
 		{[]string{"sim", "-f", good, good}, `either as an argument or with --scenario, not both`},
 		{[]string{"sim", good, good}, `accepts at most 1 arg(s), received 2`},
 		{[]string{"check"}, `accepts 1 arg(s), received 0`},
@@ -504,15 +507,15 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 	// A file and a flag that together make no sense: the flag is named.
-	code, _, errOut := cli(t, "sim", good, "--initiator", "9")
-	if code != ExitError || !strings.Contains(errOut, "--initiator: initiator 9 does not exist") {
-		t.Errorf("file + bad --initiator: exit %d, %q", code, errOut)
+	code, _, errOut := cli(t, "sim", good, "--initiators", "9")
+	if code != ExitError || !strings.Contains(errOut, "--initiators: initiator 9 does not exist") {
+		t.Errorf("file + bad --initiators: exit %d, %q", code, errOut)
 	}
 	// A file whose initiator a --topology flag cuts off: the file's entry
 	// is named.
-	okInit := writeFile(t, dir, "init7.yaml", "algorithm: echo\ntopology: ring:10\nparams: {initiator: 7}\n")
+	okInit := writeFile(t, dir, "init7.yaml", "algorithm: echo\ntopology: ring:10\ninitiators: 7\n")
 	code, _, errOut = cli(t, "sim", okInit, "--topology", "ring:5")
-	if code != ExitError || !strings.Contains(errOut, okInit+":3:21: params.initiator: initiator 7 does not exist") {
+	if code != ExitError || !strings.Contains(errOut, okInit+":3:13: initiators: initiator 7 does not exist") {
 		t.Errorf("file initiator beyond a --topology: exit %d, %q", code, errOut)
 	}
 }
@@ -606,7 +609,7 @@ func TestCheckBrokenTrace(t *testing.T) {
 		{"garbage line", edit(7, "\x00\x01garbage\n"), "B:8: invalid character"},
 		{"bad header", edit(0, "{\"ev\":\"header\",\"version\":1,\n"), "B:1: bad header"},
 		{"wrong version", edit(0, strings.Replace(lines[0], `"version":1`, `"version":9`, 1)), "B:1: trace format version 9"},
-		{"unknown message type", edit(11, strings.Replace(lines[11], `"explorer"`, `"exploder"`, 1)), `B:12: message type "exploder" is not in the header's message_types`},
+		{"unknown message type", edit(12, strings.Replace(lines[12], `"explorer"`, `"exploder"`, 1)), `B:13: message type "exploder" is not in the header's message_types`},
 		{"node beyond the header", edit(2, strings.Replace(lines[2], `"node":1`, `"node":5`, 1)), "B:3: node 5 is not a node id (the trace has nodes 0..4)"},
 		{"node declared out of order", edit(1, strings.Replace(lines[1], `"node":0`, `"node":3`, 1)), "B:2: node event for node 3 before the one for node 0 (nodes are declared in id order)"},
 		{"event before its node", strings.Join(slices.Concat(lines[:1], lines[6:7], lines[1:6], lines[7:]), ""), "B:2: link_up event for node 0, which no node event declared"},

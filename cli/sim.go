@@ -56,8 +56,8 @@ func (f *scenarioFlags) register(cmd *cobra.Command) {
 	fl.Float64Var(&f.loss, "loss", 0, "probability that a message is lost, in [0, 1)")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable)")
 	fl.StringVar(&f.initiators, "initiators", "", "the nodes asked to elect at time 0: all, none, or a set like 0,3-5 (default: the algorithm's, node 0 for one that is not spontaneous)")
-	fl.StringVar(&f.initiators, "initiator", "", "the initiating node")
-	fl.MarkDeprecated("initiator", "use --initiators")
+	fl.StringVar(&f.initiators, "initiator", "", "deprecated: --initiators")
+	fl.MarkHidden("initiator")
 	fl.StringVar(&f.unelected, "unelected", "", "nodes where no election is expected (a node set, or uninitiated: every component without an initiator): the checker does not fail their components for being unreached or unsettled at the end")
 	fl.StringVar(&f.stabilization, "stabilization", "", "checker: how long a component must be unchanged before its Norm nodes must agree")
 	fl.StringVar(&f.liveness, "liveness", "", "checker: how long a component must be unchanged before it must have settled on its most valued node")
@@ -212,10 +212,21 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, a *algo.Algorithm) error {
 	set := cmd.Flags().Changed
 	flag := ""
+	for _, p := range f.params {
+		k, _, _ := strings.Cut(p, "=")
+		for _, d := range a.Params {
+			if d.Initiators && d.Name == k {
+				flag = "--param " + p // the deprecated alias
+			}
+		}
+	}
 	for _, name := range []string{"initiators", "initiator"} {
 		if set(name) {
 			flag, s.Initiators = "--"+name, f.initiators
 		}
+	}
+	if set("initiator") {
+		fmt.Fprintln(cmd.ErrOrStderr(), "elect: note: --initiator is deprecated: use --initiators")
 	}
 	if set("unelected") && f.unelected == scenario.Uninitiated {
 		s.Unelected = f.unelected

@@ -157,7 +157,13 @@ func moving(s *scenario.Scenario, spec topo.Spec, ms mobility.Spec, base string)
 func Initiators(s *scenario.Scenario, a *algo.Algorithm, n int) ([]algo.NodeID, string, error) {
 	ids, note, err := a.Initiators(s.Initiators, s.Params, n)
 	if err != nil {
-		return nil, note, s.Blame(err, "initiators", "params")
+		fields := []string{"initiators"}
+		for _, p := range a.Params {
+			if p.Initiators {
+				fields = append(fields, "params."+p.Name)
+			}
+		}
+		return nil, note, s.Blame(err, append(fields, "params")...)
 	}
 	return ids, note, nil
 }

@@ -22,7 +22,7 @@ func TestAsyncByHand(t *testing.T) {
 	env := algotest.New(1, AsyncMessages, 0, 2, 3)
 	a := c.newAsync(1).(*asyncNode)
 	a.Start(env)
-	a.Elect(env) // a candidate: the driver's initiator
+	a.Elect(env)                        // a candidate: the driver's initiator
 	expect(t, env, "capture>2 <0,0> 1") // rotate: the first id above its own
 	a.Receive(env, &algo.Message{Type: Ack, From: 2, Peer: algo.Peer{ID: 2, Value: 2}})
 	if a.owns != 1 || a.level != 1 {

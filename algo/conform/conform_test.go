@@ -1,0 +1,53 @@
+package conform_test
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/electgo/elect/algo/conform"
+	_ "github.com/electgo/elect/internal/broken" // the doubles
+)
+
+// TestDouble runs the kit on the algorithm named by CONFORM_DOUBLE, in a
+// process of its own started by TestKitCatchesDoubles (a failing kit fails
+// its test, which is what that test looks for).
+func TestDouble(t *testing.T) {
+	name := os.Getenv("CONFORM_DOUBLE")
+	if name == "" {
+		t.Skip("run by TestKitCatchesDoubles")
+	}
+	conform.Run(t, name, conform.Runs(15))
+}
+
+// TestKitCatchesDoubles: the kit fails each broken double in the part that
+// concerns its bug, and passes the correct flood they are copies of.
+func TestKitCatchesDoubles(t *testing.T) {
+	for _, c := range []struct {
+		algo string
+		want string // a failing subtest, "" for none
+	}{
+		{"flood", ""},
+		{"broken-least", "--- FAIL: TestDouble/runs"},
+		{"broken-noindex", "no election index"},
+		{"broken-stuck", "--- FAIL: TestDouble/fuzz"},
+		{"broken-two-leaders", "safety"},
+		{"broken-random", "the same seed gave two runs"},
+		{"broken-param", "makes Build panic"},
+	} {
+		t.Run(c.algo, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestDouble$", "-test.v", "-test.short")
+			cmd.Env = append(os.Environ(), "CONFORM_DOUBLE="+c.algo)
+			out, err := cmd.CombinedOutput()
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("the kit fails the correct flood: %v\n%s", err, out)
+			case c.want != "" && err == nil:
+				t.Errorf("the kit passes %s\n%s", c.algo, out)
+			case c.want != "" && !strings.Contains(string(out), c.want):
+				t.Errorf("the kit fails %s, but not with %q:\n%s", c.algo, c.want, out)
+			}
+		})
+	}
+}

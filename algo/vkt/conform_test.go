@@ -1,0 +1,13 @@
+package vkt
+
+import (
+	"testing"
+
+	"github.com/electgo/elect/algo/conform"
+)
+
+// TestConform runs the conformance kit that every algorithm, built-in or a
+// user's, must pass.
+func TestConform(t *testing.T) {
+	t.Run("vkt", func(t *testing.T) { conform.Run(t, "vkt") })
+}
