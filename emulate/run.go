@@ -23,6 +23,7 @@ import (
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/supervisor"
 	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
@@ -45,7 +46,6 @@ type emulation struct {
 	log   func(format string, args ...any)
 
 	mu             sync.Mutex
-	lives          int
 	unplanned      int
 	updates        []time.Duration
 	setup, startup time.Duration
@@ -112,24 +112,17 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		}
 	}()
 	logf("run %s: %d nodes, files in %s", e.tag, len(p.values), dir)
-	for v, val := range p.values {
-		pr := &proc{id: v, value: val, ns: nsName(e.tag, v)}
-		pr.paths(dir)
-		e.procs = append(e.procs, pr)
-	}
-	socks := make(map[string]string, len(e.procs))
-	for _, pr := range e.procs {
-		socks[pr.host()] = pr.sock
-	}
 	e.l = &launcher{
 		bin: cfg.Binary, args: nodeArgs(a.Name, params, cfg), port: cfg.Port, log: logf,
-		client: newClient(func(h string) (string, bool) { s, ok := socks[h]; return s, ok }),
 		unplanned: func(pr *proc) {
 			e.mu.Lock()
 			e.unplanned++
 			e.mu.Unlock()
 			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Crashed, Node: algo.NodeID(pr.id), Peer: algo.None})
 		},
+	}
+	for v, val := range p.values {
+		e.procs = append(e.procs, e.l.newProc(v, val, nsName(e.tag, v), dir))
 	}
 	setupStart := time.Now()
 	if err := setUp(ctx, e.tag, len(e.procs), p.initial, s.Loss); err != nil {
@@ -242,34 +235,22 @@ func nodeArgs(name string, params algo.Params, cfg Config) []string {
 	return args
 }
 
-// startAll launches every node, one after the other (each launch returns
-// once its process runs), then waits for all of them to answer.
+// startAll launches every node with an empty state directory, one after
+// the other (each launch returns once its process runs), then waits for
+// all of them to answer.
 func (e *emulation) startAll(ctx context.Context) error {
-	lives := make([]life, len(e.procs))
-	for i, pr := range e.procs {
-		lf, err := e.l.launch(pr, true)
-		if err != nil {
+	for _, pr := range e.procs {
+		if err := pr.sup.Launch(supervisor.Fresh); err != nil {
 			return err
 		}
-		lives[i] = lf
 	}
-	e.mu.Lock()
-	e.lives += len(e.procs)
-	e.mu.Unlock()
 	errs := make([]error, len(e.procs))
 	var wg sync.WaitGroup
 	for i, pr := range e.procs {
-		wg.Go(func() { errs[i] = e.l.ready(ctx, pr, lives[i]) })
+		wg.Go(func() { errs[i] = e.l.ready(ctx, pr) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-func (e *emulation) start(ctx context.Context, pr *proc, fresh bool) error {
-	e.mu.Lock()
-	e.lives++
-	e.mu.Unlock()
-	return e.l.start(ctx, pr, fresh)
 }
 
 // step is one entry of the emulated timeline: a link change, or an action
@@ -403,27 +384,27 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 			}
 		}
 	case sim.Restart, sim.Recover:
-		kind, fresh, what := trace.Restarted, true, "restart"
+		kind, mode, what := trace.Restarted, supervisor.Fresh, "restart"
 		if a.Kind == sim.Recover {
-			kind, fresh, what = trace.Recovered, false, "recover"
+			kind, mode, what = trace.Recovered, supervisor.Recover, "recover"
 		}
 		errs := make([]error, len(a.Nodes))
 		var wg sync.WaitGroup
 		for i, v := range a.Nodes {
 			pr := e.procs[v]
-			if pr.isAlive() {
+			if pr.alive() {
 				continue
 			}
 			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: kind, Node: v, Peer: algo.None})
 			e.log("%7.3fs %s node %d", e.j.since(time.Now()).Seconds(), what, v)
-			wg.Go(func() { errs[i] = e.start(ctx, pr, fresh) })
+			wg.Go(func() { errs[i] = e.l.start(ctx, pr, mode) })
 		}
 		wg.Wait()
 		return errors.Join(errs...)
 	case sim.ElectAt:
 		for _, v := range a.Nodes {
 			pr := e.procs[v]
-			if !pr.isAlive() {
+			if !pr.alive() {
 				continue
 			}
 			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
@@ -441,12 +422,10 @@ func (e *emulation) leader() (algo.NodeID, bool) {
 	alive := make([]bool, len(e.procs))
 	var follows []algo.NodeID
 	for i, pr := range e.procs {
-		pr.mu.Lock()
-		alive[i] = pr.alive
-		if pr.alive && pr.status != nil && pr.status.State == algo.Norm.String() && pr.status.Leader != algo.None {
-			follows = append(follows, pr.status.Leader)
+		alive[i] = pr.alive()
+		if l, ok := pr.following(); ok {
+			follows = append(follows, l)
 		}
-		pr.mu.Unlock()
 	}
 	votes := map[algo.NodeID]int{}
 	best, most := algo.None, 0
@@ -468,7 +447,7 @@ func (e *emulation) gather(ctx context.Context) node.CountersJSON {
 	live := make([]*node.CountersJSON, len(e.procs))
 	var wg sync.WaitGroup
 	for i, pr := range e.procs {
-		if pr.isAlive() {
+		if pr.alive() {
 			wg.Go(func() { live[i] = e.l.counters(ctx, pr) })
 		}
 	}
@@ -485,18 +464,11 @@ func (e *emulation) gather(ctx context.Context) node.CountersJSON {
 	return total
 }
 
-// teardownNodes kills every live node and waits for them.
+// teardownNodes kills every live node, all at once, and waits for them.
 func (e *emulation) teardownNodes() {
 	var wg sync.WaitGroup
 	for _, pr := range e.procs {
-		pr.mu.Lock()
-		alive, cmd, done := pr.alive, pr.cmd, pr.done
-		pr.alive = false
-		pr.mu.Unlock()
-		if alive {
-			cmd.Process.Kill()
-			wg.Go(func() { <-done })
-		}
+		wg.Go(func() { pr.sup.Kill() })
 	}
 	wg.Wait()
 }
@@ -519,8 +491,7 @@ func (e *emulation) stats(c node.CountersJSON, wall time.Duration) *metrics.Emul
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	s := &metrics.Emulation{
-		HelloMS: metrics.MS(e.cfg.Hello), HelloLoss: e.cfg.HelloLoss,
-		Lives: e.lives, UnplannedExits: e.unplanned,
+		HelloMS: metrics.MS(e.cfg.Hello), HelloLoss: e.cfg.HelloLoss, UnplannedExits: e.unplanned,
 		SetupMS: metrics.MS(e.setup), StartMS: metrics.MS(e.startup),
 		RuleUpdates: len(e.updates), LateEvents: e.j.late,
 		HellosSent: c.HellosSent, HellosReceived: c.HellosRecv,
@@ -539,11 +510,11 @@ func (e *emulation) stats(c node.CountersJSON, wall time.Duration) *metrics.Emul
 	var cpu time.Duration
 	var rss int64
 	for _, pr := range e.procs {
-		pr.mu.Lock()
-		cpu += pr.usage.cpu
-		rss += pr.usage.maxRSS
-		s.NodeRSSMaxMB = max(s.NodeRSSMaxMB, float64(pr.usage.maxRSS)/(1<<20))
-		pr.mu.Unlock()
+		s.Lives += pr.sup.Info().Life
+		u := pr.sup.Usage()
+		cpu += u.CPU
+		rss += u.MaxRSS
+		s.NodeRSSMaxMB = max(s.NodeRSSMaxMB, float64(u.MaxRSS)/(1<<20))
 	}
 	s.NodeCPUSeconds = cpu.Seconds()
 	s.CPUCores = cpu.Seconds() / wall.Seconds()
