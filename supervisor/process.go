@@ -64,7 +64,7 @@ type Usage struct {
 
 // New is a process of spec with no life yet.
 func New(spec Spec) *Process {
-	return &Process{spec: spec, client: newClient(spec.HTTP)}
+	return &Process{spec: spec, client: spec.HTTP.client()}
 }
 
 // Info is the process's state now.

@@ -37,23 +37,6 @@ type Spec struct {
 	OnExit func(err error)
 }
 
-// Endpoint is where a node serves HTTP: a TCP address, or the path of a
-// Unix socket, which reaches a node inside a network namespace of its own
-// from outside it.
-type Endpoint struct {
-	Network string // "tcp" or "unix"
-	Address string // HOST:PORT, or the socket's path
-}
-
-// String is the endpoint as `elect node --http` takes it: HOST:PORT, or
-// unix:PATH.
-func (e Endpoint) String() string {
-	if e.Network == "unix" {
-		return "unix:" + e.Address
-	}
-	return e.Address
-}
-
 // Mode is how a life starts, as far as its state directory goes.
 type Mode int
 
