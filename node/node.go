@@ -134,19 +134,29 @@ func New(cfg Config) (*Node, error) {
 	return nd, nil
 }
 
-// SuitsRuntime refuses algorithms that cannot run on a real network of
-// datagrams: those that need a fixed topology, assume reliable links, or
-// elect only when someone starts a wave.
+// SuitsRuntime refuses an algorithm whose Model assumes what a real network
+// of datagrams does not give, naming the first such assumption. The runtime
+// serves algorithms that elect on their own (Spontaneous), tolerate lost
+// messages (Loss) and crashes (Crash), and take their neighbours as they
+// come (no Topology, no pulses), whoever wrote them.
 func SuitsRuntime(a *algo.Algorithm) error {
+	m := a.Model
+	why := ""
 	switch {
-	case a.Model.Topology != "":
-		return fmt.Errorf("algorithm %s needs a %s network; the runtime runs algorithms for dynamic networks (vkt, park)", a.Name, a.Model.Topology)
-	case !a.Model.Spontaneous || !a.Model.Loss || !a.Model.Crash:
-		return fmt.Errorf("algorithm %s does not tolerate message loss and crashes; the runtime runs algorithms for dynamic networks (vkt, park)", a.Name)
-	case a.Model.Synchronous:
-		return fmt.Errorf("algorithm %s runs in synchronous pulses, which a real network does not give", a.Name)
+	case m.Topology != "":
+		why = fmt.Sprintf("assumes a fixed %s network (Model.Topology); the runtime's neighbours are the nodes it hears", m.Topology)
+	case m.Synchronous:
+		why = "runs in synchronous pulses (Model.Synchronous), which a real network does not give"
+	case !m.Spontaneous:
+		why = "elects only where an initiator starts an election (Model.Spontaneous is false); the runtime has no initiators"
+	case !m.Loss:
+		why = "does not tolerate lost messages (Model.Loss is false); UDP loses datagrams and the runtime has no reliable links"
+	case !m.Crash:
+		why = "does not survive crashes (Model.Crash is false); real nodes crash and restart"
+	default:
+		return nil
 	}
-	return nil
+	return fmt.Errorf("algorithm %s %s", a.Name, why)
 }
 
 // Run boots the node and runs it until ctx ends or the transport fails. It
