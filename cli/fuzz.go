@@ -91,7 +91,7 @@ error; 2 when runs within the model broke the specification.`,
 				return fmt.Errorf("--max-nodes %d: want at least 3", maxNodes)
 			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
-			var failed, inModel, violations int
+			var broke, inModel, violations int
 			for _, name := range names {
 				cfg := torture.Config{Algorithm: name, Runs: runs, Seed: seed, First: first, Outside: outside,
 					Limits: torture.Limits{MaxNodes: maxNodes}, ShrinkBudget: budget}
@@ -118,7 +118,7 @@ error; 2 when runs within the model broke the specification.`,
 					}
 				}
 				if !outside {
-					failed += r.Failed
+					broke += r.Failed
 					inModel += r.Runs
 				}
 				// Each algorithm's report as soon as it is known: an error in
@@ -131,9 +131,9 @@ error; 2 when runs within the model broke the specification.`,
 					printFuzz(cmd, r)
 				}
 			}
-			if failed > 0 {
+			if broke > 0 {
 				return fmt.Errorf("%d of %d runs broke the specification within their algorithm's model (shrunk scenarios in %s): %w",
-					failed, inModel, out, violationError{violations})
+					broke, inModel, out, violationError{violations})
 			}
 			return nil
 		}),
@@ -166,7 +166,7 @@ func writeFailure(dir, name string, seed uint64, f *torture.Failure) (fuzzFailur
 		return fuzzFailure{}, fmt.Errorf("--out: %w", err)
 	}
 	ff := fuzzFailure{Run: f.Run, Nodes: sum.Nodes, Events: len(s.Events), File: path, ShrinkRun: f.ShrinkRuns}
-	if len(sum.Violations) > 0 { // the checker details the first violations only
+	if len(sum.Violations) > 0 { // a count may come without details
 		ff.Property, ff.Reason = sum.Violations[0].Property, sum.Violations[0].Reason
 	}
 	return ff, nil
