@@ -3,6 +3,8 @@ package torture
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -78,7 +80,7 @@ func Run(cfg Config) (*Report, error) {
 	start := time.Now()
 	for i := cfg.First; i < cfg.First+cfg.Runs; i++ {
 		s := Scenario(a, faults, cfg.Limits, cfg.Seed, i)
-		sum, err := runner.Run(s, runner.Options{})
+		sum, err := run(s)
 		if err != nil {
 			// A generated scenario the simulator refuses is a bug of the
 			// generator: say which, so it can be reproduced.
@@ -94,7 +96,7 @@ func Run(cfg Config) (*Report, error) {
 				// is the last failing one, kept here rather than run again.
 				f.ShrunkSummary = sum
 				fails := func(c *scenario.Scenario) bool {
-					got, err := runner.Run(c, runner.Options{})
+					got, err := run(c)
 					if err != nil || got.ViolationCount == 0 {
 						return false
 					}
@@ -121,11 +123,38 @@ func Scenario(a *algo.Algorithm, f Faults, lim Limits, seed uint64, i int) *scen
 	return s
 }
 
-// Fails reports whether a run of s breaks the specification (a scenario
-// the simulator refuses does not count as failing).
+// Fails reports whether a run of s breaks the specification or panics (a
+// scenario the simulator refuses does not count as failing).
 func Fails(s *scenario.Scenario) bool {
-	sum, err := runner.Run(s, runner.Options{})
+	sum, err := run(s)
 	return err == nil && sum.ViolationCount > 0
+}
+
+// run runs s. A panic is the algorithm's bug (the simulator's own are
+// caught by its tests), so it is a failure like a violation: its summary
+// holds one violation of property "panic" naming where it happened, and
+// the campaign goes on.
+func run(s *scenario.Scenario) (sum *metrics.Summary, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			where := ""
+			lines := strings.Split(string(debug.Stack()), "\n")
+			for i := 1; i+1 < len(lines); i += 2 {
+				// Frames come as a function and its file: the first outside
+				// the runtime and the drivers is the algorithm's.
+				fn, file := lines[i], strings.TrimSpace(lines[i+1])
+				if !strings.HasPrefix(fn, "runtime") && !strings.HasPrefix(fn, "panic(") && !strings.HasPrefix(fn, "github.com/electgo/elect/sim.") &&
+					!strings.HasPrefix(fn, "github.com/electgo/elect/runner.") && !strings.HasPrefix(fn, "github.com/electgo/elect/torture.") {
+					file, _, _ = strings.Cut(file, " +")
+					where = fmt.Sprintf(" in %s at %s", fn, file)
+					break
+				}
+			}
+			v := metrics.Violation{Property: "panic", Reason: fmt.Sprintf("the run panicked: %v%s", r, where)}
+			sum, err = &metrics.Summary{Algorithm: s.Algorithm, Seed: s.Seed, Violations: []metrics.Violation{v}, ViolationCount: 1}, nil
+		}
+	}()
+	return runner.Run(s, runner.Options{})
 }
 
 // Smallest is the smallest failing scenario and its run: the shrunk one,

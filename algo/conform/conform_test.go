@@ -35,6 +35,7 @@ func TestKitCatchesDoubles(t *testing.T) {
 		{"broken-two-leaders", "safety"},
 		{"broken-random", "the same seed gave two runs"},
 		{"broken-param", "makes Build panic"},
+		{"broken-panic", "assignment to entry in nil map"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestDouble$", "-test.v", "-test.short")

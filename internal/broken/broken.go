@@ -36,11 +36,12 @@ const (
 	TwoLeaders            // every node follows itself
 	Random                // sends in an order drawn from the global random source
 	PanicParam            // parameter fanout panics on a malformed value
+	Panic                 // panics when a node hears of a computation it did not start
 )
 
 // Names are the registered names of the doubles, by Bug.
 var Names = []string{None: "flood", Least: "broken-least", NoIndex: "broken-noindex", Stuck: "broken-stuck",
-	TwoLeaders: "broken-two-leaders", Random: "broken-random", PanicParam: "broken-param"}
+	TwoLeaders: "broken-two-leaders", Random: "broken-random", PanicParam: "broken-param", Panic: "broken-panic"}
 
 func init() {
 	for b, name := range Names {
@@ -112,6 +113,10 @@ func (n *node) Elect(env algo.Env) {
 }
 
 func (n *node) Receive(env algo.Env, m *algo.Message) {
+	if n.bug == Panic && m.Index.ID != n.id {
+		var heard map[algo.NodeID]bool
+		heard[m.Index.ID] = true // the bug: a map never made
+	}
 	switch {
 	case n.idx.Less(m.Index):
 		n.idx, n.best, n.busy = m.Index, algo.Peer{ID: env.ID(), Value: env.Value()}, true
