@@ -33,7 +33,8 @@ type Spec struct {
 	// OnExit, when set, is called with the error of cmd.Wait once a life
 	// that ended on its own (not by Kill, Stop or a failed AwaitUp) is
 	// reaped: an unplanned exit, which the supervisor's user may count,
-	// journal as a crash, or report.
+	// journal as a crash, or report. It runs on the goroutine that reaped
+	// the life, with no lock held: it may Launch the next one.
 	OnExit func(err error)
 }
 
