@@ -40,6 +40,13 @@ type Sweep struct {
 	Speeds   []float64
 	// Duration, when set, replaces the experiments' own.
 	Duration time.Duration
+	// OutsideModel runs experiments on algorithms whose model does not
+	// admit them (Experiment.Outside), to document how they fail; by
+	// default Runs leaves those pairs out and lists them in Skipped.
+	OutsideModel bool
+	// Skipped says, after Runs, which experiments were left out for which
+	// algorithms and why.
+	Skipped []string
 }
 
 // DefaultMobility is the mobility of a sweep given speeds and no spec: random
@@ -183,8 +190,20 @@ func (s *Sweep) Runs() ([]Run, error) {
 		total *= n
 	}
 	var runs []Run
+	s.Skipped = nil
 	for _, e := range s.Experiments {
+		x, _ := experiment(e) // checked above
 		for _, a := range s.Algorithms {
+			if x.Outside != nil && !s.OutsideModel {
+				alg, err := algo.Lookup(a)
+				if err != nil {
+					return nil, err
+				}
+				if why := x.Outside(alg.Model); why != "" {
+					s.Skipped = append(s.Skipped, fmt.Sprintf("experiment %s skipped for %s: %s (--outside-model runs it)", e, a, why))
+					continue
+				}
+			}
 			for _, t := range s.Topologies {
 				for _, n := range t.Sizes {
 					for _, m := range motions {

@@ -22,22 +22,23 @@ import (
 
 // benchFlags define a sweep.
 type benchFlags struct {
-	experiments string
-	algos       string
-	topologies  []string
-	sizes       string
-	seeds       int
-	delay       string
-	values      string
-	params      []string
-	jobs        int
-	out         string
-	format      string
-	shard       string
-	quiet       bool
-	mobility    []string
-	speeds      string
-	duration    string
+	experiments  string
+	algos        string
+	topologies   []string
+	sizes        string
+	seeds        int
+	delay        string
+	values       string
+	params       []string
+	jobs         int
+	out          string
+	format       string
+	shard        string
+	quiet        bool
+	mobility     []string
+	speeds       string
+	duration     string
+	outsideModel bool
 }
 
 var defaultTopologies = []string{"layered:{n}@2..8", "geometric:{n}:d10@16..2048*2"}
@@ -92,6 +93,12 @@ for the runs it merges).`,
 			if err != nil {
 				return err
 			}
+			for _, s := range sw.Skipped {
+				fmt.Fprintln(cmd.ErrOrStderr(), "elect: note:", s)
+			}
+			if len(runs) == 0 {
+				return fmt.Errorf("no run left: every experiment is outside the models of the algorithms (give --outside-model to run them anyway)")
+			}
 			shard := bench.Shard{K: 1, N: 1}
 			if f.shard != "" {
 				if shard, err = bench.ParseShard(f.shard); err != nil {
@@ -142,13 +149,14 @@ for the runs it merges).`,
 	fl.StringArrayVar(&f.mobility, "mobility", nil, "how nodes move, {v} standing for each speed (repeatable; default "+bench.DefaultMobility+" when --speeds is given)")
 	fl.StringVar(&f.speeds, "speeds", "", "node speeds in m/s for moving networks: 0,1,2,5,10,20")
 	fl.StringVar(&f.duration, "duration", "", "virtual time of each run, instead of the experiment's own")
+	fl.BoolVar(&f.outsideModel, "outside-model", false, "also run experiments that an algorithm's model does not admit (crash without Model.Crash, mobile without Model.Mobility), to document how it fails")
 	cmd.AddCommand(newBenchPlotCmd())
 	return cmd
 }
 
 // sweep builds the sweep the flags describe.
 func (f *benchFlags) sweep() (*bench.Sweep, error) {
-	sw := &bench.Sweep{Params: map[string]string{}}
+	sw := &bench.Sweep{Params: map[string]string{}, OutsideModel: f.outsideModel}
 	sw.Experiments = splitList(f.experiments)
 	sw.Algorithms = splitList(f.algos)
 	if len(sw.Experiments) == 0 || len(sw.Algorithms) == 0 {

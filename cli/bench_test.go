@@ -144,7 +144,7 @@ func TestBenchDegenerate(t *testing.T) {
 			err: []string{"1 run failed:\n  run 0 (start vkt ring:1 seed 1): topology \"ring:1\"", "elect: 1 of 2 runs failed"},
 		},
 		{
-			name: "no election completed", args: []string{"--experiments", "crash", "--algos", "echo", "--topology", "ring:{n}@5,6", "--seeds", "1"},
+			name: "no election completed", args: []string{"--experiments", "crash", "--outside-model", "--algos", "echo", "--topology", "ring:{n}@5,6", "--seeds", "1"},
 			code: ExitViolation, rows: 2, files: []string{"crash-leaderless.png"},
 			out: []string{"not plotted: crash-election-time.png: no point to plot", "not plotted: crash-messages-per-election.png", "not plotted: crash-messages-per-node.png"},
 			err: []string{"elect: 2 of 2 completed runs broke the specification (the violations column of "},
@@ -227,5 +227,24 @@ func TestBenchPlotEmpty(t *testing.T) {
 	code, out, errOut := cli(t, "bench", "plot", "--out", dir, filepath.Join(dir, "results-2-of-2.csv"))
 	if code != ExitOK || errOut != "" || out != "no run completed: nothing to tabulate\nplots: none\n" {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// An experiment outside an algorithm's model (a crash for one that does not
+// survive crashes) is left out with a note, so that a sweep of a user's
+// algorithm measures it where it claims to work; --outside-model runs it.
+func TestBenchOutsideModel(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errOut := cli(t, "bench", "--quiet", "--out", dir, "--experiments", "start,crash", "--algos", "vkt,echo", "--topology", "grid:{n}x{n}@3", "--seeds", "1")
+	if code != ExitOK || !strings.Contains(errOut, "elect: note: experiment crash skipped for echo: it crashes the leader, and the model does not survive crashes (Model.Crash)") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "results.csv"))
+	if rows := strings.Count(string(b), "\n") - 1; err != nil || rows != 3 {
+		t.Errorf("%d rows (%v), want 3: start for both, crash for vkt only", rows, err)
+	}
+	code, _, errOut = cli(t, "bench", "--quiet", "--out", dir, "--experiments", "crash", "--algos", "echo", "--topology", "ring:{n}@5")
+	if code != ExitError || !strings.Contains(errOut, "no run left: every experiment is outside the models") {
+		t.Errorf("nothing left to run: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -415,7 +415,7 @@ var badScripts = []struct {
 	{"nodes: 3\ncolour: blue\nsteps: []\n", nil, `s.yaml:2:1: unknown field "colour" (known: nodes, algorithm, params, hello, hello_loss, values, seed, topology, steps)`},
 	{"nodes: 3\n", nil, `s.yaml:1:1: missing "steps" (a list of steps like {at: 2s, kill: 7})`},
 	{"nodes: 3\nsteps:\n\t- {kill: 1}\n", nil, `s.yaml:3: invalid YAML: found character that cannot start any token (YAML indents with spaces, not tabs)`},
-	{"nodes: 3\nalgorithm: echo\nsteps: []\n", nil, `s.yaml:2:12: algorithm: algorithm echo does not tolerate`},
+	{"nodes: 3\nalgorithm: echo\nsteps: []\n", nil, `s.yaml:2:12: algorithm: algorithm echo elects only where an initiator starts an election (Model.Spontaneous is false)`},
 	{"nodes: 3\ntopology: hexagon\nsteps: []\n", nil, `s.yaml:2:11: topology: topology "hexagon" (nodes=3): unknown`},
 	{"nodes: 4\ntopology: grid:3x3\nsteps: []\n", nil, `s.yaml:1:8: nodes: topology grid:3x3 has 9 nodes, but nodes says 4`},
 	{"", []string{"--nodes", "0"}, `--nodes 0: want 1 to 200`},

@@ -20,7 +20,7 @@ func TestNodeBadFlags(t *testing.T) {
 		{[]string{"node", "--id", "-4", "--listen", "127.0.0.1:0"}, "--id -4"},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--peers", "2:127.0.0.1:7"}, `--peers: peer 1 "2:127.0.0.1:7": want ID=HOST:PORT`},
 		{[]string{"node", "--id", "1", "--listen", "nowhere"}, "--listen: "},
-		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--algo", "ring"}, "algorithm ring needs a ring network"},
+		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--algo", "ring"}, "algorithm ring assumes a fixed ring network (Model.Topology)"},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--param", "heartbeat"}, `--param "heartbeat": want NAME=VALUE`},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--param", "beat=1s"}, `vkt has no parameter "beat"`},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--key-file", short}, "the key has 4 bytes; use at least 16"},
