@@ -58,7 +58,10 @@ func model(m algo.Model) string {
 	if len(tol) > 0 {
 		tolerates = strings.Join(tol, ", ")
 	}
-	how := "elects where an initiator starts"
+	how := "elects where an initiator starts (by default node 0; --initiators names others)"
+	if m.Initiators == "all" {
+		how = "elects where an initiator starts (by default every node; --initiators names others)"
+	}
 	if m.Spontaneous {
 		how = "elects on its own in every component"
 	}
