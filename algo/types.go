@@ -49,6 +49,7 @@ func (p Peer) Max(q Peer) Peer {
 	return p
 }
 
+// String writes p as "ID(v=VALUE)", or "none" for NoPeer.
 func (p Peer) String() string {
 	if p.ID == None {
 		return "none"
@@ -78,6 +79,7 @@ func (i Index) Less(j Index) bool {
 // IsZero reports whether i is the zero Index (no election seen).
 func (i Index) IsZero() bool { return i == Index{} }
 
+// String writes i as "<num,id>", the documents' notation.
 func (i Index) String() string { return fmt.Sprintf("<%d,%d>", i.Num, i.ID) }
 
 // MsgType names a message type within one algorithm: an index into the
@@ -109,14 +111,16 @@ type Message struct {
 // Wait (this node takes part in an election someone else started).
 type State uint8
 
+// The states of the specification.
 const (
-	Norm State = iota
-	Elect
-	Wait
+	Norm  State = iota // normal operation: Leader is meaningful
+	Elect              // running an election as its source
+	Wait               // taking part in an election someone else started
 )
 
 var stateNames = [...]string{Norm: "Norm", Elect: "Elect", Wait: "Wait"}
 
+// String is the state's name in the specification: Norm, Elect or Wait.
 func (s State) String() string {
 	if int(s) < len(stateNames) {
 		return stateNames[s]
