@@ -15,7 +15,7 @@ func newAlgosCmd() *cobra.Command {
 		Use:   "algos",
 		Short: "List the algorithms, their messages and parameters",
 		Args:  cobra.NoArgs,
-		RunE: guard(func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
 			for _, name := range algo.Names() {
 				a, _ := algo.Lookup(name)
@@ -31,7 +31,7 @@ func newAlgosCmd() *cobra.Command {
 				fmt.Fprintln(w)
 			}
 			return nil
-		}),
+		},
 	}
 }
 

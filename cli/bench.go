@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -84,7 +83,7 @@ bad input or when runs failed; 2 when the runs completed but the checker
 found violations in some (the outputs are written first; bench plot too,
 for the runs it merges).`,
 		Args: cobra.NoArgs,
-		RunE: guard(func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			sw, err := f.sweep()
 			if err != nil {
 				return err
@@ -130,7 +129,7 @@ for the runs it merges).`,
 				return err
 			}
 			return outcome(cmd.ErrOrStderr(), path, len(runs), results, failed)
-		}),
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, mobile")
@@ -241,21 +240,6 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// guard runs a command's RunE and turns a panic into an error, with the
-// stack on stderr: the Go runtime would end the process with status 2,
-// which means "the checker found violations" (ExitViolation).
-func guard(run func(*cobra.Command, []string) error) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) (err error) {
-		defer func() {
-			if v := recover(); v != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "elect %s panicked:\n%s", cmd.Name(), debug.Stack())
-				err = fmt.Errorf("%s: panic: %v (a bug of elect: the stack is above)", cmd.CommandPath(), v)
-			}
-		}()
-		return run(cmd, args)
-	}
 }
 
 // runSweep runs with a progress bar on w.
@@ -394,7 +378,7 @@ func newBenchPlotCmd() *cobra.Command {
 		Use:   "plot RESULTS.csv...",
 		Short: "Merge results files (the shards of a sweep) and make the table and plots",
 		Args:  cobra.MinimumNArgs(1),
-		RunE: guard(func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			var sets [][]*bench.Result
 			for _, path := range args {
 				f, err := os.Open(path)
@@ -423,7 +407,7 @@ func newBenchPlotCmd() *cobra.Command {
 				return err
 			}
 			return outcome(cmd.ErrOrStderr(), path, len(merged), merged, nil)
-		}),
+		},
 	}
 	cmd.Flags().StringVar(&out, "out", "bench-out", "directory for the merged results, table and plots")
 	cmd.Flags().StringVar(&format, "format", "png", "plot format: png or svg")

@@ -47,3 +47,14 @@ func TestBrokenAlgorithmsFail(t *testing.T) {
 		}
 	}
 }
+
+// An algorithm that panics in a command is an error (exit 1) naming the
+// panic, with the stack on stderr: not the runtime's exit 2, which reads as
+// violations.
+func TestAlgorithmPanicIsAnError(t *testing.T) {
+	code, out, errOut := cli(t, "sim", "--algo", "broken-panic", "--topology", "ring:4")
+	if code != ExitError || out != "" || !strings.Contains(errOut, "elect sim panicked:\ngoroutine ") ||
+		!strings.Contains(errOut, "elect: elect sim: panic: assignment to entry in nil map (a bug of elect or of the algorithm") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+}

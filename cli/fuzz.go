@@ -70,7 +70,7 @@ error; 2 when runs within the model broke the specification.`,
   elect fuzz --algo all --runs 1000 --json
   elect fuzz --algo echo --outside --runs 2000`,
 		Args: cobra.NoArgs,
-		RunE: guard(func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			names := []string{algos}
 			if algos == "all" {
 				names = nil
@@ -136,7 +136,7 @@ error; 2 when runs within the model broke the specification.`,
 					broke, inModel, out, violationError{violations})
 			}
 			return nil
-		}),
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&algos, "algo", "vkt", "the algorithm (all: every one in turn; list them with: elect algos)")

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -60,6 +61,7 @@ func Main(args []string) int {
 // stderr, and returns the exit status.
 func Run(args []string, stdout, stderr io.Writer) int {
 	root := newRoot()
+	guardAll(root)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -102,4 +104,24 @@ func oneLine(msg string) string {
 		return msg
 	}
 	return head + " (did you mean " + strings.Join(strings.Fields(suggestions), " or ") + "?)"
+}
+
+// guardAll makes a panic in any command an error (exit 1) with its stack on
+// stderr, not the runtime's exit 2, which reads as violations found. A
+// panic is a bug: elect's, or that of an algorithm a user registered.
+func guardAll(cmd *cobra.Command) {
+	if run := cmd.RunE; run != nil {
+		cmd.RunE = func(c *cobra.Command, args []string) (err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					fmt.Fprintf(c.ErrOrStderr(), "elect %s panicked:\n%s", c.Name(), debug.Stack())
+					err = fmt.Errorf("%s: panic: %v (a bug of elect or of the algorithm: the stack is above)", c.CommandPath(), v)
+				}
+			}()
+			return run(c, args)
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		guardAll(sub)
+	}
 }

@@ -30,7 +30,7 @@ its state and history. Everything the page needs is inside elect.`,
 		Example: `  elect sim --trace run.jsonl && elect viz run.jsonl
   elect viz run.jsonl --addr 127.0.0.1:0`,
 		Args: cobra.ExactArgs(1),
-		RunE: guard(func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := viz.NewReplay(args[0])
 			if err != nil {
 				return err
@@ -53,7 +53,7 @@ its state and history. Everything the page needs is inside elect.`,
 				return err
 			}
 			return nil
-		}),
+		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on this address (port 0: any free port)")
 	return cmd
