@@ -10,6 +10,7 @@ import (
 
 	_ "github.com/electgo/elect/algo/all" // the built-in algorithms
 	"github.com/electgo/elect/cli"
+	_ "github.com/electgo/elect/examples/beacon"   // leader lease by heartbeat flooding
 	_ "github.com/electgo/elect/examples/franklin" // Franklin (CACM 1982)
 	_ "github.com/electgo/elect/examples/hs"       // Hirschberg and Sinclair (CACM 1980)
 )
