@@ -51,11 +51,13 @@
 // A node that refuses a report of an earlier term than the one it keeps, or
 // one more than timeout beats behind it in the same term (no copy of a
 // live leader's heartbeat is that late), answers the sender with a stale
-// message carrying the report it keeps. Its receiver passes it on toward
-// the leader (to the neighbour that brought its latest heartbeat), and the
+// message carrying the report it keeps, at most once a tick (right after a
+// leader takes a new term, copies of its earlier term are still on their
+// way, and each would be refused). Its receiver passes it on toward the
+// leader (to the neighbour that brought its latest heartbeat), and the
 // leader, learning that a report of it later than its own exists, takes a
-// new term above it. A leader that hears a heartbeat of an
-// earlier life of its own later than its current one does the same.
+// new term above it. A leader that hears a heartbeat of an earlier life of
+// its own later than its current one does the same.
 // Recovery from saved state keeps the role, the leader, the terms and the
 // reports (Save leaves out beat numbers, so that a node's state changes,
 // and the runtime writes it, only when a term or a leader does); a node
@@ -235,9 +237,11 @@ type node struct {
 	// follower) or since the campaign began (a candidate).
 	quiet int
 	// via is the neighbour that brought the latest beat of the leader;
-	// told says a stale has been passed on to it since.
-	via  algo.NodeID
-	told bool
+	// told says a stale has been passed on to it since. answered says the
+	// node has sent a stale of its own since its last tick.
+	via      algo.NodeID
+	told     bool
+	answered bool
 	// known holds the latest report of every node heard of as a leader,
 	// by ascending id.
 	known []kept
@@ -270,9 +274,13 @@ func (n *node) Start(env algo.Env) {
 // campaigns.
 func (n *node) Restart(env algo.Env) { n.Start(env) }
 
-// Elect starts a new campaign, whatever the node was doing. If a more
-// valued live node is around, its next beat ends the campaign.
-func (n *node) Elect(env algo.Env) { n.campaign(env) }
+// Elect starts a new campaign, unless the node is campaigning already. If
+// a more valued live node is around, its next beat ends the campaign.
+func (n *node) Elect(env algo.Env) {
+	if n.role != candidate {
+		n.campaign(env)
+	}
+}
 
 // campaign makes the node a candidate with a new term.
 func (n *node) campaign(env algo.Env) {
@@ -314,6 +322,7 @@ func (n *node) Timer(env algo.Env, t algo.Timer) {
 	}
 	env.SetTimer(tick, n.cfg.period)
 	n.quiet++
+	n.answered = false
 	switch n.role {
 	case candidate:
 		if n.quiet >= n.cfg.timeout {
@@ -354,7 +363,8 @@ func (n *node) heartbeat(env algo.Env, m *algo.Message) {
 	}
 	i, found := n.find(l.ID)
 	if found && !r.after(n.known[i].report) {
-		if k := n.known[i].report; r.term < k.term || r.term == k.term && int64(r.beat)+int64(n.cfg.timeout) <= int64(k.beat) {
+		if k := n.known[i].report; !n.answered && (r.term < k.term || r.term == k.term && int64(r.beat)+int64(n.cfg.timeout) <= int64(k.beat)) {
+			n.answered = true
 			env.Send(m.From, algo.Message{Type: Stale, Peer: l, Index: algo.Index{Num: k.term, ID: l.ID}, Level: k.beat})
 		}
 		return

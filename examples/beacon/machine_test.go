@@ -106,7 +106,7 @@ func TestCampaign(t *testing.T) {
 
 // TestFollow: a node follows the most valued node it hears of, relays each
 // new beat once to every neighbour but the sender, ignores copies, answers
-// a report of an earlier term with stale, and drops a leader at its
+// a report of an earlier term with stale (once a tick), and drops a leader at its
 // timeout-th silent tick, campaigning with a term above every one it saw.
 func TestFollow(t *testing.T) {
 	m := machine(t, 3, nil)
@@ -121,8 +121,11 @@ func TestFollow(t *testing.T) {
 	expect(t, "copies", e.take(), "")
 	m.Receive(e, beat(1, 8, 5, 30))
 	expect(t, "an earlier term", e.take(), "stale>1 <6,8> 10")
+	m.Receive(e, beat(1, 8, 5, 31))
+	expect(t, "another in the same tick", e.take(), "")
+	m.Timer(e, 0)
 	m.Receive(e, beat(1, 8, 6, 6))
-	expect(t, "4 beats behind in the same term", e.take(), "stale>1 <6,8> 10")
+	expect(t, "4 beats behind in the same term, at the next tick", e.take(), "stale>1 <6,8> 10")
 	m.Receive(e, beat(1, 9, 2, 1))
 	expect(t, "a yet better leader", e.take(), "heartbeat>4 <2,9> 1; heartbeat>8 <2,9> 1")
 	status(t, "a yet better leader", m, algo.Status{Leader: 9, State: algo.Norm, Index: algo.Index{Num: 2, ID: 9}})
@@ -188,12 +191,15 @@ func TestStale(t *testing.T) {
 	expect(t, "stale from the neighbour it would go to", e.take(), "heartbeat>1 <1,9> 4")
 }
 
-// TestElectAndValue: Elect starts a new campaign; a follower whose leader
-// becomes less valued than itself campaigns.
+// TestElectAndValue: Elect starts a new campaign, unless the node is
+// campaigning already; a follower whose leader becomes less valued than
+// itself campaigns.
 func TestElectAndValue(t *testing.T) {
 	m := machine(t, 3, nil)
 	e := newEnv(3, 4)
 	m.Start(e)
+	m.Elect(e)
+	expect(t, "Elect on a candidate", e.take(), "heartbeat>4 <1,3> 1")
 	m.Receive(e, beat(4, 8, 1, 1))
 	e.take()
 	m.Elect(e)

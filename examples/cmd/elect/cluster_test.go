@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -97,22 +96,10 @@ type step struct {
 	Error string `json:"error"`
 }
 
-// script is the cluster's scenario: four real nodes on loopback running
-// beacon; the leader, 3, is killed and 2 takes over; 3 comes back with no
-// state (a new node, that begins again from term 1 while the others keep
-// its earlier beats) and leads again.
-const script = `nodes: 4
-algorithm: beacon
-params: {period: 100ms}
-hello: 50ms
-steps:
-  - expect: {leader: 3, within: 4s}
-  - {after: 300ms, kill: 3}
-  - expect: {leader: 2, within: 3s}
-  - {after: 300ms, restart: 3}
-  - expect: {leader: 3, within: 3s}
-  - {after: 300ms, expect: {agree: true}}
-`
+// script is the cluster's scenario, the one the README shows: four real
+// nodes on loopback running beacon; the leader, 3, is killed and 2 takes
+// over; 3 comes back with no state and leads again.
+const script = "../../beacon/cluster.yaml"
 
 // TestCluster proves that a user's algorithm reaches real processes: the
 // user's program, built from this module, runs elect cluster with beacon,
@@ -123,14 +110,9 @@ steps:
 func TestCluster(t *testing.T) {
 	start := time.Now()
 	bin := build(t)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "beacon.yaml")
-	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
 
 	t.Run("beacon", func(t *testing.T) {
-		code, out, errOut := run(t, bin, 40*time.Second, "cluster", "--script", file, "--json")
+		code, out, errOut := run(t, bin, 40*time.Second, "cluster", "--script", script, "--json")
 		var s summary
 		if err := json.Unmarshal([]byte(out), &s); err != nil {
 			t.Fatalf("exit %d, --json printed no summary (%v):\n%s\nstderr:\n%s", code, err, out, tail(errOut, 30))
