@@ -17,10 +17,10 @@ func TestBrokenAlgorithmsFail(t *testing.T) {
 		algo string
 		want string // in sim's stderr or summary
 	}{
-		{"broken-least", "liveness"},
-		{"broken-noindex", "no election index"},
-		{"broken-stuck", "liveness"},
-		{"broken-two-leaders", "safety"},
+		{"test-broken-least", "liveness"},
+		{"test-broken-noindex", "no election index"},
+		{"test-broken-stuck", "liveness"},
+		{"test-broken-two-leaders", "safety"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			tr := filepath.Join(t.TempDir(), "run.jsonl")
@@ -38,9 +38,9 @@ func TestBrokenAlgorithmsFail(t *testing.T) {
 	}
 	tr := filepath.Join(t.TempDir(), "run.jsonl")
 	for _, args := range [][]string{
-		{"sim", "--algo", "flood", "--topology", "grid:4x4", "--values", "random", "--trace", tr},
+		{"sim", "--algo", "test-flood", "--topology", "grid:4x4", "--values", "random", "--trace", tr},
 		{"check", tr},
-		{"fuzz", "--algo", "flood", "--runs", "30", "--out", t.TempDir()},
+		{"fuzz", "--algo", "test-flood", "--runs", "30", "--out", t.TempDir()},
 	} {
 		if code, out, errOut := cli(t, args...); code != ExitOK {
 			t.Errorf("%s: exit %d, want 0:\n%s%s", strings.Join(args, " "), code, out, errOut)
@@ -52,7 +52,7 @@ func TestBrokenAlgorithmsFail(t *testing.T) {
 // panic, with the stack on stderr: not the runtime's exit 2, which reads as
 // violations.
 func TestAlgorithmPanicIsAnError(t *testing.T) {
-	code, out, errOut := cli(t, "sim", "--algo", "broken-panic", "--topology", "ring:4")
+	code, out, errOut := cli(t, "sim", "--algo", "test-broken-panic", "--topology", "ring:4")
 	if code != ExitError || out != "" || !strings.Contains(errOut, "elect sim panicked:\ngoroutine ") ||
 		!strings.Contains(errOut, "elect: elect sim: panic: assignment to entry in nil map (a bug of elect or of the algorithm") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)

@@ -170,7 +170,7 @@ func TestSimJSONFields(t *testing.T) {
 	}
 	for path, k := range map[string]kind{
 		"algorithm": str, "params": object, "seed": num, "topology": str, "nodes": num, "edges": num,
-		"messages": object, "messages.total": num, "messages.by_type": object, "messages.delivered": num, "messages.dropped": num,
+		"messages": object, "messages.total": num, "messages.by_type": object, "messages.delivered": num, "messages.dropped": num, "messages.drop_reasons": object,
 		"elections": object, "elections.completed": num, "elections.mean_time_ms": num, "elections.max_time_ms": num, "elections.open": num,
 		"leaderless_fraction": num, "end_ms": num, "quiescent": boolean, "wall_ms": num, "events": num, "trace_hash": str,
 		"violations": list, "violation_count": num, "unchecked_components": num, "unreached_components": num,

@@ -125,7 +125,7 @@ func (c *Counter) Rates(end time.Duration, messages uint64) Rates {
 
 // Messages renders the counts with the algorithm's type names.
 func (c *Counter) Messages(names []string) Messages {
-	m := Messages{ByType: map[string]uint64{}}
+	m := Messages{ByType: map[string]uint64{}, DropReasons: map[string]uint64{}}
 	for t, n := range c.Sent {
 		m.Total += n
 		m.Delivered += c.Delivered[t]
@@ -135,9 +135,6 @@ func (c *Counter) Messages(names []string) Messages {
 	}
 	for r, n := range c.Dropped {
 		if n > 0 {
-			if m.DropReasons == nil {
-				m.DropReasons = map[string]uint64{}
-			}
 			m.DropReasons[trace.DropReason(r).String()] = n
 			m.Dropped += n
 		}

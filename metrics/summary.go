@@ -18,9 +18,9 @@ type Summary struct {
 	// Initiators counts the nodes the driver asked to elect at time 0.
 	Initiators int    `json:"initiators"`
 	Seed       uint64 `json:"seed"`
-	Topology  string            `json:"topology,omitempty"`
-	Nodes     int               `json:"nodes"`
-	Edges     int               `json:"edges"`
+	Topology   string `json:"topology,omitempty"`
+	Nodes      int    `json:"nodes"`
+	Edges      int    `json:"edges"`
 
 	Messages  Messages  `json:"messages"`
 	Elections Elections `json:"elections"`
@@ -145,7 +145,9 @@ type Messages struct {
 	ByType      map[string]uint64 `json:"by_type"`
 	Delivered   uint64            `json:"delivered"`
 	Dropped     uint64            `json:"dropped"`
-	DropReasons map[string]uint64 `json:"drop_reasons,omitempty"`
+	// DropReasons counts the dropped messages by why; always present ({}
+	// when none was dropped), so that scripts can read it.
+	DropReasons map[string]uint64 `json:"drop_reasons"`
 }
 
 // Elections summarises completed election episodes.

@@ -10,7 +10,7 @@ import (
 // A panic in an algorithm is a failure of the campaign, with the scenario
 // shrunk like any other, not the end of the campaign.
 func TestPanicIsAFailure(t *testing.T) {
-	rep, err := Run(Config{Algorithm: "broken-panic", Runs: 5, Seed: 1, ShrinkBudget: 50})
+	rep, err := Run(Config{Algorithm: "test-broken-panic", Runs: 5, Seed: 1, ShrinkBudget: 50})
 	if err != nil {
 		t.Fatal(err)
 	}

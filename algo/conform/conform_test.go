@@ -28,14 +28,14 @@ func TestKitCatchesDoubles(t *testing.T) {
 		algo string
 		want string // a failing subtest, "" for none
 	}{
-		{"flood", ""},
-		{"broken-least", "--- FAIL: TestDouble/runs"},
-		{"broken-noindex", "no election index"},
-		{"broken-stuck", "--- FAIL: TestDouble/fuzz"},
-		{"broken-two-leaders", "safety"},
-		{"broken-random", "the same seed gave two runs"},
-		{"broken-param", "makes Build panic"},
-		{"broken-panic", "assignment to entry in nil map"},
+		{"test-flood", ""},
+		{"test-broken-least", "--- FAIL: TestDouble/runs"},
+		{"test-broken-noindex", "no election index"},
+		{"test-broken-stuck", "--- FAIL: TestDouble/fuzz"},
+		{"test-broken-two-leaders", "safety"},
+		{"test-broken-random", "the same seed gave two runs"},
+		{"test-broken-param", "makes Build panic"},
+		{"test-broken-panic", "assignment to entry in nil map"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestDouble$", "-test.v", "-test.short")

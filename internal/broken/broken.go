@@ -27,7 +27,7 @@ const Flood algo.MsgType = 0
 // Bug is what a double gets wrong.
 type Bug int
 
-// The doubles, each registered as "broken-" + its name.
+// The doubles, each registered as "test-broken-" + its name.
 const (
 	None       Bug = iota // "flood": correct
 	Least                 // elects the least valued node
@@ -40,8 +40,8 @@ const (
 )
 
 // Names are the registered names of the doubles, by Bug.
-var Names = []string{None: "flood", Least: "broken-least", NoIndex: "broken-noindex", Stuck: "broken-stuck",
-	TwoLeaders: "broken-two-leaders", Random: "broken-random", PanicParam: "broken-param", Panic: "broken-panic"}
+var Names = []string{None: "test-flood", Least: "test-broken-least", NoIndex: "test-broken-noindex", Stuck: "test-broken-stuck",
+	TwoLeaders: "test-broken-two-leaders", Random: "test-broken-random", PanicParam: "test-broken-param", Panic: "test-broken-panic"}
 
 func init() {
 	for b, name := range Names {
