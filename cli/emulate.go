@@ -51,7 +51,7 @@ Needs Linux, root, ip (iproute2) and nft (nftables). Everything it creates is
 removed when it ends, by error or Ctrl-C too; --cleanup removes what a killed
 run left behind.`,
 		Example: `  sudo elect emulate --topology geometric:12:400 --duration 20s
-  sudo elect emulate scenarios/emulate-partition.yaml --compare
+  sudo elect emulate scenarios/emulate-grid.yaml --compare
   sudo elect emulate --cleanup`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

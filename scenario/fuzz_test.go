@@ -90,7 +90,10 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("bad event %+v", a)
 			}
 			switch a.Kind {
-			case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt:
+			case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt, sim.CrashOn, sim.Corrupt:
+				if (a.Kind == sim.CrashOn) != (a.Message != "") {
+					t.Fatalf("a message type only and always on crash_on: %+v", a)
+				}
 				if len(a.Nodes) == 0 || !slices.IsSorted(a.Nodes) || len(slices.Compact(slices.Clone(a.Nodes))) != len(a.Nodes) || a.Nodes[0] < 0 {
 					t.Fatalf("bad node list %+v", a)
 				}

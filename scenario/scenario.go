@@ -18,7 +18,7 @@
 //	values: id                   # id | random | a mapping node -> value: {3: 10, 4: 7}
 //	delay: uniform:1ms:5ms       # constant:D | uniform:MIN:MAX | exponential:MEAN | D
 //	loss: 0.01                   # message loss probability in [0, 1)
-//	duration: 60s                # virtual time limit; 0 or absent = until no event is left
+//	duration: 60s                # virtual time limit; absent = the base's (60s by default); 0 = until no event is left
 //	mobility: waypoint:1:20:2s   # static | waypoint:MINSPEED:MAXSPEED:PAUSE | walk:MINSPEED:MAXSPEED:INTERVAL | ns2:PATH
 //	range: 250                   # radio range in metres, for mobility (default: the geometric topology's range)
 //	initiators: 0,3              # the nodes the driver asks to elect at time 0: all | none | a node set | a list;

@@ -45,19 +45,25 @@ func TestExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := func(s string) string { return "example.yaml:" + strconv.Itoa(lineOf(t, data, "- at: "+s)) }
+	// The entry whose action is on the line holding s: its "- at:" line.
+	above := func(s string) string { return "example.yaml:" + strconv.Itoa(lineOf(t, data, s)-1) }
 	want := &Scenario{
-		File:      "example.yaml",
-		Algorithm: "extinction",
-		Params:    map[string]string{"initiators": "all"},
-		Seed:      42,
-		Topology:  "ring",
-		Nodes:     100,
-		Values:    sim.Values{Mode: sim.ValueID},
-		Delay:     sim.Delay{Kind: sim.Uniform, A: 1 * ms, B: 5 * ms},
-		Loss:      0.01,
-		Duration:  60 * time.Second,
-		Check:     Check{Stabilization: 5 * time.Second, Liveness: 30 * time.Second},
+		File:       "example.yaml",
+		Algorithm:  "extinction",
+		Params:     map[string]string{"nothing": "here"},
+		Seed:       42,
+		Topology:   "ring",
+		Nodes:      100,
+		Values:     sim.Values{Mode: sim.ValueID},
+		Delay:      sim.Delay{Kind: sim.Uniform, A: 1 * ms, B: 5 * ms},
+		Loss:       0.01,
+		Duration:   60 * time.Second,
+		Initiators: "0,5-7",
+		Unelected:  Uninitiated,
+		Check:      Check{Stabilization: 5 * time.Second, Liveness: 30 * time.Second},
 		Events: []sim.Action{
+			{At: 0, Kind: sim.CrashOn, Nodes: ids(9), Message: "explorer", Where: above("crash_on:")},
+			{At: 0, Kind: sim.Corrupt, Nodes: ids(5), Where: above("corrupt: 5")},
 			{At: 10 * time.Second, Kind: sim.Crash, Nodes: ids(7), Where: at("10s")},
 			{At: 20 * time.Second, Kind: sim.Restart, Nodes: ids(7), Where: at("20s")},
 			{At: 30 * time.Second, Kind: sim.Recover, Nodes: ids(7), Where: at("30s")},
