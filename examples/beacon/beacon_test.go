@@ -377,3 +377,36 @@ func TestStaleRestart(t *testing.T) {
 	}
 	t.Logf("messages %+v", sum.Messages.ByType)
 }
+
+// TestBootWorstCase: on a line whose values rise along it (value = id),
+// every node campaigns at boot and node i follows, in turn, each node
+// above it, as the beats of farther and better nodes arrive one hop
+// later each (constant delays): n-1-i adoptions, n(n-1)/2 in all, of which
+// all but the first of each node are leader changes: (n-1)(n-2)/2. Each
+// adoption is relayed to the one neighbour below, but by node 0. So the
+// first half period, before any tick, carries the boot beats, 2(n-1), and
+// (n-1)(n-2)/2 relays; after it, n-1 heartbeats a period (a tree).
+func TestBootWorstCase(t *testing.T) {
+	for _, n := range []int{2, 3, 10, 60} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s := base(fmt.Sprintf("line:%d", n), 9900*time.Millisecond)
+			s.Delay = sim.Delay{Kind: sim.Constant, A: time.Millisecond}
+			s.Check.Liveness = 8 * time.Second
+			l := newLog()
+			l.from, l.to = 0, period
+			sum := runtest.Run(t, s, l)
+			runtest.FollowBest(t, sum)
+			changes := uint64((n - 1) * (n - 2) / 2)
+			if sum.LeaderChanges != changes {
+				t.Errorf("%d leader changes, want (n-1)(n-2)/2 = %d", sum.LeaderChanges, changes)
+			}
+			if got, want := l.sent[beacon.Heartbeat], 2*(n-1)+(n-1)*(n-2)/2; got != want {
+				t.Errorf("%d heartbeats before the first tick, want 2(n-1) + (n-1)(n-2)/2 = %d", got, want)
+			}
+			// Then the ticks of 0.5s to 9.5s: 19 beats of n-1, relayed down the line.
+			if got, want := l.total[beacon.Heartbeat]-l.sent[beacon.Heartbeat], 19*(n-1); got != want {
+				t.Errorf("%d heartbeats after the first tick, want 19 periods of n-1 = %d", got, want)
+			}
+		})
+	}
+}
