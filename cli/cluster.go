@@ -123,7 +123,7 @@ reason; on Linux they are killed if it dies.`,
 	fl.StringVar(&f.values, "values", "id", "node values: id (value = id), random (drawn with --seed), or a list V0,V1,... of one per node")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of random values and random topologies")
 	fl.StringVar(&f.topology, "topology", "complete", "who lists whom as a peer: complete, line, ring, star, grid:WxH, tree, ... (elect sim's specs; N from --nodes)")
-	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm (one for dynamic networks: vkt, park)")
+	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one whose model a real network serves (spontaneous, tolerating loss and crashes: vkt, park, or yours)")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable), e.g. heartbeat=200ms")
 	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")
 	fl.IntVar(&f.helloLoss, "hello-loss", node.DefaultHelloLoss, "a neighbour is lost after this many beacon intervals without a datagram from it")
