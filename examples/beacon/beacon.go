@@ -199,7 +199,6 @@ const (
 type config struct {
 	period  time.Duration
 	timeout int
-	n       int // the network's size: node ids are below it
 	nodes   algo.Slab[node]
 }
 
@@ -210,8 +209,10 @@ func (c *config) newNode(id algo.NodeID) algo.Machine {
 	return n
 }
 
-// valid reports whether id names a node of the network.
-func (c *config) valid(id algo.NodeID) bool { return id >= 0 && int(id) < c.n }
+// valid reports whether id can name a node. Ids are not checked against
+// the network's size: the runtime's is only a lower bound (the largest id
+// among a node's peers), and a leader may be many hops away.
+func valid(id algo.NodeID) bool { return id >= 0 }
 
 // report is the latest beat of a leader a node has heard of: its term's
 // number and the beat number in that term.
@@ -354,7 +355,7 @@ func (n *node) Timer(env algo.Env, t algo.Timer) {
 }
 
 func (n *node) Receive(env algo.Env, m *algo.Message) {
-	if n.role == unbooted || !n.cfg.valid(m.Peer.ID) {
+	if n.role == unbooted || !valid(m.Peer.ID) {
 		return
 	}
 	n.clock = max(n.clock, m.Index.Num)
@@ -528,14 +529,14 @@ func (n *node) decode(b []byte) error {
 	if int(count) != (len(b)-headerSize)/keptSize {
 		return fmt.Errorf("%d reports in %d bytes", count, len(b))
 	}
-	if !n.cfg.valid(leader.ID) || term > clock || r == following && leader.ID == n.id || r != following && leader.ID != n.id {
+	if !valid(leader.ID) || term > clock || r == following && leader.ID == n.id || r != following && leader.ID != n.id {
 		return errors.New("leader and role disagree")
 	}
 	known := n.known[:0]
 	for p := b[headerSize:]; len(p) > 0; p = p[keptSize:] {
 		id := algo.NodeID(int32(binary.BigEndian.Uint32(p)))
 		k := kept{id: id, report: report{term: binary.BigEndian.Uint32(p[4:])}}
-		if !n.cfg.valid(id) || k.term > clock || len(known) > 0 && known[len(known)-1].id >= id {
+		if !valid(id) || k.term > clock || len(known) > 0 && known[len(known)-1].id >= id {
 			return fmt.Errorf("report of node %d", id)
 		}
 		known = append(known, k)

@@ -306,3 +306,29 @@ func TestParams(t *testing.T) {
 		}
 	}
 }
+
+// TestFarLeader: the runtime builds a node for a network as large as its
+// peers' largest id, but a leader may be many hops away with a larger one:
+// node 1 of a line knowing only node 0 and 2 follows node 40.
+func TestFarLeader(t *testing.T) {
+	a, err := algo.Lookup("beacon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, newNode, err := a.Instantiate(nil, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newNode(1)
+	e := newEnv(1, 0, 2)
+	m.Start(e)
+	e.take()
+	m.Receive(e, beat(2, 40, 1, 3))
+	expect(t, "a beat of node 40", e.take(), "heartbeat>0 <1,40> 3")
+	status(t, "a beat of node 40", m, algo.Status{Leader: 40, State: algo.Norm, Index: algo.Index{Num: 1, ID: 40}})
+	back := newNode(1)
+	if err := back.Recover(e, m.Save()); err != nil {
+		t.Fatalf("Recover of a follower of 40: %v", err)
+	}
+	status(t, "recovered", back, m.Status())
+}

@@ -45,7 +45,7 @@ func parseTimeout(s string) (int, error) {
 	return v, nil
 }
 
-func build(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
+func build(p algo.Params, _ int) (func(algo.NodeID) algo.Machine, error) {
 	period, err := p.Duration("period")
 	if err != nil {
 		return nil, fmt.Errorf("parameter period: %w", err)
@@ -57,6 +57,6 @@ func build(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parameter timeout: %w", err)
 	}
-	c := &config{period: period, timeout: timeout, n: n}
+	c := &config{period: period, timeout: timeout}
 	return c.newNode, nil
 }

@@ -104,7 +104,8 @@ const script = "../../beacon/cluster.yaml"
 // TestCluster proves that a user's algorithm reaches real processes: the
 // user's program, built from this module, runs elect cluster with beacon,
 // and its node processes (the same program) elect the most valued node,
-// survive the loss of their leader and take it back when it restarts.
+// survive the loss of their leader and take it back when it restarts; on a
+// line, where each node knows only its neighbours, they follow the far end.
 // And it refuses, naming what is missing, an algorithm that the real
 // runtime cannot run: hs needs a fixed ring with FIFO links and initiators.
 func TestCluster(t *testing.T) {
@@ -142,6 +143,21 @@ func TestCluster(t *testing.T) {
 			// 4 silent periods to give 3 up, 4 of campaign for 2, with a
 			// period of 100ms, and polls every 50ms.
 			t.Logf("failover from the kill of 3 to everyone following 2: %.0f ms", s.Failovers[0].MS)
+		}
+	})
+
+	t.Run("line", func(t *testing.T) {
+		// Each node lists only its neighbours on a line as peers: the
+		// leader's beats reach the far end through three relays, and a
+		// node hears of leaders it has no address for.
+		code, out, errOut := run(t, bin, 30*time.Second, "cluster", "--algo", "beacon", "--topology", "line", "--nodes", "5",
+			"--param", "period=100ms", "--hello", "50ms", "--duration", "2500ms", "--json")
+		var s summary
+		if err := json.Unmarshal([]byte(out), &s); err != nil || code != 0 {
+			t.Fatalf("exit %d, summary %v:\n%s\nstderr:\n%s", code, err, out, tail(errOut, 30))
+		}
+		if !s.Agreed || len(s.Leaders) != 1 || s.Leaders[0] != 4 {
+			t.Errorf("agreed %v, leaders %v; want everyone following 4: %v", s.Agreed, s.Leaders, s.Final)
 		}
 	})
 
