@@ -258,8 +258,8 @@ type node struct {
 	via      algo.NodeID
 	told     bool
 	answered bool
-	// known holds the latest report of every node heard of as a leader,
-	// by ascending id.
+	// known holds the latest report of every node more valued than this
+	// one that it has heard of as a leader, by ascending id.
 	known []kept
 }
 
