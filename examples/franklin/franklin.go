@@ -70,10 +70,10 @@
 package franklin
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/algo/adhoc"
 )
 
 // Message types.
@@ -142,23 +142,21 @@ func (n *node) Restart(algo.Env) {
 	*n = node{id: n.id, leader: algo.NoPeer}
 }
 
-// Save keeps the election number and the leader.
+// Save keeps the election number and the leader, in the encoding elect's
+// ad hoc algorithms share (adhoc.Saved).
 func (n *node) Save() []byte {
-	b := make([]byte, 0, 16)
-	b = binary.BigEndian.AppendUint32(b, n.election)
-	b = binary.BigEndian.AppendUint32(b, uint32(n.leader.ID))
-	return binary.BigEndian.AppendUint64(b, uint64(n.leader.Value))
+	return adhoc.Saved{Leader: n.leader, Num: n.election}.Bytes()
 }
 
 // Recover restores what Save kept; an election that was under way is lost
 // with its messages, so the node comes back in normal operation.
 func (n *node) Recover(_ algo.Env, saved []byte) error {
-	if len(saved) != 16 {
-		return fmt.Errorf("franklin: saved state has %d bytes, want 16", len(saved))
+	st, err := adhoc.ReadSaved(saved)
+	if err != nil {
+		return fmt.Errorf("franklin: %w", err)
 	}
 	*n = node{id: n.id, state: algo.Norm, joined: true}
-	n.election = binary.BigEndian.Uint32(saved)
-	n.leader = algo.Peer{ID: algo.NodeID(int32(binary.BigEndian.Uint32(saved[4:]))), Value: int64(binary.BigEndian.Uint64(saved[8:]))}
+	n.election, n.leader = st.Num, st.Leader
 	return nil
 }
 
