@@ -14,7 +14,8 @@
 //     Check or from Build), never a panic and never accepted silently;
 //   - machine: Start, Elect, Restart, Save and Recover on a lone machine
 //     (algotest.Env) do not panic; Recover takes back what Save gave; a
-//     status names no node outside the network and a known state;
+//     status names no node outside the network and a known state, and a
+//     node in Elect names no leader (it runs an election);
 //   - runs: on the topologies its Model admits (a ring, a complete network,
 //     or lines, grids, trees and random graphs), with the driver's default
 //     initiators, the checker finds no violation, every message sent is of
@@ -207,6 +208,9 @@ func checkStatus(t *testing.T, what string, s algo.Status, n int) {
 	}
 	if s.Leader != algo.None && (s.Leader < 0 || int(s.Leader) >= n) {
 		t.Errorf("after %s: leader %d is not a node (0..%d) nor algo.None", what, s.Leader, n-1)
+	}
+	if s.State == algo.Elect && s.Leader != algo.None {
+		t.Errorf("after %s: a node in Elect names leader %d (it runs an election: it has none)", what, s.Leader)
 	}
 	if !s.Index.IsZero() && (s.Index.ID < 0 || int(s.Index.ID) >= n) {
 		t.Errorf("after %s: index %v names no node", what, s.Index)

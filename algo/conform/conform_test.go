@@ -36,6 +36,7 @@ func TestKitCatchesDoubles(t *testing.T) {
 		{"test-broken-random", "the same seed gave two runs"},
 		{"test-broken-param", "makes Build panic"},
 		{"test-broken-panic", "assignment to entry in nil map"},
+		{"test-broken-elect-leader", "a node in Elect names leader"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestDouble$", "-test.v", "-test.short")

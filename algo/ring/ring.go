@@ -183,8 +183,15 @@ const maxRetries = 4
 
 func (n *node) self(env algo.Env) algo.Peer { return algo.Peer{ID: n.id, Value: env.Value()} }
 
+// Status: a node running an election as its source (Elect) names no
+// leader: the one it remembers is what the election is to confirm or
+// replace.
 func (n *node) Status() algo.Status {
-	return algo.Status{Leader: n.leader.ID, State: n.state, Index: n.idx}
+	s := algo.Status{Leader: n.leader.ID, State: n.state, Index: n.idx}
+	if s.State == algo.Elect {
+		s.Leader = algo.None
+	}
+	return s
 }
 
 // next is the neighbour in a direction: the successor, or with back the

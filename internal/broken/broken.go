@@ -29,19 +29,21 @@ type Bug int
 
 // The doubles, each registered as "test-broken-" + its name.
 const (
-	None       Bug = iota // "flood": correct
-	Least                 // elects the least valued node
-	NoIndex               // elects the right node and never sets an index
-	Stuck                 // joins the election and never leaves it (Wait)
-	TwoLeaders            // every node follows itself
-	Random                // sends in an order drawn from the global random source
-	PanicParam            // parameter fanout panics on a malformed value
-	Panic                 // panics when a node hears of a computation it did not start
+	None        Bug = iota // "flood": correct
+	Least                  // elects the least valued node
+	NoIndex                // elects the right node and never sets an index
+	Stuck                  // joins the election and never leaves it (Wait)
+	TwoLeaders             // every node follows itself
+	Random                 // sends in an order drawn from the global random source
+	PanicParam             // parameter fanout panics on a malformed value
+	Panic                  // panics when a node hears of a computation it did not start
+	ElectLeader            // an initiator stays in Elect naming a leader
 )
 
 // Names are the registered names of the doubles, by Bug.
 var Names = []string{None: "test-flood", Least: "test-broken-least", NoIndex: "test-broken-noindex", Stuck: "test-broken-stuck",
-	TwoLeaders: "test-broken-two-leaders", Random: "test-broken-random", PanicParam: "test-broken-param", Panic: "test-broken-panic"}
+	TwoLeaders: "test-broken-two-leaders", Random: "test-broken-random", PanicParam: "test-broken-param", Panic: "test-broken-panic",
+	ElectLeader: "test-broken-elect-leader"}
 
 func init() {
 	for b, name := range Names {
@@ -159,6 +161,10 @@ func (n *node) Status() algo.Status {
 		s.Index = algo.Index{}
 	case Stuck:
 		s.State, s.Leader = algo.Wait, algo.None
+	case ElectLeader:
+		if n.idx.ID == n.id {
+			s.State = algo.Elect
+		}
 	case TwoLeaders:
 		if n.id%2 == 1 {
 			s.Leader = n.id // odd nodes follow themselves
