@@ -670,6 +670,7 @@ func (m *Monitor) end(quiescent bool) {
 	// Components are judged in the order of Report.Components (by smallest
 	// node), which does not depend on how they were allocated.
 	judged := make([]bool, len(m.comps))
+	var unjudged []endCase
 	for v := range m.nodes {
 		c := m.nodes[v].comp
 		if c < 0 || judged[c] {
@@ -693,10 +694,44 @@ func (m *Monitor) end(quiescent bool) {
 		}
 		switch {
 		case !m.inScope(c):
-			m.endViolation(c, fmt.Sprintf("no election reached this component of %d nodes: none of them was an initiator (the algorithm is not spontaneous); name one (--initiators) or declare that none is expected (unelected)", cs.size))
+			unjudged = append(unjudged, endCase{c, fmt.Sprintf("no election reached this component of %d nodes: none of them was an initiator (the algorithm is not spontaneous); name one (--initiators) or declare that none is expected (unelected)", cs.size)})
 		case !quiescent && !m.cfg.OpenEnded && !cs.live && (cs.correct != cs.size || cs.distinct > 1):
-			m.endViolation(c, fmt.Sprintf("the run ended %v after this component of %d nodes last changed, before its liveness bound (%v), with %d of them not in Norm following its most valued node %s: run longer, or declare that no election is expected there (unelected)",
-				m.now-cs.since, cs.size, m.cfg.Liveness, cs.size-cs.correct, cs.best))
+			unjudged = append(unjudged, endCase{c, fmt.Sprintf("the run ended %v after this component of %d nodes last changed, before its liveness bound (%v), with %d of them not in Norm following its most valued node %s: run longer, or declare that no election is expected there (unelected)",
+				m.now-cs.since, cs.size, m.cfg.Liveness, cs.size-cs.correct, cs.best)})
+		}
+	}
+	m.endViolations(unjudged)
+}
+
+// endCase is a component that the run left unjudged, and why.
+type endCase struct {
+	c      int32
+	reason string
+}
+
+// endViolations fails the components that the run left unjudged, in one
+// pass over the nodes for their first members (a network may have
+// thousands of components that no initiator reached).
+func (m *Monitor) endViolations(cases []endCase) {
+	if len(cases) == 0 {
+		return
+	}
+	at := make([]int32, len(m.comps))
+	for i := range at {
+		at[i] = -1
+	}
+	for i, e := range cases {
+		at[e.c] = int32(i)
+	}
+	nodes := make([][]algo.NodeID, len(cases))
+	for v := range m.nodes {
+		if c := m.nodes[v].comp; c >= 0 && at[c] >= 0 && len(nodes[at[c]]) < 10 {
+			nodes[at[c]] = append(nodes[at[c]], algo.NodeID(v))
+		}
+	}
+	for i, e := range cases {
+		if !m.full() {
+			m.report(Violation{At: m.now, Property: "liveness", Nodes: nodes[i], Reason: e.reason})
 		}
 	}
 }
@@ -713,16 +748,4 @@ func (m *Monitor) exempt(c int32) bool {
 		}
 	}
 	return false
-}
-
-// endViolation fails a component that the run left unjudged (see end).
-func (m *Monitor) endViolation(c int32, reason string) {
-	if m.full() {
-		return
-	}
-	nodes := m.members(c)
-	if len(nodes) > 10 {
-		nodes = nodes[:10]
-	}
-	m.report(Violation{At: m.now, Property: "liveness", Nodes: nodes, Reason: reason})
 }
