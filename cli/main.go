@@ -92,7 +92,7 @@ completed but the checker found violations.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newCheckCmd(), newAlgosCmd(), newBenchCmd(), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newVizCmd(), newFuzzCmd())
+	root.AddCommand(withProfiles(newSimCmd()), newCheckCmd(), newAlgosCmd(), withProfiles(newBenchCmd()), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newVizCmd(), newFuzzCmd())
 	return root
 }
 
