@@ -151,7 +151,19 @@ func (w *wave) Restart(env algo.Env) {
 		w.tree.start(env)
 		return
 	}
-	w.marks = w.cfg.arena.markList(len(env.Neighbors()))
+	w.marks = nil // made at the first wave (graphMarks)
+}
+
+// graphMarks makes the marks of the graph's edges, all blank, when the node
+// first needs them: its first wave, not its boot. Boots come in id order,
+// waves in the graph's, so that a node's marks then sit in memory beside
+// its neighbours' (the arena hands them out in order), and a large wave
+// misses the cache far less. Until then the marks are nil: no edge has
+// carried anything.
+func (w *wave) graphMarks(env algo.Env) {
+	if w.marks == nil && w.tree == nil {
+		w.marks = w.cfg.arena.markList(len(env.Neighbors()))
+	}
 }
 
 // Save keeps the leader, the state and the wave.
@@ -222,6 +234,7 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 			}
 		}
 	}
+	w.graphMarks(env)
 	w.wave, w.parent, w.done, w.echoed = x, from, 0, false
 	w.best = algo.Peer{ID: w.id, Value: env.Value()}
 	w.state = algo.Wait
@@ -240,6 +253,7 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 // made the edge done for the current wave: false for an edge that was done
 // already (a duplicate) or is not one of this node's wave edges.
 func (w *wave) mark(env algo.Env, u algo.NodeID, x algo.Index, child bool) bool {
+	w.graphMarks(env)
 	i, ok := slices.BinarySearch(w.edgeList(env), u)
 	if !ok || !w.marks[i].wave.Less(x) {
 		return false
@@ -328,8 +342,11 @@ func (w *wave) NeighborUp(env algo.Env, id algo.NodeID) {
 		w.tree.neighborUp(env, id)
 		return
 	}
-	i, _ := slices.BinarySearch(env.Neighbors(), id)
-	w.marks = slices.Insert(w.marks, i, mark{})
+	if w.marks != nil {
+		i, _ := slices.BinarySearch(env.Neighbors(), id)
+		w.marks = slices.Insert(w.marks, i, mark{})
+	} // else the marks, when made, will have the edge
+
 	if !w.wave.IsZero() && !w.echoed && w.state != algo.Norm {
 		env.Send(id, algo.Message{Type: Explorer, Index: w.wave})
 	}
@@ -342,10 +359,14 @@ func (w *wave) NeighborDown(env algo.Env, id algo.NodeID) {
 		w.tree.neighborDown(env, id)
 		return
 	}
-	i, _ := slices.BinarySearch(env.Neighbors(), id)
-	if w.marks[i].wave == w.wave && !w.wave.IsZero() {
-		w.done--
+	if w.marks == nil {
+		w.graphMarks(env) // the neighbours without id: blank, as they were
+	} else {
+		i, _ := slices.BinarySearch(env.Neighbors(), id)
+		if w.marks[i].wave == w.wave && !w.wave.IsZero() {
+			w.done--
+		}
+		w.marks = slices.Delete(w.marks, i, i+1)
 	}
-	w.marks = slices.Delete(w.marks, i, i+1)
 	w.maybeFinish(env)
 }
