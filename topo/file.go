@@ -33,7 +33,8 @@ func readEdgeFile(path, baseDir string) (*Graph, error) {
 func parseEdgeList(name string, r io.Reader) (*Graph, error) {
 	br := bufio.NewReaderSize(r, maxLine)
 	var (
-		edges     []Edge
+		chunks    [][]Edge // of edgeChunk edges each, the last one filling
+		edges     int
 		declared  = 0 // K of the "nodes K" line, 0 if none yet
 		declLine  = 0
 		maxID     = -1
@@ -95,13 +96,18 @@ func parseEdgeList(name string, r io.Reader) (*Graph, error) {
 			if a == b {
 				return nil, lineError(text, "self-loop on node %d", a)
 			}
-			if len(edges) == MaxEdges {
+			if edges == MaxEdges {
 				return nil, lineError(text, "more than the limit of %d edges", MaxEdges)
 			}
 			if m := max(a, b); m > maxID {
 				maxID, maxLineNo, maxText = m, lineNo, append(maxText[:0], text...)
 			}
-			edges = append(edges, Edge{id(a), id(b)})
+			if len(chunks) == 0 || len(chunks[len(chunks)-1]) == edgeChunk {
+				chunks = append(chunks, make([]Edge, 0, edgeChunk))
+			}
+			last := &chunks[len(chunks)-1]
+			*last = append(*last, Edge{id(a), id(b)})
+			edges++
 		}
 		if rerr == io.EOF {
 			break
@@ -118,8 +124,11 @@ func parseEdgeList(name string, r io.Reader) (*Graph, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no edges and no \"nodes K\" line", name)
 	}
-	return New(n, edges), nil
+	return fromChunks(n, chunks), nil
 }
+
+// edgeChunk is how many edges the reader keeps in one chunk: 512 KiB.
+const edgeChunk = 1 << 16
 
 // maxLine is the longest line an edge list may have, its end included.
 const maxLine = 1 << 20

@@ -33,14 +33,22 @@ type Graph struct {
 // New builds a graph on n nodes from an edge list. Self-loops are dropped and
 // duplicate edges (in either direction) kept once. Endpoints must lie in
 // [0, n); New panics otherwise, as generators produce them.
-func New(n int, edges []Edge) *Graph {
+func New(n int, edges []Edge) *Graph { return fromChunks(n, [][]Edge{edges}) }
+
+// fromChunks is New for an edge list kept in chunks: a reader that does not
+// know how many edges are coming fills chunks of a fixed size instead of
+// growing one slice, which would copy it, and fault fresh pages in, a
+// dozen times over for a large file.
+func fromChunks(n int, chunks [][]Edge) *Graph {
 	deg := make([]int, n+1)
-	for _, e := range edges {
-		if e.A == e.B {
-			continue
+	for _, edges := range chunks {
+		for _, e := range edges {
+			if e.A == e.B {
+				continue
+			}
+			deg[e.A]++
+			deg[e.B]++
 		}
-		deg[e.A]++
-		deg[e.B]++
 	}
 	off := make([]int, n+1)
 	sum := 0
@@ -52,14 +60,16 @@ func New(n int, edges []Edge) *Graph {
 	adj := make([]algo.NodeID, sum)
 	fill := deg[:n]
 	copy(fill, off[:n])
-	for _, e := range edges {
-		if e.A == e.B {
-			continue
+	for _, edges := range chunks {
+		for _, e := range edges {
+			if e.A == e.B {
+				continue
+			}
+			adj[fill[e.A]] = e.B
+			fill[e.A]++
+			adj[fill[e.B]] = e.A
+			fill[e.B]++
 		}
-		adj[fill[e.A]] = e.B
-		fill[e.A]++
-		adj[fill[e.B]] = e.A
-		fill[e.B]++
 	}
 	// Sort each list and squeeze out duplicates, compacting in place.
 	w := 0
