@@ -141,10 +141,10 @@ const MaxReports = 100
 
 // Messages counts traffic by the documents' type names.
 type Messages struct {
-	Total       uint64            `json:"total"`
-	ByType      map[string]uint64 `json:"by_type"`
-	Delivered   uint64            `json:"delivered"`
-	Dropped     uint64            `json:"dropped"`
+	Total     uint64            `json:"total"`
+	ByType    map[string]uint64 `json:"by_type"`
+	Delivered uint64            `json:"delivered"`
+	Dropped   uint64            `json:"dropped"`
 	// DropReasons counts the dropped messages by why; always present ({}
 	// when none was dropped), so that scripts can read it.
 	DropReasons map[string]uint64 `json:"drop_reasons"`
