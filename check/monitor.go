@@ -24,7 +24,7 @@
 //     election reached (for an algorithm that is not spontaneous), or whose
 //     liveness bound had not passed and whose nodes had not all settled on
 //     its most valued node (unless the network changes on its own,
-//     Config.OpenEnded), is a violation, unless Config.Unelected exempts it.
+//     Config.openEnded), is a violation, unless Config.Unelected exempts it.
 //
 // A component "changes" when a link between its nodes goes up or down, one of
 // its nodes crashes, restarts or recovers or changes its value, or an election
@@ -67,11 +67,8 @@ type Config struct {
 	// uninitiated), for networks whose pieces an initiator cannot reach.
 	Unelected            []algo.NodeID
 	UnelectedUninitiated bool
-	// OpenEnded says the network changes on its own (moving nodes, or lost
-	// messages that start elections, see Lossy), so a run may end at any
-	// moment of a change: a component it leaves unsettled before its
-	// liveness bound is counted unchecked, not failed.
-	OpenEnded bool
+	// Moving says the nodes move, so that links change on their own.
+	Moving bool
 	// Lossy says links lose messages. A node that then starts an election
 	// of its own (takes up a computation index with its own id) may have
 	// lost its leader's messages rather than its leader, which it cannot
@@ -92,6 +89,12 @@ type Config struct {
 	// instead of rebuilding it from them.
 	Network *topo.Graph
 }
+
+// openEnded says the network changes on its own (moving nodes, or lost
+// messages that start elections, see Lossy), so a run may end at any moment
+// of a change: a component it leaves unsettled before its liveness bound is
+// counted unchecked, not failed.
+func (c *Config) openEnded() bool { return c.Lossy || c.Moving }
 
 // Default bounds, used when a scenario gives none.
 const (
@@ -695,7 +698,7 @@ func (m *Monitor) end(quiescent bool) {
 		switch {
 		case !m.inScope(c):
 			unjudged = append(unjudged, endCase{c, fmt.Sprintf("no election reached this component of %d nodes: none of them was an initiator (the algorithm is not spontaneous); name one (--initiators) or declare that none is expected (unelected)", cs.size)})
-		case !quiescent && !m.cfg.OpenEnded && !cs.live && (cs.correct != cs.size || cs.distinct > 1):
+		case !quiescent && !m.cfg.openEnded() && !cs.live && (cs.correct != cs.size || cs.distinct > 1):
 			unjudged = append(unjudged, endCase{c, fmt.Sprintf("the run ended %v after this component of %d nodes last changed, before its liveness bound (%v), with %d of them not in Norm following its most valued node %s: run longer, or declare that no election is expected there (unelected)",
 				m.now-cs.since, cs.size, m.cfg.Liveness, cs.size-cs.correct, cs.best)})
 		}

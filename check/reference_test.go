@@ -326,7 +326,7 @@ func (r *refChecker) end(quiescent bool) {
 		if exempt {
 			continue
 		}
-		if !r.inScope(c) || (!quiescent && !r.cfg.OpenEnded && !c.live && (!st.settled || st.disagree)) {
+		if !r.inScope(c) || (!quiescent && !r.cfg.openEnded() && !c.live && (!st.settled || st.disagree)) {
 			r.res.violations = append(r.res.violations, Violation{At: r.now, Property: "liveness", Nodes: c.members[:min(len(c.members), 10)]})
 		}
 	}

@@ -5,7 +5,7 @@ package check
 //
 // Format (one item per line, '#' starts a comment):
 //
-//	config stabilization=10s liveness=30s spontaneous=true max=100 unelected=4,7 openended=false
+//	config stabilization=10s liveness=30s spontaneous=true max=100 unelected=4,7 moving=false
 //	TIME node ID value=V          # NodeAdded
 //	TIME link A B                 # LinkUp (also link_up)
 //	TIME link_down A B
@@ -124,8 +124,8 @@ func parseConfig(cfg *Config, fields []string) error {
 			cfg.Spontaneous, err = strconv.ParseBool(v)
 		case "max":
 			cfg.MaxViolations, err = strconv.Atoi(v)
-		case "openended":
-			cfg.OpenEnded, err = strconv.ParseBool(v)
+		case "moving":
+			cfg.Moving, err = strconv.ParseBool(v)
 		case "unelected":
 			if v == "uninitiated" {
 				cfg.UnelectedUninitiated = true

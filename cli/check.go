@@ -40,7 +40,7 @@ holds the whole run.`,
 			// Nodes only sizes the checker's arrays up front: a header
 			// cannot make it allocate more than this before the events
 			// that need it.
-			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, OpenEnded: h.Lossy || h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc)}
+			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, Moving: h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc)}
 			for _, o := range []struct {
 				flag string
 				val  string

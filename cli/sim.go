@@ -228,13 +228,8 @@ func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, 
 	if set("initiator") {
 		fmt.Fprintln(cmd.ErrOrStderr(), "elect: note: --initiator is deprecated: use --initiators")
 	}
-	if set("unelected") && f.unelected == scenario.Uninitiated {
-		s.Unelected = f.unelected
-	} else if set("unelected") {
-		if _, all, err := algo.ParseNodeSet(f.unelected); err != nil || all {
-			if all {
-				err = fmt.Errorf(`"all" would exempt every component: name the nodes`)
-			}
+	if set("unelected") {
+		if _, err := runner.ParseUnelected(f.unelected); err != nil {
 			return fmt.Errorf("--unelected: %w", err)
 		}
 		s.Unelected = f.unelected
@@ -243,14 +238,14 @@ func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, 
 	if spec, err := topo.Parse(s.Topology, s.Nodes); err == nil && spec.N > 0 {
 		n = spec.N
 	}
-	if _, _, err := runner.Initiators(s, a, n); err != nil {
-		if flag != "" {
-			_, _, err = a.Initiators(s.Initiators, s.Params, n)
+	if flag != "" {
+		if _, _, err := a.Initiators(s.Initiators, s.Params, n); err != nil {
 			return fmt.Errorf("%s: %w", flag, err)
 		}
-		return err
+		return nil
 	}
-	return nil
+	_, _, err := runner.Initiators(s, a, n) // blamed on the file
+	return err
 }
 
 // paramFlag is one parameter given on the command line.

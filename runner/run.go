@@ -168,40 +168,49 @@ func Initiators(s *scenario.Scenario, a *algo.Algorithm, n int) ([]algo.NodeID, 
 	return ids, note, nil
 }
 
-// unelected resolves the scenario's unelected nodes; the word uninitiated
-// declares every component without an initiator.
-func unelected(s *scenario.Scenario) ([]algo.NodeID, error) {
-	if s.Unelected == scenario.Uninitiated {
+// ParseUnelected reads the value of a scenario's unelected field (or
+// --unelected): a node set, or the word uninitiated, which names no node
+// but declares every component without an initiator.
+func ParseUnelected(v string) ([]algo.NodeID, error) {
+	if v == scenario.Uninitiated {
 		return nil, nil
 	}
-	ids, all, err := algo.ParseNodeSet(s.Unelected)
-	if err != nil {
-		return nil, s.Blame(fmt.Errorf("unelected: %w", err), "unelected")
+	ids, all, err := algo.ParseNodeSet(v)
+	if err == nil && all {
+		err = fmt.Errorf(`"all" would exempt every component: name the nodes`)
 	}
-	if all {
-		return nil, s.Blame(fmt.Errorf(`unelected: "all" would exempt every component: name the nodes`), "unelected")
-	}
-	return ids, nil
+	return ids, err
 }
 
-// CheckConfig returns the checker's configuration for a scenario.
+// CheckConfig returns the checker's configuration for a scenario that Run
+// accepts (an unelected field it cannot read is left out here).
 func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
+	cfg, _ := checkConfig(s, a)
+	return cfg
+}
+
+// checkConfig is CheckConfig, with the error of an unelected field it
+// cannot read.
+func checkConfig(s *scenario.Scenario, a *algo.Algorithm) (check.Config, error) {
 	cfg := check.Config{
 		Stabilization: s.Check.Stabilization,
 		Liveness:      s.Check.Liveness,
 		Spontaneous:   a.Model.Spontaneous,
 		Lossy:         s.Loss > 0,
+		Moving:        s.Mobility != "",
 	}
-	cfg.Unelected, _ = unelected(s) // checked by Run and Header
+	var err error
+	if cfg.Unelected, err = ParseUnelected(s.Unelected); err != nil {
+		err = s.Blame(fmt.Errorf("unelected: %w", err), "unelected")
+	}
 	cfg.UnelectedUninitiated = s.Unelected == scenario.Uninitiated
-	cfg.OpenEnded = cfg.Lossy || s.Mobility != ""
 	if cfg.Stabilization == 0 {
 		cfg.Stabilization = check.DefaultStabilization
 	}
 	if cfg.Liveness == 0 {
 		cfg.Liveness = check.DefaultLiveness
 	}
-	return cfg
+	return cfg, err
 }
 
 // writeNS2 writes the nodes' movement as an ns-2 trace: the radio's plan,
@@ -225,9 +234,8 @@ func (net *Net) writeNS2(w io.Writer) error {
 	return nil
 }
 
-// header is the trace header of a run of s.
-func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Net, initiators []algo.NodeID) trace.Header {
-	cc := CheckConfig(s, a)
+// header is the trace header of a run of s, checked as cc.
+func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Net, initiators []algo.NodeID, cc check.Config) trace.Header {
 	h := trace.Header{
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: net.Graph.N(),
 		Messages: a.Messages, Spontaneous: a.Model.Spontaneous, Lossy: cc.Lossy,
@@ -259,10 +267,11 @@ func Header(s *scenario.Scenario) (trace.Header, error) {
 	if err != nil {
 		return trace.Header{}, err
 	}
-	if _, err := unelected(s); err != nil {
+	cc, err := checkConfig(s, a)
+	if err != nil {
 		return trace.Header{}, err
 	}
-	return header(s, a, params, net, initiators), nil
+	return header(s, a, params, net, initiators, cc), nil
 }
 
 // Run runs a scenario once.
@@ -284,7 +293,8 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := unelected(s); err != nil {
+	ccfg, err := checkConfig(s, a)
+	if err != nil {
 		return nil, err
 	}
 	if opt.NS2 != nil {
@@ -292,7 +302,6 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 			return nil, err
 		}
 	}
-	ccfg := CheckConfig(s, a)
 	live := ccfg
 	live.Network = g
 	mon := check.New(live)
@@ -306,7 +315,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	var tw *trace.Writer
 	if opt.Trace != nil {
-		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net, initiators))
+		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net, initiators, ccfg))
 		if err != nil {
 			return nil, fmt.Errorf("trace: %w", err)
 		}
