@@ -539,6 +539,11 @@ func (e *Engine) linkSurvived(nd *node, from algo.NodeID, gen uint32, slot int32
 func (e *Engine) send(to algo.NodeID, m algo.Message) {
 	nd, from := e.env.nd, e.env.v
 	m.From, m.To = from, to
+	if int(m.Type) >= len(e.alg.Messages) {
+		// The algorithm's bug, named here rather than as an index out of
+		// range in whichever observer counts messages by type first.
+		panic(fmt.Sprintf("%s node %d sent message type %d, which its Messages (%d types) does not name", e.alg.Name, from, m.Type, len(e.alg.Messages)))
+	}
 	if len(e.jokers) > 0 && e.jokers[from] {
 		corrupt(&m)
 	}

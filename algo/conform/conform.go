@@ -265,9 +265,6 @@ func run(t *testing.T, s *scenario.Scenario) (*metrics.Summary, []algo.Status) {
 		return err
 	})
 	if err != nil {
-		if strings.Contains(err.Error(), "index out of range") {
-			err = fmt.Errorf("%w (does the algorithm send a message type that Messages does not name?)", err)
-		}
 		t.Errorf("run on %s: %v", s.Topology, err)
 		return nil, nil
 	}

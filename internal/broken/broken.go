@@ -38,12 +38,13 @@ const (
 	PanicParam             // parameter fanout panics on a malformed value
 	Panic                  // panics when a node hears of a computation it did not start
 	ElectLeader            // an initiator stays in Elect naming a leader
+	Undeclared             // sends a message type that Messages does not name
 )
 
 // Names are the registered names of the doubles, by Bug.
 var Names = []string{None: "test-flood", Least: "test-broken-least", NoIndex: "test-broken-noindex", Stuck: "test-broken-stuck",
 	TwoLeaders: "test-broken-two-leaders", Random: "test-broken-random", PanicParam: "test-broken-param", Panic: "test-broken-panic",
-	ElectLeader: "test-broken-elect-leader"}
+	ElectLeader: "test-broken-elect-leader", Undeclared: "test-broken-undeclared"}
 
 func init() {
 	for b, name := range Names {
@@ -142,8 +143,12 @@ func (n *node) flood(env algo.Env) {
 	if n.bug == Random {
 		rand.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	}
+	typ := Flood
+	if n.bug == Undeclared {
+		typ++
+	}
 	for _, i := range order {
-		env.Send(nbrs[i], algo.Message{Type: Flood, Index: n.idx, Peer: n.best})
+		env.Send(nbrs[i], algo.Message{Type: typ, Index: n.idx, Peer: n.best})
 	}
 }
 
