@@ -43,6 +43,7 @@ import (
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/torture"
 	"github.com/electgo/elect/trace"
 )
@@ -122,7 +123,7 @@ func checkRegistry(t *testing.T, a *algo.Algorithm) {
 			t.Errorf("parameter %q has no Doc: elect algos shows it", p.Name)
 		}
 	}
-	n := sizes(a)[0]
+	n := smallest(t, a)
 	if err := safely(func() error { _, _, err := a.Instantiate(nil, n); return err }); err != nil {
 		t.Errorf("the defaults do not build on %d nodes: %v", n, err)
 	}
@@ -137,7 +138,7 @@ func checkRegistry(t *testing.T, a *algo.Algorithm) {
 const malformed = "\x00not-a-value"
 
 func checkParams(t *testing.T, a *algo.Algorithm) {
-	n := sizes(a)[0]
+	n := smallest(t, a)
 	for _, p := range a.Params {
 		err := safely(func() error {
 			_, _, err := a.Instantiate(map[string]string{p.Name: malformed}, n)
@@ -157,7 +158,7 @@ func checkParams(t *testing.T, a *algo.Algorithm) {
 }
 
 func checkMachine(t *testing.T, a *algo.Algorithm) {
-	n := sizes(a)[0]
+	n := smallest(t, a)
 	_, newNode, err := a.Instantiate(nil, n)
 	if err != nil {
 		t.Fatalf("build on %d nodes: %v", n, err)
@@ -308,26 +309,28 @@ func indent(s string) string {
 }
 
 // topologies are the networks the algorithm's model admits, small enough
-// for a test.
+// for a test; an algorithm that needs a network the kit does not know gets
+// two of its kind (a spec the topo package reads, like "star").
 func topologies(a *algo.Algorithm) []string {
-	switch a.Model.Topology {
-	case "ring":
-		return []string{"ring:3", "ring:8", "ring:13"}
-	case "complete":
-		return []string{"complete:3", "complete:8", "complete:13"}
+	switch t := a.Model.Topology; t {
 	case "":
 		return []string{"line:5", "ring:7", "grid:4x4", "tree:12", "gnp:15:0.2", "geometric:20:d4"}
+	case "ring", "complete":
+		return []string{t + ":3", t + ":8", t + ":13"}
+	default:
+		return []string{t + ":5", t + ":12"}
 	}
-	return nil
 }
 
-// sizes are the network sizes of topologies(a), in order.
-func sizes(a *algo.Algorithm) []int {
-	switch a.Model.Topology {
-	case "ring", "complete":
-		return []int{3, 8, 13}
+// smallest is the size of the first of topologies(a), the one the
+// machine-level checks build for.
+func smallest(t *testing.T, a *algo.Algorithm) int {
+	t.Helper()
+	spec, err := topo.Parse(topologies(a)[0], 0)
+	if err != nil {
+		t.Fatalf("the kit cannot make the %q network the model needs (Model.Topology): %v", a.Model.Topology, err)
 	}
-	return []int{5, 7, 16, 12, 15, 20}
+	return spec.N
 }
 
 // safely runs f, turning a panic into an error that starts with "panic".

@@ -37,6 +37,7 @@ func TestKitCatchesDoubles(t *testing.T) {
 		{"test-broken-param", "makes Build panic"},
 		{"test-broken-panic", "assignment to entry in nil map"},
 		{"test-broken-elect-leader", "a node in Elect names leader"},
+		{"test-broken-hypercube", `the kit cannot make the "hypercube" network the model needs`},
 		{"test-broken-undeclared", "sent message type 1, which its Messages (1 types) does not name"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {

@@ -39,12 +39,14 @@ const (
 	Panic                  // panics when a node hears of a computation it did not start
 	ElectLeader            // an initiator stays in Elect naming a leader
 	Undeclared             // sends a message type that Messages does not name
+	Hypercube              // needs a network no tool of elect makes
 )
 
 // Names are the registered names of the doubles, by Bug.
 var Names = []string{None: "test-flood", Least: "test-broken-least", NoIndex: "test-broken-noindex", Stuck: "test-broken-stuck",
 	TwoLeaders: "test-broken-two-leaders", Random: "test-broken-random", PanicParam: "test-broken-param", Panic: "test-broken-panic",
-	ElectLeader: "test-broken-elect-leader", Undeclared: "test-broken-undeclared"}
+	ElectLeader: "test-broken-elect-leader", Undeclared: "test-broken-undeclared",
+	Hypercube: "test-broken-hypercube"}
 
 func init() {
 	for b, name := range Names {
@@ -63,6 +65,9 @@ func init() {
 				}
 				return func(algo.NodeID) algo.Machine { return &node{bug: bug} }, nil
 			},
+		}
+		if bug == Hypercube {
+			a.Model.Topology = "hypercube"
 		}
 		if bug == PanicParam {
 			a.Params = []algo.Param{{Name: "fanout", Default: "all", Doc: "how many neighbours a flood goes to"}}
