@@ -209,11 +209,7 @@ steps:
 // lines it prints arrive on the returned channel.
 func clusterElect(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, <-chan string) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, args...)
+	cmd := electCommand(t, args...)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/electgo/elect/algo"
 )
@@ -164,11 +161,7 @@ func TestExitAlgosViz(t *testing.T) {
 // vizUntilInterrupt serves a trace with elect viz in a process of its own,
 // fetches the page, and stops it with Ctrl-C, which must end it with 0.
 func vizUntilInterrupt(t *testing.T, trace string) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, "viz", trace, "--addr", "127.0.0.1:0")
+	cmd := electCommand(t, "viz", trace, "--addr", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -193,15 +186,5 @@ func vizUntilInterrupt(t *testing.T, trace string) {
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("GET %s: %s", m[1], resp.Status)
 	}
-	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("after Ctrl-C: %v, want exit status 0", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Error("still running 10s after Ctrl-C")
-	}
+	interruptExitsZero(t, cmd)
 }

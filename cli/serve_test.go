@@ -3,13 +3,9 @@ package cli
 import (
 	"bufio"
 	"net/http"
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/electgo/elect/emulate"
 )
@@ -20,11 +16,7 @@ import (
 // it with status 0. It returns the events' data lines.
 func watchLive(t *testing.T, args ...string) []string {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, args...)
+	cmd := electCommand(t, args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -70,17 +62,7 @@ func watchLive(t *testing.T, args ...string) []string {
 	if !ended {
 		t.Fatalf("/events ended without the run's end, after %d events", len(data))
 	}
-	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("after Ctrl-C: %v, want exit status 0", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Error("still running 10s after Ctrl-C")
-	}
+	interruptExitsZero(t, cmd)
 	return data
 }
 
