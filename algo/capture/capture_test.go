@@ -192,7 +192,7 @@ func TestSubsetLeaderIsBestCandidate(t *testing.T) {
 			s := scenario.Default()
 			s.Algorithm, s.Topology, s.Seed, s.Duration = alg, "complete:25", seed, 0
 			cands := []algo.NodeID{2, 3, 11, 17, 20}
-			s.Params = map[string]string{"candidates": nodeSet(cands)}
+			s.Initiators = nodeSet(cands)
 			sum, err := runner.Run(s, runner.Options{})
 			if err != nil {
 				t.Fatal(err)

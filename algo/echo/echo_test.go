@@ -66,7 +66,7 @@ func TestEchoExactCounts(t *testing.T) {
 					}
 					g := runtest.Network(t, s)
 					initiator := algo.NodeID(int(seed*7) % g.N())
-					s.Params = map[string]string{"initiator": fmt.Sprint(initiator)}
+					s.Initiators = fmt.Sprint(initiator)
 					sum := runtest.Run(t, s)
 					n, e := component(g, initiator)
 					by := sum.Messages.ByType
@@ -127,7 +127,8 @@ func TestEchoVirtualTree(t *testing.T) {
 	for _, shape := range []string{"line:9", "ring:12", "grid:5x5", "complete:8", "layered:3", "ba:40:3", "tree:30"} {
 		for _, delay := range delays {
 			t.Run(shape+"/"+delay, func(t *testing.T) {
-				s := newScenario(t, "echo", shape, delay, 4, map[string]string{"tree": "virtual", "initiator": "2", "wave_at": "2s"})
+				s := newScenario(t, "echo", shape, delay, 4, map[string]string{"tree": "virtual", "wave_at": "2s"})
+				s.Initiators = "2"
 				sum := runtest.Run(t, s)
 				n := uint64(sum.Nodes)
 				by := sum.Messages.ByType
@@ -201,7 +202,8 @@ func TestExtinctionEveryNodeInitiates(t *testing.T) {
 // initiator's wave wins and the info wave reaches every node of its
 // component.
 func TestExtinctionSomeInitiators(t *testing.T) {
-	s := newScenario(t, "extinction", "grid:8x8", "uniform:1ms:9ms", 7, map[string]string{"initiators": "3,17,40-42"})
+	s := newScenario(t, "extinction", "grid:8x8", "uniform:1ms:9ms", 7, nil)
+	s.Initiators = "3,17,40-42"
 	s.Values = sim.Values{Mode: sim.ValueRandom}
 	sum := runtest.Run(t, s)
 	if got := sum.Messages.ByType["info"]; got != 63 {

@@ -70,7 +70,8 @@ func TestNormal(t *testing.T) {
 	}
 }
 
-// TestCommanderParam: another commander starts the election.
+// TestCommanderParam: another commander starts the election, named by the
+// deprecated parameter commander, which still names the initiator.
 func TestCommanderParam(t *testing.T) {
 	s := ringScenario(9, 4)
 	s.Params = map[string]string{"commander": "5"}
