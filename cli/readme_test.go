@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/electgo/elect/algo"
 )
 
 // The README's command lines are a promise to a new user: each one, typed
@@ -59,7 +56,7 @@ var readmeShortForms = map[string]readmeShortForm{
 	"fuzz --algo vkt --runs 10000 --seed 1": {
 		set: map[string]string{"runs": "20"}, why: "10,000 runs take about 20 s"},
 	"fuzz --algo all --runs 1000 --json": {
-		set: map[string]string{"runs": "3"}, judge: builtInsPass,
+		set: map[string]string{"runs": "3"}, judge: everyAlgorithmFuzzed,
 		why: "1,000 runs of every algorithm take minutes"},
 	"fuzz --algo echo --outside --runs 2000": {
 		set: map[string]string{"runs": "10", "shrink-budget": "20"}, why: "2,000 runs, and shrinking each failure"},
@@ -178,31 +175,14 @@ func TestReadmeCommands(t *testing.T) {
 	}
 }
 
-// builtInsPass judges elect fuzz --algo all --json: "all" is every
-// algorithm registered, and this test binary registers test doubles too
-// (test-wrong-leader, internal/broken's), which are meant to fail. Every
-// built-in algorithm, which cites its source document, must pass.
-func builtInsPass(code int, stdout string) error {
-	if code != ExitOK && code != ExitViolation {
+// everyAlgorithmFuzzed judges elect fuzz --algo all --json: "all" is every
+// algorithm registered but the test doubles (test-*), which are meant to
+// fail; each of the ten built-in ones must be fuzzed and pass.
+func everyAlgorithmFuzzed(code int, stdout string) error {
+	if code != ExitOK {
 		return fmt.Errorf("exit %d", code)
 	}
-	dec := json.NewDecoder(strings.NewReader(stdout))
-	seen := 0
-	for dec.More() {
-		var r fuzzResult
-		if err := dec.Decode(&r); err != nil {
-			return err
-		}
-		seen++
-		a, err := algo.Lookup(r.Algorithm)
-		if err != nil {
-			return err
-		}
-		if r.Failed > 0 && strings.HasSuffix(a.Source, ".txt") {
-			return fmt.Errorf("%s failed %d of %d runs in its model", r.Algorithm, r.Failed, r.Runs)
-		}
-	}
-	if seen < 10 {
+	if seen := strings.Count(stdout, `"algorithm":`); seen < 10 {
 		return fmt.Errorf("%d algorithms fuzzed, want every one", seen)
 	}
 	return nil
