@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -58,10 +59,11 @@ func model(m algo.Model) string {
 	if len(tol) > 0 {
 		tolerates = strings.Join(tol, ", ")
 	}
-	how := "elects where an initiator starts (by default node 0; --initiators names others)"
+	first := "node " + cmp.Or(m.Initiators, "0")
 	if m.Initiators == "all" {
-		how = "elects where an initiator starts (by default every node; --initiators names others)"
+		first = "every node"
 	}
+	how := "elects where an initiator starts (by default " + first + "; --initiators names others)"
 	if m.Spontaneous {
 		how = "elects on its own in every component"
 	}
