@@ -17,7 +17,7 @@ func (m *Monitor) recompute() {
 	var fresh []int32
 	if m.links == 1 && !m.nodeChanged && !m.fullRebuild {
 		for _, v := range m.touched {
-			m.nodes[v].touched = false
+			m.rec(v).touched = false
 		}
 		m.touched = m.touched[:0]
 		fresh = m.relink(m.link)
@@ -56,11 +56,11 @@ func (m *Monitor) rebuild() []int32 {
 	var fresh []span
 	members := m.memberBuf[:0]
 	for _, s := range m.touched {
-		m.nodes[s].touched = false
-		if !m.nodes[s].alive {
+		m.rec(s).touched = false
+		if !m.rec(s).alive {
 			continue
 		}
-		if c := m.nodes[s].comp; c >= 0 && m.comps[c].pass == m.pass {
+		if c := m.rec(s).comp; c >= 0 && m.comps[c].pass == m.pass {
 			continue // already placed in this pass
 		}
 		c := m.newComp()
@@ -71,11 +71,11 @@ func (m *Monitor) rebuild() []int32 {
 		m.place(s, c)
 		members = append(members, s)
 		for i := start; i < len(members); i++ {
-			for _, u := range m.adj[members[i]] {
-				if !m.nodes[u].alive {
+			for _, u := range m.adj[m.at(members[i])] {
+				if !m.rec(u).alive {
 					continue
 				}
-				if cu := m.nodes[u].comp; cu >= 0 && m.comps[cu].pass == m.pass {
+				if cu := m.rec(u).comp; cu >= 0 && m.comps[cu].pass == m.pass {
 					continue
 				}
 				m.place(u, c)
@@ -92,7 +92,7 @@ func (m *Monitor) rebuild() []int32 {
 	// Counting needs each component's best node, known only once it is whole.
 	for _, f := range fresh {
 		for _, v := range members[f.start:f.end] {
-			m.contribute(f.c, v, m.nodes[v].status, +1)
+			m.contribute(f.c, v, m.rec(v).status, +1)
 		}
 	}
 	m.memberBuf = members[:0]
@@ -117,17 +117,17 @@ func (m *Monitor) schedule(c int32) {
 // component's tally and marks the old component for dissolution.
 func (m *Monitor) place(v algo.NodeID, c int32) {
 	cs := &m.comps[c]
-	if old := m.nodes[v].comp; old >= 0 {
+	if old := m.rec(v).comp; old >= 0 {
 		os := &m.comps[old]
 		if os.electOpen && (!cs.electOpen || os.electStart < cs.electStart) {
 			cs.electOpen, cs.electStart = true, os.electStart
 		}
-		m.contribute(old, v, m.nodes[v].status, -1)
+		m.contribute(old, v, m.rec(v).status, -1)
 		m.dissolve(old)
 	}
-	m.nodes[v].comp = c
+	m.rec(v).comp = c
 	cs.size++
-	if p := (algo.Peer{ID: v, Value: m.nodes[v].value}); p.Better(cs.best) {
+	if p := (algo.Peer{ID: v, Value: m.rec(v).value}); p.Better(cs.best) {
 		cs.best = p
 	}
 }

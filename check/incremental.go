@@ -34,7 +34,7 @@ type linkChange struct {
 // give them birth: that of the lower end's component first.
 func (m *Monitor) relink(l linkChange) []int32 {
 	a, b := min(l.a, l.b), max(l.a, l.b)
-	ca, cb := m.nodes[a].comp, m.nodes[b].comp // -1 for a dead end
+	ca, cb := m.rec(a).comp, m.rec(b).comp // -1 for a dead end
 	switch {
 	case l.up && ca >= 0 && cb >= 0 && ca != cb:
 		m.merge(ca, cb, a, b)
@@ -43,7 +43,7 @@ func (m *Monitor) relink(l linkChange) []int32 {
 	}
 	fresh := m.freshBuf[:0]
 	for _, v := range [2]algo.NodeID{a, b} {
-		if c := m.nodes[v].comp; c >= 0 && !slices.Contains(fresh, c) {
+		if c := m.rec(v).comp; c >= 0 && !slices.Contains(fresh, c) {
 			m.rebirth(c)
 			fresh = append(fresh, c)
 		}
@@ -100,8 +100,8 @@ func (m *Monitor) merge(ca, cb int32, a, b algo.NodeID) {
 	queue := append(m.memberBuf[:0], start)
 	m.move(start, from, into)
 	for i := 0; i < len(queue); i++ {
-		for _, u := range m.adj[queue[i]] {
-			if m.nodes[u].comp == from {
+		for _, u := range m.adj[m.at(queue[i])] {
+			if m.rec(u).comp == from {
 				m.move(u, from, into)
 				queue = append(queue, u)
 			}
@@ -124,7 +124,7 @@ func (m *Monitor) split(c int32, a, b algo.NodeID) {
 	sa, sb := m.stamps()
 	qa := append(m.memberBuf[:0], a)
 	qb := append(m.otherBuf[:0], b)
-	m.nodes[a].seen, m.nodes[b].seen = sa, sb
+	m.rec(a).seen, m.rec(b).seen = sa, sb
 	var side []algo.NodeID // the side found whole, if any
 	rest := b              // a node of the other side
 	met := false
@@ -155,7 +155,7 @@ func (m *Monitor) split(c int32, a, b algo.NodeID) {
 			ns.best = ns.best.Max(m.peer(v))
 		}
 		m.recount(n)
-		if m.nodes[cs.best.ID].comp != c {
+		if m.rec(cs.best.ID).comp != c {
 			// c's most valued node left: only a search of all of c can
 			// tell which is next.
 			cs.best = m.bestOf(c, rest)
@@ -169,8 +169,8 @@ func (m *Monitor) split(c int32, a, b algo.NodeID) {
 // component c that it has not reached yet, and tells whether v neighbours a
 // node of the search stamped other.
 func (m *Monitor) expand(c int32, q []algo.NodeID, v algo.NodeID, own, other uint32) ([]algo.NodeID, bool) {
-	for _, u := range m.adj[v] {
-		n := &m.nodes[u]
+	for _, u := range m.adj[m.at(v)] {
+		n := m.rec(u)
 		if n.comp != c {
 			continue // a dead node: a live neighbour is in c
 		}
@@ -192,12 +192,12 @@ func (m *Monitor) bestOf(c int32, start algo.NodeID) algo.Peer {
 	s, _ := m.stamps()
 	best := algo.NoPeer
 	q := append(m.memberBuf[:0], start)
-	m.nodes[start].seen = s
+	m.rec(start).seen = s
 	for i := 0; i < len(q); i++ {
 		v := q[i]
 		best = best.Max(m.peer(v))
-		for _, u := range m.adj[v] {
-			if n := &m.nodes[u]; n.comp == c && n.seen != s {
+		for _, u := range m.adj[m.at(v)] {
+			if n := m.rec(u); n.comp == c && n.seen != s {
 				n.seen = s
 				q = append(q, u)
 			}
@@ -210,10 +210,10 @@ func (m *Monitor) bestOf(c int32, start algo.NodeID) algo.Peer {
 // move moves live node v from component from to component to, with its
 // contribution to their counts.
 func (m *Monitor) move(v algo.NodeID, from, to int32) {
-	s := m.nodes[v].status
+	s := m.rec(v).status
 	m.contribute(from, v, s, -1)
 	m.comps[from].size--
-	m.nodes[v].comp = to
+	m.rec(v).comp = to
 	m.comps[to].size++
 	m.contribute(to, v, s, +1)
 }
@@ -229,8 +229,8 @@ func (m *Monitor) recount(c int32) {
 // stamps returns two marks (nodeState.seen) that no node carries.
 func (m *Monitor) stamps() (uint32, uint32) {
 	if m.stamp > math.MaxUint32-2 {
-		for v := range m.nodes {
-			m.nodes[v].seen = 0
+		for i := range m.nodes {
+			m.nodes[i].seen = 0
 		}
 		m.stamp = 0
 	}
@@ -239,5 +239,5 @@ func (m *Monitor) stamps() (uint32, uint32) {
 }
 
 func (m *Monitor) peer(v algo.NodeID) algo.Peer {
-	return algo.Peer{ID: v, Value: m.nodes[v].value}
+	return algo.Peer{ID: v, Value: m.rec(v).value}
 }

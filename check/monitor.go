@@ -175,9 +175,11 @@ type Monitor struct {
 	now time.Duration
 
 	// nodes holds what the Monitor knows of each node, in one record so that
-	// a status event touches one place; adj holds the links.
+	// a status event touches one place; adj holds the links. Both are kept
+	// by id, or in the emitter's layout once arranged (rank, see at).
 	nodes []nodeState
 	adj   [][]algo.NodeID
+	rank  []int32
 
 	comps    []compState
 	freeComp []int32
@@ -277,7 +279,7 @@ func (m *Monitor) Observe(e *trace.Event) {
 	case trace.StatusChanged:
 		m.setStatus(e.Node, e.Status)
 	case trace.ValueChanged:
-		m.nodes[e.Node].value = e.Value
+		m.rec(e.Node).value = e.Value
 		m.touch(e.Node)
 	case trace.ElectCalled:
 		// A requested election is a new start for the component, like a
@@ -309,25 +311,53 @@ func (m *Monitor) settle(t time.Duration) {
 // initiate records that v was asked to elect: from now on its component is
 // within the liveness scope.
 func (m *Monitor) initiate(v algo.NodeID) {
-	if m.nodes[v].initiated {
+	if m.rec(v).initiated {
 		return
 	}
-	m.nodes[v].initiated = true
-	if c := m.nodes[v].comp; c >= 0 {
+	m.rec(v).initiated = true
+	if c := m.rec(v).comp; c >= 0 {
 		m.comps[c].initiated++ // as contribute would have counted it
 	}
 }
 
 func (m *Monitor) addNode(v algo.NodeID, value int64) {
-	for int(v) >= len(m.nodes) {
+	m.grow(int(v) + 1)
+	n := m.rec(v)
+	n.value = value
+	n.alive = true
+	n.lastT = m.now
+	m.touch(v)
+}
+
+// grow makes records for nodes up to n-1, not yet announced.
+func (m *Monitor) grow(n int) {
+	for len(m.nodes) < n {
 		m.nodes = append(m.nodes, nodeState{status: algo.Status{Leader: algo.None}, comp: -1, owned: true})
 		m.adj = append(m.adj, nil)
 	}
-	m.nodes[v].value = value
-	m.nodes[v].alive = true
-	m.nodes[v].lastT = m.now
-	m.touch(v)
 }
+
+// Arrange keeps the records in the emitter's layout (trace.Arranger):
+// node v's record is then at rank[v]. Called before the first event.
+func (m *Monitor) Arrange(rank []int32) {
+	if len(m.nodes) > 0 {
+		panic("check: Arrange after the first node")
+	}
+	m.rank = rank
+	m.grow(len(rank))
+}
+
+// at is where node v's record and links are kept: v itself, or its rank
+// when arranged.
+func (m *Monitor) at(v algo.NodeID) int {
+	if m.rank == nil {
+		return int(v)
+	}
+	return int(m.rank[v])
+}
+
+// rec returns node v's record.
+func (m *Monitor) rec(v algo.NodeID) *nodeState { return &m.nodes[m.at(v)] }
 
 func (m *Monitor) finishBuilding() {
 	if !m.building {
@@ -339,20 +369,18 @@ func (m *Monitor) finishBuilding() {
 		g = topo.New(len(m.nodes), m.initial)
 		m.initial = nil
 	}
-	for v := range m.adj {
-		if v < g.N() {
-			m.adj[v] = g.Neighbors(algo.NodeID(v))
-			m.nodes[v].owned = m.cfg.Network == nil
-		}
+	for v := range algo.NodeID(min(len(m.adj), g.N())) {
+		m.adj[m.at(v)] = g.Neighbors(v)
+		m.rec(v).owned = m.cfg.Network == nil
 	}
 }
 
 // own gives v a private neighbour list before it changes, when lists are
 // shared with Config.Network.
 func (m *Monitor) own(v algo.NodeID) {
-	if !m.nodes[v].owned {
-		m.adj[v] = slices.Clone(m.adj[v])
-		m.nodes[v].owned = true
+	if !m.rec(v).owned {
+		m.adj[m.at(v)] = slices.Clone(m.adj[m.at(v)])
+		m.rec(v).owned = true
 	}
 }
 
@@ -369,8 +397,8 @@ func (m *Monitor) markChanged(v algo.NodeID) {
 		m.dirty = true
 		m.changeAt = m.now
 	}
-	if !m.nodes[v].touched {
-		m.nodes[v].touched = true
+	if !m.rec(v).touched {
+		m.rec(v).touched = true
 		m.touched = append(m.touched, v)
 	}
 }
@@ -397,66 +425,68 @@ func (m *Monitor) linkChanged(l linkChange) {
 }
 
 func (m *Monitor) insert(v, u algo.NodeID) {
-	i, found := slices.BinarySearch(m.adj[v], u)
+	i, found := slices.BinarySearch(m.adj[m.at(v)], u)
 	if !found {
 		m.own(v)
-		m.adj[v] = slices.Insert(m.adj[v], i, u)
+		m.adj[m.at(v)] = slices.Insert(m.adj[m.at(v)], i, u)
 	}
 }
 
 func (m *Monitor) delete(v, u algo.NodeID) {
-	if i, found := slices.BinarySearch(m.adj[v], u); found {
+	if i, found := slices.BinarySearch(m.adj[m.at(v)], u); found {
 		m.own(v)
-		m.adj[v] = slices.Delete(m.adj[v], i, i+1)
+		m.adj[m.at(v)] = slices.Delete(m.adj[m.at(v)], i, i+1)
 	}
 }
 
 func (m *Monitor) crash(v algo.NodeID) {
-	if !m.nodes[v].alive {
+	if !m.rec(v).alive {
 		return
 	}
 	m.account(v)
 	m.leave(v)
-	m.nodes[v].alive = false
-	m.nodes[v].status = algo.Status{Leader: algo.None}
-	for _, u := range m.adj[v] {
+	m.rec(v).alive = false
+	m.rec(v).status = algo.Status{Leader: algo.None}
+	for _, u := range m.adj[m.at(v)] {
 		m.touch(u)
 	}
 	m.touch(v)
 }
 
 func (m *Monitor) revive(v algo.NodeID) {
-	if m.nodes[v].alive {
+	if m.rec(v).alive {
 		return
 	}
-	m.nodes[v].alive = true
-	m.nodes[v].status = algo.Status{Leader: algo.None}
-	m.nodes[v].lastT = m.now
+	m.rec(v).alive = true
+	m.rec(v).status = algo.Status{Leader: algo.None}
+	m.rec(v).lastT = m.now
 	m.touch(v)
 }
 
 // account adds v's time since its last change to the leaderless and alive
 // totals.
-func (m *Monitor) account(v algo.NodeID) {
-	if m.nodes[v].alive {
-		d := m.now - m.nodes[v].lastT
+func (m *Monitor) account(v algo.NodeID) { m.accountRecord(m.rec(v)) }
+
+func (m *Monitor) accountRecord(n *nodeState) {
+	if n.alive {
+		d := m.now - n.lastT
 		m.aliveTime += d
-		if !m.nodes[v].status.HasLeader() {
+		if !n.status.HasLeader() {
 			m.leaderless += d
 		}
 	}
-	m.nodes[v].lastT = m.now
+	n.lastT = m.now
 }
 
 // leave removes v's contribution from its component's counts, for a node that
 // dies; its component is rebuilt at the next recompute.
 func (m *Monitor) leave(v algo.NodeID) {
-	c := m.nodes[v].comp
+	c := m.rec(v).comp
 	if c < 0 {
 		return
 	}
-	m.contribute(c, v, m.nodes[v].status, -1)
-	m.nodes[v].comp = -1
+	m.contribute(c, v, m.rec(v).status, -1)
+	m.rec(v).comp = -1
 	m.dissolve(c)
 }
 
@@ -471,7 +501,7 @@ func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) 
 	if !s.Index.IsZero() {
 		cs.touched += sign
 	}
-	if m.nodes[v].initiated {
+	if m.rec(v).initiated {
 		cs.initiated += sign
 	}
 	if s.State != algo.Norm {
@@ -501,12 +531,13 @@ func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) 
 }
 
 func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
-	if !m.nodes[v].alive {
+	n := m.rec(v)
+	if !n.alive {
 		return
 	}
 	m.account(v)
-	old := m.nodes[v].status
-	m.nodes[v].status = s
+	old := n.status
+	n.status = s
 	if !m.cfg.Spontaneous && s.HasLeader() && s.Index.IsZero() && (old.Leader != s.Leader || !old.HasLeader()) {
 		m.report(Violation{At: m.now, Property: "index", Nodes: []algo.NodeID{v},
 			Reason: fmt.Sprintf("node %d is in Norm following %d with no election index: a leader comes from an election, whose index the status must carry (algo.Status.Index)", v, s.Leader)})
@@ -514,7 +545,7 @@ func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
 	if m.cfg.Lossy && s.Index.ID == v && !s.Index.IsZero() && s.Index != old.Index {
 		m.touch(v) // an election of its own, perhaps after lost messages (Config.Lossy)
 	}
-	c := m.nodes[v].comp
+	c := n.comp
 	if c < 0 {
 		return // a new node, placed at the next recompute
 	}
@@ -589,7 +620,7 @@ func (m *Monitor) safetyViolation(c int32) {
 	var nodes []algo.NodeID
 	var leaders []algo.NodeID
 	for _, v := range m.members(c) {
-		s := m.nodes[v].status
+		s := m.rec(v).status
 		if s.HasLeader() && !slices.Contains(leaders, s.Leader) {
 			leaders = append(leaders, s.Leader)
 			nodes = append(nodes, v)
@@ -618,7 +649,7 @@ func (m *Monitor) livenessViolation(c int32, why string) {
 	var wrong []algo.NodeID
 	example := ""
 	for _, v := range m.members(c) {
-		s := m.nodes[v].status
+		s := m.rec(v).status
 		if s.HasLeader() && s.Leader == cs.best.ID {
 			continue
 		}
@@ -654,9 +685,9 @@ func (m *Monitor) report(v Violation) {
 // members lists component c's nodes in ascending order (O(n): for reports).
 func (m *Monitor) members(c int32) []algo.NodeID {
 	var out []algo.NodeID
-	for v := range m.nodes {
-		if m.nodes[v].comp == c {
-			out = append(out, algo.NodeID(v))
+	for v := range algo.NodeID(len(m.nodes)) {
+		if m.rec(v).comp == c {
+			out = append(out, v)
 		}
 	}
 	return out
@@ -666,16 +697,16 @@ func (m *Monitor) end(quiescent bool) {
 	at := m.now
 	m.settle(at + 1) // deadlines at or before the end
 	m.now = at
-	for v := range m.nodes {
-		m.account(algo.NodeID(v))
+	for i := range m.nodes {
+		m.accountRecord(&m.nodes[i])
 	}
 	m.ended, m.endAt, m.quiescent = true, m.now, quiescent
 	// Components are judged in the order of Report.Components (by smallest
 	// node), which does not depend on how they were allocated.
 	judged := make([]bool, len(m.comps))
 	var unjudged []endCase
-	for v := range m.nodes {
-		c := m.nodes[v].comp
+	for v := range algo.NodeID(len(m.nodes)) {
+		c := m.rec(v).comp
 		if c < 0 || judged[c] {
 			continue
 		}
@@ -727,9 +758,9 @@ func (m *Monitor) endViolations(cases []endCase) {
 		at[e.c] = int32(i)
 	}
 	nodes := make([][]algo.NodeID, len(cases))
-	for v := range m.nodes {
-		if c := m.nodes[v].comp; c >= 0 && at[c] >= 0 && len(nodes[at[c]]) < 10 {
-			nodes[at[c]] = append(nodes[at[c]], algo.NodeID(v))
+	for v := range algo.NodeID(len(m.nodes)) {
+		if c := m.rec(v).comp; c >= 0 && at[c] >= 0 && len(nodes[at[c]]) < 10 {
+			nodes[at[c]] = append(nodes[at[c]], v)
 		}
 	}
 	for i, e := range cases {
@@ -746,7 +777,7 @@ func (m *Monitor) exempt(c int32) bool {
 		return true
 	}
 	for _, v := range m.cfg.Unelected {
-		if int(v) < len(m.nodes) && m.nodes[v].comp == c {
+		if int(v) < len(m.nodes) && m.rec(v).comp == c {
 			return true
 		}
 	}

@@ -383,9 +383,9 @@ func checkInvariants(m *Monitor) error {
 	}
 	got := map[int32]*counts{}
 	leaders := map[int32]map[algo.NodeID]int32{}
-	for v := range m.nodes {
-		c := m.nodes[v].comp
-		if !m.nodes[v].alive {
+	for v := range algo.NodeID(len(m.nodes)) {
+		c := m.rec(v).comp
+		if !m.rec(v).alive {
 			if c >= 0 {
 				return fmt.Errorf("dead node %d in component %d", v, c)
 			}
@@ -401,21 +401,21 @@ func checkInvariants(m *Monitor) error {
 			leaders[c] = map[algo.NodeID]int32{}
 		}
 		k.size++
-		if p := (algo.Peer{ID: algo.NodeID(v), Value: m.nodes[v].value}); p.Better(k.best) {
+		if p := (algo.Peer{ID: v, Value: m.rec(v).value}); p.Better(k.best) {
 			k.best = p
 		}
-		for _, u := range m.adj[v] {
-			if m.nodes[u].alive && m.nodes[u].comp != c {
-				return fmt.Errorf("linked live nodes %d and %d in components %d and %d", v, u, c, m.nodes[u].comp)
+		for _, u := range m.adj[m.at(v)] {
+			if m.rec(u).alive && m.rec(u).comp != c {
+				return fmt.Errorf("linked live nodes %d and %d in components %d and %d", v, u, c, m.rec(u).comp)
 			}
 		}
 	}
-	for v := range m.nodes {
-		c := m.nodes[v].comp
+	for v := range algo.NodeID(len(m.nodes)) {
+		c := m.rec(v).comp
 		if c < 0 {
 			continue
 		}
-		k, s := got[c], m.nodes[v].status
+		k, s := got[c], m.rec(v).status
 		if !s.Index.IsZero() {
 			k.touched++
 		}

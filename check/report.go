@@ -41,7 +41,7 @@ type NodeState struct {
 
 // Node returns the checker's view of node v.
 func (m *Monitor) Node(v algo.NodeID) NodeState {
-	return NodeState{Value: m.nodes[v].value, Alive: m.nodes[v].alive, Status: m.nodes[v].status}
+	return NodeState{Value: m.rec(v).value, Alive: m.rec(v).alive, Status: m.rec(v).status}
 }
 
 // Nodes is the number of nodes seen.
@@ -60,16 +60,16 @@ func (m *Monitor) Report() Report {
 	if m.aliveTime > 0 {
 		r.LeaderlessFraction = float64(m.leaderless) / float64(m.aliveTime)
 	}
-	index := make(map[int32]int)
-	for v := range m.nodes {
-		c := m.nodes[v].comp
+	index := make([]int32, len(m.comps)) // component -> its place in r.Components, plus one
+	for v := range algo.NodeID(len(m.nodes)) {
+		c := m.rec(v).comp
 		if c < 0 {
 			continue
 		}
-		i, ok := index[c]
-		if !ok {
+		i := int(index[c]) - 1
+		if i < 0 {
 			i = len(r.Components)
-			index[c] = i
+			index[c] = int32(i + 1)
 			r.Components = append(r.Components, nil)
 			cs := &m.comps[c]
 			if cs.electOpen {
@@ -101,5 +101,5 @@ func (r *Report) MeanElection() time.Duration {
 // keep or change it.
 func (m *Monitor) Neighbors(v algo.NodeID) []algo.NodeID {
 	m.finishBuilding()
-	return m.adj[v]
+	return m.adj[m.at(v)]
 }

@@ -31,9 +31,17 @@ type Counter struct {
 	// Reports (a measurement that leaves out the start of a run).
 	From time.Duration
 
-	nodes     int
-	index     []algo.Index  // by node: the last index it reported
-	hadLeader []algo.NodeID // by node: the last leader it followed, or None
+	nodes int
+	// seen holds what the counter follows of each node: by id, or at
+	// rank[id] once arranged (trace.Arranger).
+	seen []seenNode
+	rank []int32
+}
+
+// seenNode is what a Counter follows of one node.
+type seenNode struct {
+	index     algo.Index  // the last index it reported
+	hadLeader algo.NodeID // the last leader it followed, or None
 }
 
 // NewCounter returns a Counter for an algorithm with the given number of
@@ -77,10 +85,7 @@ func (c *Counter) Observe(e *trace.Event) {
 func (c *Counter) track(e *trace.Event) {
 	switch e.Kind {
 	case trace.NodeAdded:
-		for int(e.Node) >= len(c.index) {
-			c.index = append(c.index, algo.Index{})
-			c.hadLeader = append(c.hadLeader, algo.None)
-		}
+		c.grow(int(e.Node) + 1)
 		c.nodes = max(c.nodes, int(e.Node)+1)
 	case trace.StatusChanged:
 		c.status(e.Node, e.Status, e.At >= c.From)
@@ -92,19 +97,39 @@ func (c *Counter) track(e *trace.Event) {
 	}
 }
 
+// Arrange keeps the counter's per-node records in the emitter's layout
+// (trace.Arranger): node v's is then at rank[v]. Called before the first
+// event.
+func (c *Counter) Arrange(rank []int32) {
+	c.rank = rank
+	c.grow(len(rank))
+}
+
+// grow makes records for nodes up to n-1.
+func (c *Counter) grow(n int) {
+	for len(c.seen) < n {
+		c.seen = append(c.seen, seenNode{hadLeader: algo.None})
+	}
+}
+
 func (c *Counter) status(v algo.NodeID, s algo.Status, count bool) {
-	if int(v) >= len(c.index) {
+	if int(v) >= c.nodes {
 		return // a node never announced: nothing to compare with
 	}
-	if s.Index.ID == v && !s.Index.IsZero() && s.Index != c.index[v] && count {
+	at := int(v)
+	if c.rank != nil {
+		at = int(c.rank[v])
+	}
+	n := &c.seen[at]
+	if s.Index.ID == v && !s.Index.IsZero() && s.Index != n.index && count {
 		c.ElectionsStarted++
 	}
-	c.index[v] = s.Index
+	n.index = s.Index
 	if s.HasLeader() {
-		if last := c.hadLeader[v]; last != algo.None && last != s.Leader && count {
+		if last := n.hadLeader; last != algo.None && last != s.Leader && count {
 			c.LeaderChanges++
 		}
-		c.hadLeader[v] = s.Leader
+		n.hadLeader = s.Leader
 	}
 }
 

@@ -35,6 +35,10 @@ func TestCounterChanges(t *testing.T) {
 	c := NewCounter(1)
 	late := NewCounter(1) // counts from the first minute on
 	late.From = time.Minute
+	// An arranged counter (records in the emitter's layout, here 1 before
+	// 0) counts the same.
+	arranged := NewCounter(1)
+	arranged.Arrange([]int32{1, 0})
 	none := algo.None
 	st := func(at time.Duration, v algo.NodeID, leader algo.NodeID, num uint32, src algo.NodeID) trace.Event {
 		return trace.Event{At: at, Kind: trace.StatusChanged, Node: v, Peer: none,
@@ -62,6 +66,11 @@ func TestCounterChanges(t *testing.T) {
 	} {
 		c.Observe(&e)
 		late.Observe(&e)
+		arranged.Observe(&e)
+	}
+	if arranged.ElectionsStarted != c.ElectionsStarted || arranged.LeaderChanges != c.LeaderChanges || arranged.seen[0] != c.seen[1] {
+		t.Errorf("arranged: elections started %d, leader changes %d, records %+v; unarranged %d, %d, %+v",
+			arranged.ElectionsStarted, arranged.LeaderChanges, arranged.seen, c.ElectionsStarted, c.LeaderChanges, c.seen)
 	}
 	if late.LinkChanges != 2 || late.ElectionsStarted != 2 || late.LeaderChanges != 2 {
 		t.Errorf("from the first minute: link changes %d, elections started %d, leader changes %d; want 2, 2, 2", late.LinkChanges, late.ElectionsStarted, late.LeaderChanges)

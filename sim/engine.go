@@ -107,6 +107,9 @@ type Engine struct {
 	// its record. Queue events name slots, everything else names ids.
 	nodes []node
 	slot  []int32
+	// arranged says the layout is not id order: observers that keep
+	// per-node state are told it (trace.Arranger).
+	arranged bool
 	// nbrs holds every node's neighbour list (see node), in layout order,
 	// and the arrays after it the state of each link direction, at the
 	// same places. Each array is one fact, so that a sending reads what it
@@ -242,6 +245,7 @@ func New(cfg Config) (*Engine, error) {
 	e.saved = map[int32][]byte{}
 	for k, v := range order {
 		e.slot[v] = int32(k)
+		e.arranged = e.arranged || int(v) != k
 	}
 	// Records and lists are written front to back, in layout order.
 	o := int32(0)
@@ -387,6 +391,13 @@ func (e *Engine) Run() Result {
 		panic("sim: Run called twice")
 	}
 	e.started = true
+	if e.arranged {
+		for _, o := range e.cfg.Observers {
+			if a, ok := o.(trace.Arranger); ok {
+				a.Arrange(e.slot)
+			}
+		}
+	}
 	e.announce()
 	for i := range e.cfg.Timeline {
 		a := &e.cfg.Timeline[i]

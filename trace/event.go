@@ -143,3 +143,19 @@ const FormatVersion = 1
 type Observer interface {
 	Observe(e *Event)
 }
+
+// Arranger is an Observer that can keep its per-node state in an order
+// other than the ids'. An emitter that keeps its own nodes in a locality
+// order (the simulator lays nodes out so that nodes near one another in the
+// network sit near one another in memory) calls Arrange once, before the
+// first event, with rank[v] the place of node v in that order, a
+// permutation of 0..n-1 for a network of n nodes. An observer that then
+// keeps its records at rank[v] instead of v touches memory in the order the
+// run does, not at random: on a million nodes whose ids are scattered that
+// is most of its cost. The slice is the emitter's and must not be changed.
+// Nothing else differs: events name nodes by id as always, and an observer
+// never arranged (a trace read back from a file) keeps id order.
+type Arranger interface {
+	Observer
+	Arrange(rank []int32)
+}
