@@ -40,6 +40,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/electgo/elect/internal/hugemem"
 	"slices"
 	"time"
 
@@ -237,8 +238,8 @@ func New(cfg Config) *Monitor {
 	if cfg.Network != nil {
 		n = max(n, cfg.Network.N())
 	}
-	m.nodes = make([]nodeState, 0, n)
-	m.adj = make([][]algo.NodeID, 0, n)
+	m.nodes = hugemem.Make[nodeState](n)[:0]
+	m.adj = hugemem.Make[[]algo.NodeID](n)[:0]
 	return m
 }
 

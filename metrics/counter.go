@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"github.com/electgo/elect/internal/hugemem"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -102,6 +103,7 @@ func (c *Counter) track(e *trace.Event) {
 // event.
 func (c *Counter) Arrange(rank []int32) {
 	c.rank = rank
+	c.seen = hugemem.Make[seenNode](len(rank))[:0]
 	c.grow(len(rank))
 }
 

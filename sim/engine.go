@@ -20,6 +20,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/electgo/elect/internal/hugemem"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -208,7 +209,7 @@ func New(cfg Config) (*Engine, error) {
 		newNode: newNode,
 		rng:     rand.New(rand.NewPCG(cfg.Seed, 0x656c656374)), // "elect"
 		graph:   cfg.Graph,
-		nodes:   make([]node, n),
+		nodes:   hugemem.Make[node](n),
 		down:    map[topo.Edge]bool{},
 		hash:    trace.NewHasher(),
 	}
@@ -232,16 +233,16 @@ func New(cfg Config) (*Engine, error) {
 	// layout order. Each list's room is its initial length, so a list that
 	// grows moves out rather than overwrite the next one.
 	order := layout(cfg.Graph)
-	e.slot = make([]int32, n)
-	e.nbrs = make([]algo.NodeID, 2*cfg.Graph.M())
-	e.links = make([]int32, len(e.nbrs))
+	e.slot = hugemem.Make[int32](n)
+	e.nbrs = hugemem.Make[algo.NodeID](2 * cfg.Graph.M())
+	e.links = hugemem.Make[int32](len(e.nbrs))
 	if k := cfg.Delay.Kind; k == Uniform || k == Exponential {
-		e.lasts = make([]int64, len(e.nbrs))
+		e.lasts = hugemem.Make[int64](len(e.nbrs))
 	}
 	// Algorithms use a handful of timers; setTimer widens the stride if one
 	// uses more.
 	e.stride = 4
-	e.timers = make([]uint32, n*e.stride)
+	e.timers = hugemem.Make[uint32](n * e.stride)
 	e.saved = map[int32][]byte{}
 	for k, v := range order {
 		e.slot[v] = int32(k)
@@ -651,7 +652,7 @@ func (e *Engine) widen(n int) {
 	for stride < n {
 		stride *= 2
 	}
-	timers := make([]uint32, len(e.nodes)*stride)
+	timers := hugemem.Make[uint32](len(e.nodes) * stride)
 	for k := range e.nodes {
 		copy(timers[k*stride:], e.timers[k*e.stride:(k+1)*e.stride])
 	}

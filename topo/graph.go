@@ -6,6 +6,7 @@
 package topo
 
 import (
+	"github.com/electgo/elect/internal/hugemem"
 	"slices"
 
 	"github.com/electgo/elect/algo"
@@ -40,7 +41,7 @@ func New(n int, edges []Edge) *Graph { return fromChunks(n, [][]Edge{edges}) }
 // growing one slice, which would copy it, and fault fresh pages in, a
 // dozen times over for a large file.
 func fromChunks(n int, chunks [][]Edge) *Graph {
-	deg := make([]int, n+1)
+	deg := hugemem.Make[int](n + 1)
 	for _, edges := range chunks {
 		for _, e := range edges {
 			if e.A == e.B {
@@ -50,14 +51,14 @@ func fromChunks(n int, chunks [][]Edge) *Graph {
 			deg[e.B]++
 		}
 	}
-	off := make([]int, n+1)
+	off := hugemem.Make[int](n + 1)
 	sum := 0
 	for v := 0; v < n; v++ {
 		off[v] = sum
 		sum += deg[v]
 	}
 	off[n] = sum
-	adj := make([]algo.NodeID, sum)
+	adj := hugemem.Make[algo.NodeID](sum)
 	fill := deg[:n]
 	copy(fill, off[:n])
 	for _, edges := range chunks {

@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/hugemem"
 )
 
 // Message types, with the names of the source document.
@@ -68,6 +69,8 @@ type arena struct {
 	waves algo.Slab[wave]
 	ids   []algo.NodeID
 	marks []mark
+	// idChunk and markChunk are the sizes of the last chunks made.
+	idChunk, markChunk int
 }
 
 // newWave makes one node's machine.
@@ -77,29 +80,26 @@ func (c *waveConfig) newWave(id algo.NodeID) algo.Machine {
 	return w
 }
 
-const arenaChunk = 1 << 16
+// An arena's chunks start at arenaChunk values and double up to
+// arenaChunkMax, in huge pages where they can be (hugemem).
+const (
+	arenaChunk    = 1 << 12
+	arenaChunkMax = 1 << 20
+)
 
-func (a *arena) idList(n int) []algo.NodeID {
-	if n > arenaChunk {
-		return make([]algo.NodeID, n)
-	}
-	if len(a.ids) < n {
-		a.ids = make([]algo.NodeID, arenaChunk)
-	}
-	s := a.ids[:n:n]
-	a.ids = a.ids[n:]
-	return s
-}
+func (a *arena) idList(n int) []algo.NodeID { return carve(&a.ids, &a.idChunk, n) }
 
-func (a *arena) markList(n int) []mark {
-	if n > arenaChunk {
-		return make([]mark, n)
+func (a *arena) markList(n int) []mark { return carve(&a.marks, &a.markChunk, n) }
+
+// carve cuts n values off the front of *free, making a new chunk of
+// *chunk values (doubled for the next) when too few are left.
+func carve[T any](free *[]T, chunk *int, n int) []T {
+	if len(*free) < n {
+		*chunk = min(max(2**chunk, arenaChunk), arenaChunkMax)
+		*free = hugemem.Make[T](max(*chunk, n))
 	}
-	if len(a.marks) < n {
-		a.marks = make([]mark, arenaChunk)
-	}
-	s := a.marks[:n:n]
-	a.marks = a.marks[n:]
+	s := (*free)[:n:n]
+	*free = (*free)[n:]
 	return s
 }
 
