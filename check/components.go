@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/electgo/elect/algo"
@@ -46,43 +47,35 @@ func (m *Monitor) recompute() {
 // crashed), so a search from each touched node finds them all; every old
 // component a search enters is dissolved. Components are born in the order
 // of their smallest touched node.
+//
+// When every node is touched (the first recompute of a run) and the records
+// are arranged in the emitter's layout, the searches start from the records
+// in their own order, which a million-node run sweeps through memory in a
+// fraction of the time that ids in scattered order take, and the
+// components found are then born in the order of their smallest node, as
+// the searches from touched nodes in id order would have made them.
 func (m *Monitor) rebuild() []int32 {
 	m.pass++
-	slices.Sort(m.touched)
-	type span struct {
-		c          int32
-		start, end int
-	}
-	var fresh []span
 	members := m.memberBuf[:0]
-	for _, s := range m.touched {
-		m.rec(s).touched = false
-		if !m.rec(s).alive {
-			continue
-		}
-		if c := m.rec(s).comp; c >= 0 && m.comps[c].pass == m.pass {
-			continue // already placed in this pass
-		}
-		c := m.newComp()
-		cs := &m.comps[c]
-		cs.since = m.changeAt
-		cs.best = algo.NoPeer
-		start := len(members)
-		m.place(s, c)
-		members = append(members, s)
-		for i := start; i < len(members); i++ {
-			for _, u := range m.adj[m.at(members[i])] {
-				if !m.rec(u).alive {
-					continue
-				}
-				if cu := m.rec(u).comp; cu >= 0 && m.comps[cu].pass == m.pass {
-					continue
-				}
-				m.place(u, c)
-				members = append(members, u)
+	var fresh []span
+	if m.rank != nil && len(m.touched) == len(m.nodes) {
+		for i := range m.nodes {
+			n := &m.nodes[i]
+			n.touched = false
+			if n.alive && !m.placedNow(n) {
+				fresh, members = m.search(n.id, fresh, members)
 			}
 		}
-		fresh = append(fresh, span{c, start, len(members)})
+		m.bornBySmallest(fresh)
+	} else {
+		slices.Sort(m.touched)
+		for _, s := range m.touched {
+			n := m.rec(s)
+			n.touched = false
+			if n.alive && !m.placedNow(n) {
+				fresh, members = m.search(s, fresh, members)
+			}
+		}
 	}
 	m.touched = m.touched[:0]
 	for _, c := range m.dissolving {
@@ -102,6 +95,58 @@ func (m *Monitor) rebuild() []int32 {
 	}
 	m.freshBuf = born
 	return born
+}
+
+// span is a component found by a rebuild: its members are
+// members[start:end].
+type span struct {
+	c          int32
+	start, end int
+	least      algo.NodeID // the smallest member
+}
+
+// placedNow says the node is already in a component of this pass.
+func (m *Monitor) placedNow(n *nodeState) bool {
+	return n.comp >= 0 && m.comps[n.comp].pass == m.pass
+}
+
+// search makes a new component of the live nodes connected to s, in
+// breadth-first order, appending them to members and the component to
+// fresh.
+func (m *Monitor) search(s algo.NodeID, fresh []span, members []algo.NodeID) ([]span, []algo.NodeID) {
+	c := m.newComp()
+	cs := &m.comps[c]
+	cs.since = m.changeAt
+	cs.best = algo.NoPeer
+	start := len(members)
+	m.place(s, c)
+	members = append(members, s)
+	least := s
+	for i := start; i < len(members); i++ {
+		for _, u := range m.linksOf(members[i]) {
+			if n := m.rec(u); !n.alive || m.placedNow(n) {
+				continue
+			}
+			m.place(u, c)
+			members = append(members, u)
+			least = min(least, u)
+		}
+	}
+	return append(fresh, span{c, start, len(members), least}), members
+}
+
+// bornBySmallest sorts the components just found by their smallest member
+// and deals out their births (given in the order they were found) in that
+// order.
+func (m *Monitor) bornBySmallest(fresh []span) {
+	births := make([]uint64, len(fresh))
+	for i, f := range fresh {
+		births[i] = m.comps[f.c].born
+	}
+	slices.SortFunc(fresh, func(a, b span) int { return cmp.Compare(a.least, b.least) })
+	for i, f := range fresh {
+		m.comps[f.c].born = births[i]
+	}
 }
 
 // schedule sets the stabilisation and liveness deadlines of a component

@@ -100,7 +100,7 @@ func (m *Monitor) merge(ca, cb int32, a, b algo.NodeID) {
 	queue := append(m.memberBuf[:0], start)
 	m.move(start, from, into)
 	for i := 0; i < len(queue); i++ {
-		for _, u := range m.adj[m.at(queue[i])] {
+		for _, u := range m.linksOf(queue[i]) {
 			if m.rec(u).comp == from {
 				m.move(u, from, into)
 				queue = append(queue, u)
@@ -169,7 +169,7 @@ func (m *Monitor) split(c int32, a, b algo.NodeID) {
 // component c that it has not reached yet, and tells whether v neighbours a
 // node of the search stamped other.
 func (m *Monitor) expand(c int32, q []algo.NodeID, v algo.NodeID, own, other uint32) ([]algo.NodeID, bool) {
-	for _, u := range m.adj[m.at(v)] {
+	for _, u := range m.linksOf(v) {
 		n := m.rec(u)
 		if n.comp != c {
 			continue // a dead node: a live neighbour is in c
@@ -196,7 +196,7 @@ func (m *Monitor) bestOf(c int32, start algo.NodeID) algo.Peer {
 	for i := 0; i < len(q); i++ {
 		v := q[i]
 		best = best.Max(m.peer(v))
-		for _, u := range m.adj[m.at(v)] {
+		for _, u := range m.linksOf(v) {
 			if n := m.rec(u); n.comp == c && n.seen != s {
 				n.seen = s
 				q = append(q, u)

@@ -160,9 +160,13 @@ type nodeState struct {
 	// initiated is set once the node is asked to elect (an elect_called
 	// event): its component must then elect.
 	initiated bool
-	touched   bool   // listed in Monitor.touched
-	owned     bool   // adj[v] is the Monitor's own, not Config.Network's
-	seen      uint32 // stamp of the last search that reached it (Monitor.stamp)
+	touched   bool // listed in Monitor.touched
+	// owned says the node's links are adj's list, not the network's
+	// (Monitor.net), which they are until they first change.
+	owned bool
+	seen  uint32 // stamp of the last search that reached it (Monitor.stamp)
+	// id is the node's, for a pass over the records in their own order.
+	id algo.NodeID
 }
 
 type compRef struct {
@@ -176,9 +180,12 @@ type Monitor struct {
 	now time.Duration
 
 	// nodes holds what the Monitor knows of each node, in one record so that
-	// a status event touches one place; adj holds the links. Both are kept
-	// by id, or in the emitter's layout once arranged (rank, see at).
+	// a status event touches one place; links are net's (the network at
+	// time 0), and adj's for a node whose links changed since (see linksOf).
+	// Records and adj are kept by id, or in the emitter's layout once
+	// arranged (rank, see at).
 	nodes []nodeState
+	net   *topo.Graph
 	adj   [][]algo.NodeID
 	rank  []int32
 
@@ -324,6 +331,7 @@ func (m *Monitor) initiate(v algo.NodeID) {
 func (m *Monitor) addNode(v algo.NodeID, value int64) {
 	m.grow(int(v) + 1)
 	n := m.rec(v)
+	n.id = v
 	n.value = value
 	n.alive = true
 	n.lastT = m.now
@@ -365,23 +373,34 @@ func (m *Monitor) finishBuilding() {
 		return
 	}
 	m.building = false
-	g := m.cfg.Network
-	if g == nil {
-		g = topo.New(len(m.nodes), m.initial)
+	m.net = m.cfg.Network
+	if m.net == nil {
+		m.net = topo.New(len(m.nodes), m.initial)
 		m.initial = nil
 	}
-	for v := range algo.NodeID(min(len(m.adj), g.N())) {
-		m.adj[m.at(v)] = g.Neighbors(v)
-		m.rec(v).owned = m.cfg.Network == nil
+	// The nodes of the network take their links from it; a node beyond it
+	// keeps its own list (none yet).
+	for i := range m.nodes {
+		if n := &m.nodes[i]; int(n.id) < m.net.N() {
+			n.owned = false
+		}
 	}
 }
 
-// own gives v a private neighbour list before it changes, when lists are
-// shared with Config.Network.
+// linksOf lists v's neighbours (ascending; live or not): the network's list
+// until the first change, then the Monitor's own.
+func (m *Monitor) linksOf(v algo.NodeID) []algo.NodeID {
+	if m.rec(v).owned {
+		return m.adj[m.at(v)]
+	}
+	return m.net.Neighbors(v)
+}
+
+// own gives v a private neighbour list before it changes.
 func (m *Monitor) own(v algo.NodeID) {
-	if !m.rec(v).owned {
-		m.adj[m.at(v)] = slices.Clone(m.adj[m.at(v)])
-		m.rec(v).owned = true
+	if n := m.rec(v); !n.owned {
+		m.adj[m.at(v)] = slices.Clone(m.net.Neighbors(v))
+		n.owned = true
 	}
 }
 
@@ -426,7 +445,7 @@ func (m *Monitor) linkChanged(l linkChange) {
 }
 
 func (m *Monitor) insert(v, u algo.NodeID) {
-	i, found := slices.BinarySearch(m.adj[m.at(v)], u)
+	i, found := slices.BinarySearch(m.linksOf(v), u)
 	if !found {
 		m.own(v)
 		m.adj[m.at(v)] = slices.Insert(m.adj[m.at(v)], i, u)
@@ -434,7 +453,7 @@ func (m *Monitor) insert(v, u algo.NodeID) {
 }
 
 func (m *Monitor) delete(v, u algo.NodeID) {
-	if i, found := slices.BinarySearch(m.adj[m.at(v)], u); found {
+	if i, found := slices.BinarySearch(m.linksOf(v), u); found {
 		m.own(v)
 		m.adj[m.at(v)] = slices.Delete(m.adj[m.at(v)], i, i+1)
 	}
@@ -448,7 +467,7 @@ func (m *Monitor) crash(v algo.NodeID) {
 	m.leave(v)
 	m.rec(v).alive = false
 	m.rec(v).status = algo.Status{Leader: algo.None}
-	for _, u := range m.adj[m.at(v)] {
+	for _, u := range m.linksOf(v) {
 		m.touch(u)
 	}
 	m.touch(v)

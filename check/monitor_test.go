@@ -404,7 +404,7 @@ func checkInvariants(m *Monitor) error {
 		if p := (algo.Peer{ID: v, Value: m.rec(v).value}); p.Better(k.best) {
 			k.best = p
 		}
-		for _, u := range m.adj[m.at(v)] {
+		for _, u := range m.linksOf(v) {
 			if m.rec(u).alive && m.rec(u).comp != c {
 				return fmt.Errorf("linked live nodes %d and %d in components %d and %d", v, u, c, m.rec(u).comp)
 			}

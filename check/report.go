@@ -101,5 +101,5 @@ func (r *Report) MeanElection() time.Duration {
 // keep or change it.
 func (m *Monitor) Neighbors(v algo.NodeID) []algo.NodeID {
 	m.finishBuilding()
-	return m.adj[m.at(v)]
+	return m.linksOf(v)
 }
