@@ -332,9 +332,6 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		Algorithm: a, Params: params, Graph: g, Values: s.Values, Seed: s.Seed,
 		Delay: s.Delay, Loss: s.Loss, Duration: s.Duration, Timeline: s.Events,
 		Initiators: initiators, Observers: observers,
-		// The runner's own observers (checker, counter, reach, trace writer)
-		// can run behind the engine; a caller's may need to keep in step.
-		Pipeline: len(opt.Observers) == 0 && runtime.GOMAXPROCS(0) > 1,
 	}
 	if net.Radio != nil {
 		cfg.Motion = net.Radio
@@ -349,8 +346,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	if g.N() >= bigRun {
 		// The engine's memory (machines, links, messages) is garbage now;
 		// collecting it before the report is made lets the report reuse it
-		// rather than raise the process's peak.
-		eng = nil
+		// rather than raise the process's peak (eng is not used again).
 		runtime.GC()
 	}
 	if tw != nil {

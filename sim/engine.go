@@ -55,15 +55,6 @@ type Config struct {
 	Motion Motion
 	// Observers receive every event in order (the checker, a trace writer).
 	Observers []trace.Observer
-	// Pipeline runs the observers and the trace hash on a goroutine of
-	// their own, a batch of events behind the engine: on two cores a large
-	// run takes a third less time, and everything the observers see and
-	// the hash are the same. The observers must then not call into the
-	// engine, nor count on running in step with it in wall-clock time (a
-	// pacer that slows a run down to be watched does); they see the events
-	// in order, one at a time, as always. A panic of an observer comes out
-	// of Run at the end of the run.
-	Pipeline bool
 }
 
 // Stats are the engine's own counts. Messages are counted from the event
@@ -163,7 +154,6 @@ type Engine struct {
 	downs   uint64
 	env     env
 	ev      trace.Event
-	pipe    *pipe // the observers' goroutine, with Config.Pipeline
 	hash    trace.Hasher
 	stats   Stats
 	started bool
@@ -409,10 +399,6 @@ func (e *Engine) Run() Result {
 			}
 		}
 	}
-	if e.cfg.Pipeline {
-		e.pipe = newPipe(e.cfg.Observers, e.hash)
-		defer e.pipe.abandon()
-	}
 	e.announce()
 	for i := range e.cfg.Timeline {
 		a := &e.cfg.Timeline[i]
@@ -455,9 +441,6 @@ func (e *Engine) Run() Result {
 		e.now = limit
 	}
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.End, Peer: algo.None, Quiescent: quiescent})
-	if e.pipe != nil {
-		e.hash = e.pipe.stop()
-	}
 	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum()}
 }
 
@@ -511,11 +494,6 @@ func (e *Engine) announce() {
 
 // emit fingerprints an event and hands it to the observers.
 func (e *Engine) emit(ev trace.Event) {
-	if e.pipe != nil {
-		*e.pipe.next() = ev
-		e.pipe.sent()
-		return
-	}
 	e.ev = ev
 	e.hash.Add(&e.ev)
 	for _, o := range e.cfg.Observers {
@@ -527,19 +505,12 @@ func (e *Engine) emit(ev trace.Event) {
 // rather than copying a Message twice.
 func (e *Engine) emitMsg(kind trace.Kind, node, peer algo.NodeID, m *algo.Message, reason trace.DropReason) {
 	ev := &e.ev
-	if e.pipe != nil {
-		ev = e.pipe.next()
-	}
 	ev.At = time.Duration(e.now)
 	ev.Kind = kind
 	ev.Node = node
 	ev.Peer = peer
 	ev.Msg = *m
 	ev.Reason = reason
-	if e.pipe != nil {
-		e.pipe.sent()
-		return
-	}
 	e.hash.Add(ev)
 	for _, o := range e.cfg.Observers {
 		o.Observe(ev)

@@ -391,12 +391,6 @@ func TestTimelineErrors(t *testing.T) {
 // faultyRun is a run with every kind of randomness and fault the engine
 // knows, on a wave algorithm, writing its trace.
 func faultyRun(t testing.TB, g *topo.Graph, seed uint64) (sim.Result, []byte) {
-	return faultyRunPiped(t, g, seed, false)
-}
-
-// faultyRunPiped is faultyRun with the observers behind the engine or not
-// (Config.Pipeline).
-func faultyRunPiped(t testing.TB, g *topo.Graph, seed uint64, pipeline bool) (sim.Result, []byte) {
 	a, err := algo.Lookup("extinction")
 	if err != nil {
 		t.Fatal(err)
@@ -412,7 +406,6 @@ func faultyRunPiped(t testing.TB, g *topo.Graph, seed uint64, pipeline bool) (si
 		Algorithm: a, Graph: g, Seed: seed, Delay: delay, Loss: 0.01,
 		Values:    sim.Values{Mode: sim.ValueRandom},
 		Observers: []trace.Observer{tw},
-		Pipeline:  pipeline,
 		Timeline: []sim.Action{
 			{At: 2 * ms, Kind: sim.Crash, Nodes: []algo.NodeID{3, 4}},
 			{At: 5 * ms, Kind: sim.Partition, Groups: []sim.Group{{Name: "a", Nodes: []algo.NodeID{0, 1, 2, 5, 6, 7, 8, 9, 10}}}},
