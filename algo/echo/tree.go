@@ -27,6 +27,9 @@ type vtree struct {
 	parent   algo.NodeID
 	nb       []treeNeighbor // sorted by id
 	buf      []algo.NodeID
+	// waveEdges are the tree edges as they were when the node last joined
+	// a wave: the edges the wave runs over (wave.edgeList).
+	waveEdges []algo.NodeID
 }
 
 type treeNeighbor struct {

@@ -105,23 +105,20 @@ func carve[T any](free *[]T, chunk *int, n int) []T {
 
 // wave is one node's state.
 type wave struct {
-	cfg *waveConfig
-	id  algo.NodeID
+	cfg   *waveConfig
+	marks []mark
+	tree  *vtree // tree mode only
+	best  algo.Peer
 
 	// The wave this node belongs to (ID_i on the slides), the edge it came
 	// by, and the marks of the edges it runs over (see edgeList).
 	wave   algo.Index
+	id     algo.NodeID
 	parent algo.NodeID
-	marks  []mark
-	edges  []algo.NodeID // tree mode: the tree edges when the wave came
-	done   int           // edges whose mark equals wave
-	best   algo.Peer
-	echoed bool
-
 	leader algo.NodeID
+	done   int32 // edges whose mark equals wave
+	echoed bool
 	state  algo.State
-
-	tree *vtree // tree mode only
 }
 
 // mark is what a node remembers of one edge: the highest wave that came over
@@ -147,7 +144,12 @@ func (w *wave) Start(env algo.Env) { w.Restart(env) }
 func (w *wave) Restart(env algo.Env) {
 	w.leader, w.state, w.parent = algo.None, algo.Norm, algo.None
 	if w.cfg.tree {
+		var edges []algo.NodeID // the marks' edges outlive the tree, as the marks do
+		if w.tree != nil {
+			edges = w.tree.waveEdges
+		}
 		w.tree = newVTree(w.id, w.id == w.cfg.root, w.cfg.maxLevel)
+		w.tree.waveEdges = edges
 		w.tree.start(env)
 		return
 	}
@@ -211,7 +213,7 @@ func (w *wave) Elect(env algo.Env) {
 // last joined a wave.
 func (w *wave) edgeList(env algo.Env) []algo.NodeID {
 	if w.tree != nil {
-		return w.edges
+		return w.tree.waveEdges
 	}
 	return env.Neighbors()
 }
@@ -221,13 +223,13 @@ func (w *wave) edgeList(env algo.Env) []algo.NodeID {
 // Explorernachricht in alle übrigen Richtungen".
 func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 	if w.tree != nil {
-		if edges := w.tree.edges(); !slices.Equal(edges, w.edges) {
+		if edges := w.tree.edges(); !slices.Equal(edges, w.tree.waveEdges) {
 			// The tree changed (or this is the first wave): marks follow
 			// their edges into the new arrays.
-			old, oldMarks := w.edges, w.marks
-			w.edges, w.marks = w.cfg.arena.idList(len(edges)), w.cfg.arena.markList(len(edges))
-			copy(w.edges, edges)
-			for i, u := range w.edges {
+			old, oldMarks := w.tree.waveEdges, w.marks
+			w.tree.waveEdges, w.marks = w.cfg.arena.idList(len(edges)), w.cfg.arena.markList(len(edges))
+			copy(w.tree.waveEdges, edges)
+			for i, u := range w.tree.waveEdges {
 				if j, ok := slices.BinarySearch(old, u); ok {
 					w.marks[i] = oldMarks[j]
 				}
@@ -303,7 +305,7 @@ func (w *wave) Receive(env algo.Env, m *algo.Message) {
 // maybeFinish sends the echo, or decides at the initiator, once every edge is
 // done for the current wave.
 func (w *wave) maybeFinish(env algo.Env) {
-	if w.wave.IsZero() || w.echoed || w.done < len(w.marks) {
+	if w.wave.IsZero() || w.echoed || int(w.done) < len(w.marks) {
 		return
 	}
 	w.echoed = true
