@@ -388,10 +388,12 @@ func (m *Monitor) finishBuilding() {
 }
 
 // linksOf lists v's neighbours (ascending; live or not): the network's list
-// until the first change, then the Monitor's own.
+// until the first change, then the Monitor's own (never nil once owned, see
+// own, so that one load tells them apart).
 func (m *Monitor) linksOf(v algo.NodeID) []algo.NodeID {
-	if m.rec(v).owned {
-		return m.adj[m.at(v)]
+	i := m.at(v)
+	if l := m.adj[i]; l != nil || m.nodes[i].owned {
+		return l
 	}
 	return m.net.Neighbors(v)
 }
@@ -399,7 +401,8 @@ func (m *Monitor) linksOf(v algo.NodeID) []algo.NodeID {
 // own gives v a private neighbour list before it changes.
 func (m *Monitor) own(v algo.NodeID) {
 	if n := m.rec(v); !n.owned {
-		m.adj[m.at(v)] = slices.Clone(m.net.Neighbors(v))
+		l := m.net.Neighbors(v)
+		m.adj[m.at(v)] = append(make([]algo.NodeID, 0, len(l)+1), l...)
 		n.owned = true
 	}
 }

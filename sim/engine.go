@@ -108,8 +108,9 @@ type Engine struct {
 	// its record. Queue events name slots, everything else names ids.
 	nodes []node
 	slot  []int32
-	// arranged says the layout is not id order: observers that keep
-	// per-node state are told it (trace.Arranger).
+	// arranged says the layout is not id order and the network large
+	// enough (arrangeMin) for observers that keep per-node state to be told
+	// it (trace.Arranger).
 	arranged bool
 	// nbrs holds every node's neighbour list (see node), in layout order,
 	// and the arrays after it the state of each link direction, at the
@@ -248,6 +249,7 @@ func New(cfg Config) (*Engine, error) {
 		e.slot[v] = int32(k)
 		e.arranged = e.arranged || int(v) != k
 	}
+	e.arranged = e.arranged && n >= arrangeMin
 	// Records and lists are written front to back, in layout order.
 	o := int32(0)
 	for k, v := range order {

@@ -7,6 +7,12 @@ import (
 	"github.com/electgo/elect/topo"
 )
 
+// arrangeMin is the smallest network whose observers are told the layout
+// (trace.Arranger). Below it their per-node arrays stay in the caches
+// whatever the order, and looking a node's place up costs more than it
+// saves: a 10,000-node mobile run's checker went 14% slower arranged.
+const arrangeMin = 1 << 16
+
 // layout orders nodes for memory, not for behaviour: the engine keeps node
 // records, neighbour lists and machines in this order, and tells observers
 // that keep per-node state (trace.Arranger) to do the same, so that nodes
