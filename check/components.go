@@ -162,17 +162,18 @@ func (m *Monitor) schedule(c int32) {
 // component's tally and marks the old component for dissolution.
 func (m *Monitor) place(v algo.NodeID, c int32) {
 	cs := &m.comps[c]
-	if old := m.rec(v).comp; old >= 0 {
+	n := m.rec(v)
+	if old := n.comp; old >= 0 {
 		os := &m.comps[old]
 		if os.electOpen && (!cs.electOpen || os.electStart < cs.electStart) {
 			cs.electOpen, cs.electStart = true, os.electStart
 		}
-		m.contribute(old, v, m.rec(v).status, -1)
+		m.contribute(old, v, n.status, -1)
 		m.dissolve(old)
 	}
-	m.rec(v).comp = c
+	n.comp = c
 	cs.size++
-	if p := (algo.Peer{ID: v, Value: m.rec(v).value}); p.Better(cs.best) {
+	if p := (algo.Peer{ID: v, Value: n.value}); p.Better(cs.best) {
 		cs.best = p
 	}
 }

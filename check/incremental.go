@@ -210,10 +210,11 @@ func (m *Monitor) bestOf(c int32, start algo.NodeID) algo.Peer {
 // move moves live node v from component from to component to, with its
 // contribution to their counts.
 func (m *Monitor) move(v algo.NodeID, from, to int32) {
-	s := m.rec(v).status
+	n := m.rec(v)
+	s := n.status
 	m.contribute(from, v, s, -1)
 	m.comps[from].size--
-	m.rec(v).comp = to
+	n.comp = to
 	m.comps[to].size++
 	m.contribute(to, v, s, +1)
 }

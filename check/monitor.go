@@ -319,11 +319,12 @@ func (m *Monitor) settle(t time.Duration) {
 // initiate records that v was asked to elect: from now on its component is
 // within the liveness scope.
 func (m *Monitor) initiate(v algo.NodeID) {
-	if m.rec(v).initiated {
+	n := m.rec(v)
+	if n.initiated {
 		return
 	}
-	m.rec(v).initiated = true
-	if c := m.rec(v).comp; c >= 0 {
+	n.initiated = true
+	if c := n.comp; c >= 0 {
 		m.comps[c].initiated++ // as contribute would have counted it
 	}
 }
@@ -420,8 +421,8 @@ func (m *Monitor) markChanged(v algo.NodeID) {
 		m.dirty = true
 		m.changeAt = m.now
 	}
-	if !m.rec(v).touched {
-		m.rec(v).touched = true
+	if n := m.rec(v); !n.touched {
+		n.touched = true
 		m.touched = append(m.touched, v)
 	}
 }
@@ -468,8 +469,9 @@ func (m *Monitor) crash(v algo.NodeID) {
 	}
 	m.account(v)
 	m.leave(v)
-	m.rec(v).alive = false
-	m.rec(v).status = algo.Status{Leader: algo.None}
+	n := m.rec(v)
+	n.alive = false
+	n.status = algo.Status{Leader: algo.None}
 	for _, u := range m.linksOf(v) {
 		m.touch(u)
 	}
@@ -480,9 +482,10 @@ func (m *Monitor) revive(v algo.NodeID) {
 	if m.rec(v).alive {
 		return
 	}
-	m.rec(v).alive = true
-	m.rec(v).status = algo.Status{Leader: algo.None}
-	m.rec(v).lastT = m.now
+	n := m.rec(v)
+	n.alive = true
+	n.status = algo.Status{Leader: algo.None}
+	n.lastT = m.now
 	m.touch(v)
 }
 
@@ -504,12 +507,13 @@ func (m *Monitor) accountRecord(n *nodeState) {
 // leave removes v's contribution from its component's counts, for a node that
 // dies; its component is rebuilt at the next recompute.
 func (m *Monitor) leave(v algo.NodeID) {
-	c := m.rec(v).comp
+	n := m.rec(v)
+	c := n.comp
 	if c < 0 {
 		return
 	}
-	m.contribute(c, v, m.rec(v).status, -1)
-	m.rec(v).comp = -1
+	m.contribute(c, v, n.status, -1)
+	n.comp = -1
 	m.dissolve(c)
 }
 

@@ -41,7 +41,8 @@ type NodeState struct {
 
 // Node returns the checker's view of node v.
 func (m *Monitor) Node(v algo.NodeID) NodeState {
-	return NodeState{Value: m.rec(v).value, Alive: m.rec(v).alive, Status: m.rec(v).status}
+	n := m.rec(v)
+	return NodeState{Value: n.value, Alive: n.alive, Status: n.status}
 }
 
 // Nodes is the number of nodes seen.
