@@ -40,6 +40,19 @@ type NodeState struct {
 }
 
 // Node returns the checker's view of node v.
+// Component returns the number of v's connected component now: two live
+// nodes have the same one exactly when live nodes connect them; a dead node
+// has -1. The components are first brought up to date with every event
+// observed, as the next event of a later time would bring them; called
+// between two events of one instant it would split the instant's changes.
+func (m *Monitor) Component(v algo.NodeID) int32 {
+	m.finishBuilding()
+	if m.dirty {
+		m.recompute()
+	}
+	return m.rec(v).comp
+}
+
 func (m *Monitor) Node(v algo.NodeID) NodeState {
 	n := m.rec(v)
 	return NodeState{Value: n.value, Alive: n.alive, Status: n.status}

@@ -13,16 +13,14 @@ import (
 // node whose leader has moved out of reach still names it until it notices
 // (a heartbeat timeout): the checker's leaderless fraction counts that time
 // as led, Reach does not. It samples the network every Period of virtual
-// time (each sample costs a search of the whole network), so it is meant for
-// runs whose links move. The network, the nodes' lives and their statuses
+// time (each sample costs a pass over the nodes), so it is meant for runs
+// whose links move. The network, the nodes' lives and their statuses
 // are the checker's (check.Monitor): Reach keeps no copy of its own.
 type Reach struct {
 	Period time.Duration
 
 	net     *check.Monitor
 	next    time.Duration
-	comp    []int32
-	queue   []algo.NodeID
 	samples uint64 // live node-samples
 	led     uint64 // of which following a reachable leader
 }
@@ -54,42 +52,19 @@ func (r *Reach) Fraction() float64 {
 	return float64(r.led) / float64(r.samples)
 }
 
-// sample labels the components of live nodes and counts the nodes in Norm
-// whose leader is live and in their component.
+// sample counts the live nodes in Norm whose leader is live and in their
+// component (the checker's components: a sample is taken between two
+// instants, when they are up to date).
 func (r *Reach) sample() {
 	n := r.net.Nodes()
-	if cap(r.comp) < n {
-		r.comp = make([]int32, n)
-	}
-	comp := r.comp[:n]
-	for v := range comp {
-		comp[v] = -1
-	}
-	alive := func(v algo.NodeID) bool { return r.net.Node(v).Alive }
-	for s := range n {
-		if comp[s] >= 0 || !alive(algo.NodeID(s)) {
-			continue
-		}
-		comp[s] = int32(s)
-		q := append(r.queue[:0], algo.NodeID(s))
-		for i := 0; i < len(q); i++ {
-			for _, u := range r.net.Neighbors(q[i]) {
-				if comp[u] < 0 && alive(u) {
-					comp[u] = int32(s)
-					q = append(q, u)
-				}
-			}
-		}
-		r.queue = q
-	}
-	for v := range n {
-		st := r.net.Node(algo.NodeID(v))
+	for v := range algo.NodeID(n) {
+		st := r.net.Node(v)
 		if !st.Alive {
 			continue
 		}
 		r.samples++
-		if l := st.Status.Leader; st.Status.HasLeader() && int(l) < n && comp[l] == comp[v] {
-			r.led++ // comp[l] >= 0: the leader is alive
+		if l := st.Status.Leader; st.Status.HasLeader() && int(l) < n && r.net.Component(l) == r.net.Component(v) {
+			r.led++ // the leader is alive: a dead node is in no component
 		}
 	}
 }
