@@ -41,6 +41,7 @@ package check
 import (
 	"fmt"
 	"github.com/electgo/elect/internal/hugemem"
+	"github.com/electgo/elect/internal/ids"
 	"slices"
 	"time"
 
@@ -449,7 +450,7 @@ func (m *Monitor) linkChanged(l linkChange) {
 }
 
 func (m *Monitor) insert(v, u algo.NodeID) {
-	i, found := slices.BinarySearch(m.linksOf(v), u)
+	i, found := ids.Find(m.linksOf(v), u)
 	if !found {
 		m.own(v)
 		m.adj[m.at(v)] = slices.Insert(m.adj[m.at(v)], i, u)
@@ -457,7 +458,7 @@ func (m *Monitor) insert(v, u algo.NodeID) {
 }
 
 func (m *Monitor) delete(v, u algo.NodeID) {
-	if i, found := slices.BinarySearch(m.linksOf(v), u); found {
+	if i, found := ids.Find(m.linksOf(v), u); found {
 		m.own(v)
 		m.adj[m.at(v)] = slices.Delete(m.adj[m.at(v)], i, i+1)
 	}

@@ -21,8 +21,8 @@ package sim
 import (
 	"fmt"
 	"github.com/electgo/elect/internal/hugemem"
+	"github.com/electgo/elect/internal/ids"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 	"unsafe"
@@ -545,7 +545,7 @@ func (e *Engine) linkSurvived(nd *node, from algo.NodeID, gen uint32, slot int32
 	if gen == uint32(e.downs) || int32(nd.lastDown-gen) <= 0 {
 		return true // no link went down anywhere, or none at the receiver
 	}
-	i, ok := slices.BinarySearch(e.nbrsOf(nd), from)
+	i, ok := ids.Find(e.nbrsOf(nd), from)
 	return ok && (e.since == nil || e.since[int(nd.off)+i] <= e.flights.at(slot).sent)
 }
 
@@ -562,7 +562,7 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		corrupt(&m)
 	}
 	e.emitMsg(trace.Sent, from, to, &m, 0)
-	i, ok := slices.BinarySearch(e.nbrsOf(nd), to)
+	i, ok := ids.Find(e.nbrsOf(nd), to)
 	if !ok {
 		e.drop(from, to, &m, trace.NoLink)
 		return

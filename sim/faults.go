@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/electgo/elect/internal/ids"
 	"slices"
 	"time"
 
@@ -283,7 +284,7 @@ func (e *Engine) disconnect(a, b algo.NodeID) {
 // addLink adds u to v's reachable neighbours.
 func (e *Engine) addLink(v, u algo.NodeID) {
 	nd := e.node(v)
-	i, found := slices.BinarySearch(e.nbrsOf(nd), u)
+	i, found := ids.Find(e.nbrsOf(nd), u)
 	if found {
 		panic(fmt.Sprintf("sim: link %d-%d added twice", v, u))
 	}
@@ -343,7 +344,7 @@ func (e *Engine) moveOut(nd *node) {
 
 func (e *Engine) removeLink(v, u algo.NodeID) {
 	nd := e.node(v)
-	i, found := slices.BinarySearch(e.nbrsOf(nd), u)
+	i, found := ids.Find(e.nbrsOf(nd), u)
 	if !found {
 		panic(fmt.Sprintf("sim: link %d-%d removed but not present", v, u))
 	}

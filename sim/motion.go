@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/electgo/elect/internal/ids"
 	"slices"
 	"time"
 
@@ -38,7 +39,7 @@ func (e *Engine) inRangeOf(v algo.NodeID) []algo.NodeID {
 // inRangeNow reports whether a and b are in range of each other now.
 func (e *Engine) inRangeNow(a, b algo.NodeID) bool {
 	if e.inRange != nil {
-		_, ok := slices.BinarySearch(e.inRange[a], b)
+		_, ok := ids.Find(e.inRange[a], b)
 		return ok
 	}
 	return e.graph.HasEdge(a, b)
@@ -90,7 +91,7 @@ func (e *Engine) move() {
 }
 
 func insertID(s []algo.NodeID, v algo.NodeID) []algo.NodeID {
-	i, found := slices.BinarySearch(s, v)
+	i, found := ids.Find(s, v)
 	if found {
 		panic("sim: motion brought a pair into range twice")
 	}
@@ -98,7 +99,7 @@ func insertID(s []algo.NodeID, v algo.NodeID) []algo.NodeID {
 }
 
 func deleteID(s []algo.NodeID, v algo.NodeID) []algo.NodeID {
-	i, found := slices.BinarySearch(s, v)
+	i, found := ids.Find(s, v)
 	if !found {
 		panic("sim: motion took a pair out of range that was not in it")
 	}

@@ -35,6 +35,7 @@ package echo
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/electgo/elect/internal/ids"
 	"slices"
 	"time"
 
@@ -230,7 +231,7 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 			w.tree.waveEdges, w.marks = w.cfg.arena.idList(len(edges)), w.cfg.arena.markList(len(edges))
 			copy(w.tree.waveEdges, edges)
 			for i, u := range w.tree.waveEdges {
-				if j, ok := slices.BinarySearch(old, u); ok {
+				if j, ok := ids.Find(old, u); ok {
 					w.marks[i] = oldMarks[j]
 				}
 			}
@@ -256,7 +257,7 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 // already (a duplicate) or is not one of this node's wave edges.
 func (w *wave) mark(env algo.Env, u algo.NodeID, x algo.Index, child bool) bool {
 	w.graphMarks(env)
-	i, ok := slices.BinarySearch(w.edgeList(env), u)
+	i, ok := ids.Find(w.edgeList(env), u)
 	if !ok || !w.marks[i].wave.Less(x) {
 		return false
 	}
@@ -345,7 +346,7 @@ func (w *wave) NeighborUp(env algo.Env, id algo.NodeID) {
 		return
 	}
 	if w.marks != nil {
-		i, _ := slices.BinarySearch(env.Neighbors(), id)
+		i, _ := ids.Find(env.Neighbors(), id)
 		w.marks = slices.Insert(w.marks, i, mark{})
 	} // else the marks, when made, will have the edge
 
@@ -364,7 +365,7 @@ func (w *wave) NeighborDown(env algo.Env, id algo.NodeID) {
 	if w.marks == nil {
 		w.graphMarks(env) // the neighbours without id: blank, as they were
 	} else {
-		i, _ := slices.BinarySearch(env.Neighbors(), id)
+		i, _ := ids.Find(env.Neighbors(), id)
 		if w.marks[i].wave == w.wave && !w.wave.IsZero() {
 			w.done--
 		}
