@@ -1,14 +1,11 @@
 package topo
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"runtime"
 )
 
 // readEdgeFile reads the edge list of file:path (format in Spec.Build), path
@@ -26,168 +23,74 @@ func readEdgeFile(path, baseDir string) (*Graph, error) {
 	return parseEdgeList(name, f)
 }
 
-// parseEdgeList parses an edge list; name labels errors. A million-node
-// file has five million lines: each is parsed in place in the reader's
-// buffer, with no allocation, and only a line with a byte outside ASCII
-// takes the general path (strings.Fields, for Unicode spaces).
+// parseEdgeList parses an edge list from the start of r; name labels
+// errors. A large regular file is read on every processor (up to
+// maxWorkers), a stretch each (see readStretches), and the graph built so
+// too (see fromChunks): the graph, or the error, is the same as reading
+// the lines one after the other would give.
 func parseEdgeList(name string, r io.Reader) (*Graph, error) {
-	br := bufio.NewReaderSize(r, maxLine)
-	var (
-		chunks    [][]Edge // of edgeChunk edges each, the last one filling
-		edges     int
-		declared  = 0 // K of the "nodes K" line, 0 if none yet
-		declLine  = 0
-		maxID     = -1
-		maxLineNo = 0    // line and text of the first edge naming maxID
-		maxText   []byte // (kept in one buffer: ids rise line after line in a sorted file)
-		lineNo    = 0
-		fields    [3][]byte // a line's first fields; n counts them all
-		lineError = func(text []byte, format string, args ...any) error {
-			return fmt.Errorf("%s:%d: %q: %s", name, lineNo, text, fmt.Sprintf(format, args...))
-		}
-	)
-	for {
-		line, rerr := br.ReadSlice('\n')
-		if errors.Is(rerr, bufio.ErrBufferFull) {
-			return nil, fmt.Errorf("%s:%d: line too long", name, lineNo+1)
-		}
-		if rerr != nil && rerr != io.EOF {
-			return nil, fmt.Errorf("%s: %w", name, rerr)
-		}
-		if len(line) == 0 && rerr == io.EOF {
-			break
-		}
-		lineNo++
-		text := trimLine(line)
-		n, ascii := splitFields(text, &fields)
-		if !ascii {
-			// Unicode spaces: the general rule of strings.Fields.
-			f := strings.Fields(string(text))
-			n = len(f)
-			for i := range min(n, len(fields)) {
-				fields[i] = []byte(f[i])
-			}
-		}
-		switch {
-		case n == 0:
-		case string(fields[0]) == "nodes":
-			if n != 2 {
-				return nil, lineError(text, `expected "nodes K"`)
-			}
-			if declared != 0 {
-				return nil, lineError(text, "a second nodes line (the first is line %d)", declLine)
-			}
-			k, err := parsePosInt("node count", string(fields[1]))
-			if err != nil {
-				return nil, lineError(text, "%v", err)
-			}
-			declared, declLine = k, lineNo
-		case n != 2:
-			return nil, lineError(text, `expected an edge "a b" or a line "nodes K"`)
-		default:
-			a, err := parseNodeID(fields[0])
-			if err != nil {
-				return nil, lineError(text, "%v", err)
-			}
-			b, err := parseNodeID(fields[1])
-			if err != nil {
-				return nil, lineError(text, "%v", err)
-			}
-			if a == b {
-				return nil, lineError(text, "self-loop on node %d", a)
-			}
-			if edges == MaxEdges {
-				return nil, lineError(text, "more than the limit of %d edges", MaxEdges)
-			}
-			if m := max(a, b); m > maxID {
-				maxID, maxLineNo, maxText = m, lineNo, append(maxText[:0], text...)
-			}
-			if len(chunks) == 0 || len(chunks[len(chunks)-1]) == edgeChunk {
-				chunks = append(chunks, make([]Edge, 0, edgeChunk))
-			}
-			last := &chunks[len(chunks)-1]
-			*last = append(*last, Edge{id(a), id(b)})
-			edges++
-		}
-		if rerr == io.EOF {
-			break
-		}
+	return readEdges(name, r, readPlan{workers: workers(), block: readBlock, minStretch: minStretch, maxEdges: MaxEdges})
+}
+
+// readPlan says how readEdges goes through a file. Tests shrink it to cut
+// small files at every place.
+type readPlan struct {
+	workers    int // the most stretches a file is cut into, read side by side
+	block      int // the most bytes a worker reads at a time
+	minStretch int // the fewest bytes worth a worker of their own
+	maxEdges   int // MaxEdges
+	// starts, if set, are the stretches' starts (0 first, rising) instead
+	// of size/workers apart: tests cut a file at every place.
+	starts []int64
+}
+
+const (
+	// readBlock is what a worker reads of a file at a time: a large file
+	// is never in memory whole (only its edges, a third of its size). At
+	// least twice maxLine, so that a block always holds a whole line.
+	readBlock = 4 << 20
+	// minStretch is the smallest stretch of a file a worker is given: a
+	// small file is read on one goroutine.
+	minStretch = 64 << 10
+)
+
+// readEdges parses an edge list as plan says.
+func readEdges(name string, r io.Reader, plan readPlan) (*Graph, error) {
+	readers, err := readStretches(name, r, plan)
+	if err != nil {
+		return nil, err
 	}
-	n := maxID + 1
-	if declared != 0 {
-		if maxID >= declared {
+	st := &readers[0].st
+	n := st.maxID + 1
+	if st.declared != 0 {
+		if st.maxID >= st.declared {
 			return nil, fmt.Errorf("%s:%d: %q: node id %d is not below the node count %d declared at line %d",
-				name, maxLineNo, maxText, maxID, declared, declLine)
+				name, st.maxLineNo, st.maxText, st.maxID, st.declared, st.declLine)
 		}
-		n = declared
+		n = st.declared
 	}
 	if n == 0 {
 		return nil, fmt.Errorf("%s: no edges and no \"nodes K\" line", name)
 	}
-	return fromChunks(n, chunks), nil
-}
-
-// edgeChunk is how many edges the reader keeps in one chunk: 512 KiB.
-const edgeChunk = 1 << 16
-
-// maxLine is the longest line an edge list may have, its end included.
-const maxLine = 1 << 20
-
-// trimLine is a line as a reader of lines gives it (without its "\n" and a
-// "\r" before it), without a comment and without the spaces around it.
-func trimLine(line []byte) []byte {
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	if i := bytes.IndexByte(line, '#'); i >= 0 {
-		line = line[:i]
+	var chunks [][]Edge
+	for w := range readers {
+		chunks = append(chunks, readers[w].chunks...)
 	}
-	return bytes.TrimSpace(line)
-}
-
-// splitFields puts the first fields of an ASCII line, split at ASCII white
-// space, in fields and returns how many there are in all; ascii is false,
-// and the count meaningless, when the line holds a byte outside ASCII.
-func splitFields(line []byte, fields *[3][]byte) (n int, ascii bool) {
-	i := 0
-	for i < len(line) {
-		for i < len(line) && asciiSpace(line[i]) {
-			i++
-		}
-		if i == len(line) {
-			break
-		}
-		start := i
-		for i < len(line) && !asciiSpace(line[i]) {
-			if line[i] >= 0x80 {
-				return 0, false
-			}
-			i++
-		}
-		if n < len(fields) {
-			fields[n] = line[start:i]
-		}
-		n++
+	g := fromChunks(n, chunks)
+	if st.edges >= bigFile {
+		// The chunks, the read buffers and the build's cursors are garbage
+		// now, tens of megabytes of it. Collecting it before the caller
+		// goes on (a simulation allocating its engine) lets that reuse it
+		// rather than raise the process's peak: without this, a
+		// million-node run peaked 15 MB higher, its first collection after
+		// the build coming only once the engine was in fresh memory. It
+		// costs a few milliseconds: the live heap is the graph, without
+		// pointers.
+		runtime.GC()
 	}
-	return n, true
+	return g, nil
 }
 
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
-
-// parseNodeID parses a node id of an edge-list file: decimal digits, below
-// MaxNodes.
-func parseNodeID[T string | []byte](s T) (int, error) {
-	v := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("node id %q is not a non-negative integer", s)
-		}
-		v = v*10 + int(c-'0')
-		if v >= MaxNodes {
-			return 0, fmt.Errorf("node id %q exceeds the largest allowed id %d", s, MaxNodes-1)
-		}
-	}
-	return v, nil
-}
+// bigFile is the fewest edges (8 MiB of chunks) for which readEdges
+// collects its garbage at once.
+const bigFile = 1 << 20

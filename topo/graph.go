@@ -6,7 +6,6 @@
 package topo
 
 import (
-	"github.com/electgo/elect/internal/hugemem"
 	"slices"
 
 	"github.com/electgo/elect/algo"
@@ -35,62 +34,6 @@ type Graph struct {
 // duplicate edges (in either direction) kept once. Endpoints must lie in
 // [0, n); New panics otherwise, as generators produce them.
 func New(n int, edges []Edge) *Graph { return fromChunks(n, [][]Edge{edges}) }
-
-// fromChunks is New for an edge list kept in chunks: a reader that does not
-// know how many edges are coming fills chunks of a fixed size instead of
-// growing one slice, which would copy it, and fault fresh pages in, a
-// dozen times over for a large file.
-func fromChunks(n int, chunks [][]Edge) *Graph {
-	deg := hugemem.Make[int](n + 1)
-	for _, edges := range chunks {
-		for _, e := range edges {
-			if e.A == e.B {
-				continue
-			}
-			deg[e.A]++
-			deg[e.B]++
-		}
-	}
-	off := hugemem.Make[int](n + 1)
-	sum := 0
-	for v := 0; v < n; v++ {
-		off[v] = sum
-		sum += deg[v]
-	}
-	off[n] = sum
-	adj := hugemem.Make[algo.NodeID](sum)
-	fill := deg[:n]
-	copy(fill, off[:n])
-	for _, edges := range chunks {
-		for _, e := range edges {
-			if e.A == e.B {
-				continue
-			}
-			adj[fill[e.A]] = e.B
-			fill[e.A]++
-			adj[fill[e.B]] = e.A
-			fill[e.B]++
-		}
-	}
-	// Sort each list and squeeze out duplicates, compacting in place.
-	w := 0
-	start := 0
-	for v := 0; v < n; v++ {
-		list := adj[start:off[v+1]]
-		start = off[v+1]
-		slices.Sort(list)
-		off[v] = w
-		for i, u := range list {
-			if i > 0 && u == list[i-1] {
-				continue
-			}
-			adj[w] = u
-			w++
-		}
-	}
-	off[n] = w
-	return &Graph{off: off, adj: adj[:w:w]}
-}
 
 // N is the number of nodes.
 func (g *Graph) N() int { return len(g.off) - 1 }
