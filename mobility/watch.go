@@ -91,15 +91,20 @@ func (w *watch) init(r *Radio, pos []topo.Point, tmax, eps float64) []topo.Edge 
 		x, y := w.g.coords(p)
 		w.g.put(int32(v), w.g.get(x, y), x, y)
 	}
-	// Each pair of nodes in the same or adjacent cells once: with the
-	// nodes of its cell, then with those of four of its neighbours, one
-	// of each opposite two.
 	var edges []topo.Edge
 	pair := func(u, v int32) {
 		if a, b := min(u, v), max(u, v); r.within(pos[a], pos[b]) {
 			edges = append(edges, topo.Edge{A: algo.NodeID(a), B: algo.NodeID(b)})
 		}
 	}
+	w.nearPairs(pair)
+	return edges
+}
+
+// nearPairs calls pair for each pair of nodes in the same or adjacent cells,
+// once: a node with the nodes after it in its cell, then with those of four
+// of its cell's neighbours, one of each opposite two.
+func (w *watch) nearPairs(pair func(u, v int32)) {
 	for c := range w.g.list {
 		cl := &w.g.list[c]
 		for i, u := range cl.nodes {
@@ -115,7 +120,6 @@ func (w *watch) init(r *Radio, pos []topo.Point, tmax, eps float64) []topo.Edge 
 			}
 		}
 	}
-	return edges
 }
 
 // step finds the changes of the window [t0, t1] into r.evs, once the nodes'
@@ -224,8 +228,7 @@ func (w *watch) step(r *Radio, t0, t1 time.Duration) {
 
 // first looks at every pair in the first window: those of each node that
 // jumps, as it turns, and every other pair of nodes in adjacent cells once
-// (with its cell, then four of its neighbours, one of each opposite two);
-// straight if neither turns.
+// (nearPairs); straight if neither turns.
 func (w *watch) first(r *Radio, t0, t1 time.Duration) {
 	for _, v := range w.turning {
 		if w.reachK[v] > 1 {
@@ -243,19 +246,5 @@ func (w *watch) first(r *Radio, t0, t1 time.Duration) {
 			w.lookStraight(r, u, v, &r.nodes[u], t0, t1)
 		}
 	}
-	for c := range w.g.list {
-		cl := &w.g.list[c]
-		for i, u := range cl.nodes {
-			for _, v := range cl.nodes[i+1:] {
-				pair(u, v)
-			}
-			for _, k := range [...]int{5, 6, 7, 8} { // (+1, 0), (-1, +1), (0, +1), (+1, +1)
-				if o := cl.nb[k]; o >= 0 {
-					for _, v := range w.g.list[o].nodes {
-						pair(u, v)
-					}
-				}
-			}
-		}
-	}
+	w.nearPairs(pair)
 }
