@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/electgo/elect/trace"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/electgo/elect/algo"
@@ -14,14 +13,16 @@ import (
 	"github.com/electgo/elect/topo"
 )
 
-func benchGraph(b *testing.B, spec string) *topo.Graph {
+// specGraph builds a topology spec, with the random draws of seed 1.
+func specGraph(t testing.TB, spec string) *topo.Graph {
+	t.Helper()
 	s, err := topo.Parse(spec, 0)
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
-	g, err := s.Build(rand.New(rand.NewPCG(1, 2)), "")
+	g, err := s.Build(randFor(1), "")
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	return g
 }
@@ -29,7 +30,7 @@ func benchGraph(b *testing.B, spec string) *topo.Graph {
 // BenchmarkEchoGeometric1M is the target: the echo wave on a million
 // nodes with about ten neighbours each, under constant and random delays.
 func BenchmarkEchoGeometric1M(b *testing.B) {
-	g := benchGraph(b, "geometric:1000000:1.8")
+	g := specGraph(b, "geometric:1000000:1.8")
 	for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms"} {
 		b.Run(delay, func(b *testing.B) { benchEcho(b, g, delay) })
 	}
@@ -99,7 +100,7 @@ var relayAlgo = &algo.Algorithm{
 // the one-core figure. Allocations are reported per message, after a
 // warm-up of 100 virtual milliseconds.
 func BenchmarkEngineMessages(b *testing.B) {
-	g := benchGraph(b, "geometric:10000:15")
+	g := specGraph(b, "geometric:10000:15")
 	for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms"} {
 		b.Run(delay, func(b *testing.B) {
 			d, _ := sim.ParseDelay(delay)

@@ -426,15 +426,7 @@ func faultyRun(t testing.TB, g *topo.Graph, seed uint64) (sim.Result, []byte) {
 }
 
 func geometric(t testing.TB, n int, r float64) *topo.Graph {
-	s, err := topo.Parse(fmt.Sprintf("geometric:%d:%g", n, r), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := s.Build(randFor(1), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return specGraph(t, fmt.Sprintf("geometric:%d:%g", n, r))
 }
 
 // The same scenario and seed give the same trace, byte for byte, whatever

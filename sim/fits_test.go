@@ -9,20 +9,23 @@ import (
 	"github.com/electgo/elect/topo"
 )
 
+// specGraph builds a topology spec, with the random draws of seed 1.
+func specGraph(t testing.TB, spec string) *topo.Graph {
+	t.Helper()
+	s, err := topo.Parse(spec, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Build(rand.New(rand.NewPCG(1, 2)), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // An algorithm that needs a complete network or a ring refuses others, with
 // a message that names what it needs.
 func TestFits(t *testing.T) {
-	build := func(spec string) *topo.Graph {
-		s, err := topo.Parse(spec, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := s.Build(rand.New(rand.NewPCG(1, 1)), "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
-	}
 	for _, c := range []struct {
 		need, spec, err string
 	}{
@@ -34,7 +37,7 @@ func TestFits(t *testing.T) {
 		{"", "grid:3x3", ""},
 	} {
 		a := &algo.Algorithm{Name: "a", Model: algo.Model{Topology: c.need}}
-		err := fits(a, build(c.spec))
+		err := fits(a, specGraph(t, c.spec))
 		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s on %s: %v, want %q", c.need, c.spec, err, c.err)
 		}

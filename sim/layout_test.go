@@ -13,17 +13,6 @@ import (
 // The layout is a permutation; networks whose ids are scattered are laid
 // out breadth first, and those whose ids are already local keep them.
 func TestLayout(t *testing.T) {
-	build := func(spec string) *topo.Graph {
-		s, err := topo.Parse(spec, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := s.Build(rand.New(rand.NewPCG(1, 2)), "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return g
-	}
 	// scatter renumbers g at random and drops its positions, as a graph
 	// file with arbitrary ids would come.
 	scatter := func(g *topo.Graph) *topo.Graph {
@@ -34,15 +23,15 @@ func TestLayout(t *testing.T) {
 		}
 		return topo.New(g.N(), edges)
 	}
-	geo := build("geometric:3000:d10")
+	geo := specGraph(t, "geometric:3000:d10")
 	for _, c := range []struct {
 		name      string
 		g         *topo.Graph
 		idOrder   bool
 		maxSpread float64
 	}{
-		{"ring", build("ring:3000"), true, 3},
-		{"grid", build("grid:50x60"), true, 60},
+		{"ring", specGraph(t, "ring:3000"), true, 3},
+		{"grid", specGraph(t, "grid:50x60"), true, 60},
 		{"scattered geometric", scatter(geo), false, 150},
 		{"geometric with positions", geo, false, 150},
 	} {

@@ -24,7 +24,7 @@ func vktScale(b *testing.B, spec string, timeout, end time.Duration) {
 	if testing.Short() {
 		b.Skip("a scale benchmark")
 	}
-	g := benchGraph(b, spec)
+	g := specGraph(b, spec)
 	a, _ := algo.Lookup("vkt")
 	params := map[string]string{"initiators": "0", "heartbeat": "1h", "timeout": timeout.String(), "election_timeout": "1h"}
 	cfg := sim.Config{Algorithm: a, Params: params, Graph: g, Values: sim.Values{Mode: sim.ValueRandom}, Seed: 1,
@@ -81,7 +81,7 @@ func BenchmarkParkMobile(b *testing.B) {
 		b.Skip("a scale benchmark")
 	}
 	const until = 60 * time.Second
-	g := benchGraph(b, "geometric:10000:250:14000x14000")
+	g := specGraph(b, "geometric:10000:250:14000x14000")
 	w := mobility.Waypoint{MinSpeed: 1, MaxSpeed: 20, Pause: 2 * time.Second, Width: g.Width, Height: g.Height}
 	plan, err := w.Plan(g.N(), g.Pos, until, rand.New(rand.NewPCG(1, 0x6d6f7665)))
 	if err != nil {
