@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 )
 
 // readEdgeFile reads the edge list of file:path (format in Spec.Build), path
@@ -77,20 +76,5 @@ func readEdges(name string, r io.Reader, plan readPlan) (*Graph, error) {
 		chunks = append(chunks, readers[w].chunks...)
 	}
 	g := fromChunks(n, chunks)
-	if st.edges >= bigFile {
-		// The chunks, the read buffers and the build's cursors are garbage
-		// now, tens of megabytes of it. Collecting it before the caller
-		// goes on (a simulation allocating its engine) lets that reuse it
-		// rather than raise the process's peak: without this, a
-		// million-node run peaked 15 MB higher, its first collection after
-		// the build coming only once the engine was in fresh memory. It
-		// costs a few milliseconds: the live heap is the graph, without
-		// pointers.
-		runtime.GC()
-	}
 	return g, nil
 }
-
-// bigFile is the fewest edges (8 MiB of chunks) for which readEdges
-// collects its garbage at once.
-const bigFile = 1 << 20
