@@ -9,8 +9,9 @@ import (
 
 // arrangeMin is the smallest network whose observers are told the layout
 // (trace.Arranger). Below it their per-node arrays stay in the caches
-// whatever the order, and looking a node's place up costs more than it
-// saves: a 10,000-node mobile run's checker went 14% slower arranged.
+// whatever the order, and looking a node's place up can only cost. Above
+// it, it pays: the 100k-node echo file ran 1.085x slower with observers
+// told only from 262,144 nodes on (9 alternating pairs).
 const arrangeMin = 1 << 16
 
 // layout orders nodes for memory, not for behaviour: the engine keeps node
