@@ -98,6 +98,7 @@ func (e *Engine) act(a *Action) {
 			e.jokers[v] = true
 		}
 	case LinkDown, LinkUp:
+		e.keepRange()
 		k := a.Link
 		if k.A > k.B {
 			k.A, k.B = k.B, k.A
@@ -157,6 +158,7 @@ func (e *Engine) open(a, b algo.NodeID) bool {
 // regroup installs a new partition (nil: none) and brings links down and up
 // to match, in ascending edge order.
 func (e *Engine) regroup(group []int32) {
+	e.keepRange()
 	old := e.group
 	var changed []topo.Edge
 	var up []bool
@@ -219,6 +221,7 @@ func (e *Engine) crash(v algo.NodeID) {
 	if !nd.alive {
 		return
 	}
+	e.keepRange()
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.Crashed, Node: v, Peer: algo.None})
 	k := e.slot[v]
 	e.saved[k] = nd.m.Save()
@@ -243,6 +246,7 @@ func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
 	if nd.alive {
 		return
 	}
+	e.keepRange()
 	ev, mode := trace.Restarted, bootRestart
 	if kind == Recover {
 		ev, mode = trace.Recovered, bootRecover

@@ -144,3 +144,38 @@ func TestMotionLinkActions(t *testing.T) {
 		t.Errorf("link_down from a node to itself was accepted")
 	}
 }
+
+// Pairs that came into and out of range before the first crash are where
+// a restarted node finds its neighbours; a pair leaving range while one end
+// is dead stays gone, and one entering range then comes up at the restart.
+func TestMotionBeforeAndAfterCrash(t *testing.T) {
+	ms := time.Millisecond
+	motion := &scripted{changes: []mobility.Change{
+		{At: 1 * ms, A: 1, B: 3, Up: true},  // before any fault: seen
+		{At: 2 * ms, A: 0, B: 1, Up: false}, // before any fault: seen
+		{At: 4 * ms, A: 1, B: 2, Up: false}, // 1 is dead: unseen
+		{At: 5 * ms, A: 0, B: 1, Up: true},  // 1 is dead: unseen
+		{At: 8 * ms, A: 1, B: 3, Up: false}, // 1 is back: seen
+	}}
+	h := &hooks{}
+	runProbe(t, h, sim.Config{
+		Graph: line(4), Delay: sim.DefaultDelay, Motion: motion,
+		Timeline: []sim.Action{
+			{At: 3 * ms, Kind: sim.Crash, Nodes: []algo.NodeID{1}},
+			{At: 6 * ms, Kind: sim.Restart, Nodes: []algo.NodeID{1}},
+		},
+	})
+	wantLog(t, h,
+		"1ms 1 sees 3 up (neighbours [0 2 3])",
+		"1ms 3 sees 1 up (neighbours [1 2])",
+		"2ms 0 sees 1 down (neighbours [])",
+		"2ms 1 sees 0 down (neighbours [2 3])",
+		"3ms 2 sees 1 down (neighbours [3])",
+		"3ms 3 sees 1 down (neighbours [2])",
+		"6ms restart 1",
+		"6ms 0 sees 1 up (neighbours [1])",
+		"6ms 3 sees 1 up (neighbours [1 2])",
+		"8ms 1 sees 3 down (neighbours [0])",
+		"8ms 3 sees 1 down (neighbours [2])",
+	)
+}
