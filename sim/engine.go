@@ -163,10 +163,11 @@ type Engine struct {
 	// partitioned) and links taken down one by one.
 	group []int32
 	down  map[topo.Edge]bool
-	// With motion: the nodes in range of each node, by id, and the change
-	// queued next (see motion.go).
+	// With motion: the nodes in range of each node, by id, once kept, the
+	// change queued next and the ones read after it (see motion.go).
 	inRange [][]algo.NodeID
 	change  mobility.Change
+	ahead   ahead
 
 	// values are the nodes' values by id, from New until announce, which
 	// reads them in id order (nodes are in layout order).

@@ -4,6 +4,7 @@ import (
 	"github.com/electgo/elect/internal/ids"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/mobility"
@@ -78,18 +79,70 @@ func (e *Engine) startMotion() {
 	e.pullChange()
 }
 
-// pullChange queues the motion's next change, if any. One change at a time
-// is queued: the motion computes them lazily, as virtual time reaches them.
+// ahead holds the motion's changes after the one queued, read early so that
+// the memory each will touch is on its way to the cache before it is due:
+// every change touches a few random nodes' records and lists, a miss each
+// on a large network, and the next changes are known long before.
+type ahead struct {
+	buf     [aheadLen]mobility.Change
+	head, n int
+}
+
+// aheadLen is how many changes are read ahead. The records of a change are
+// fetched when it is read, its lists (whose place the record holds) when
+// listsAhead changes are left before it: by then its record is in the cache.
+const (
+	aheadLen   = 8
+	listsAhead = 4
+)
+
+// pullChange queues the motion's next change, if any. The queue holds one
+// change at a time; ahead a few more, as the motion computes them lazily.
 func (e *Engine) pullChange() {
-	c, ok := e.cfg.Motion.Next()
-	if !ok {
+	q := &e.ahead
+	for q.n < aheadLen {
+		c, ok := e.cfg.Motion.Next()
+		if !ok {
+			break
+		}
+		q.buf[(q.head+q.n)%aheadLen] = c
+		q.n++
+		prefetch(uintptr(unsafe.Pointer(e.node(c.A))))
+		prefetch(uintptr(unsafe.Pointer(e.node(c.B))))
+	}
+	if q.n == 0 {
 		return
 	}
+	c := q.buf[q.head]
+	q.head, q.n = (q.head+1)%aheadLen, q.n-1
 	if c.At < time.Duration(e.now) {
 		panic("sim: motion changes out of time order: " + c.String())
 	}
 	e.change = c
 	e.schedule(event{at: int64(c.At), kind: evMove})
+	if q.n >= listsAhead {
+		next := &q.buf[(q.head+listsAhead-1)%aheadLen]
+		e.prefetchLinks(e.node(next.A))
+		e.prefetchLinks(e.node(next.B))
+	}
+}
+
+// prefetchLinks asks for the start of nd's lists and of its machine.
+func (e *Engine) prefetchLinks(nd *node) {
+	if o := int(nd.off); o < len(e.nbrs) {
+		prefetch(uintptr(unsafe.Pointer(&e.nbrs[o])))
+		prefetch(uintptr(unsafe.Pointer(&e.links[o])))
+		if e.lasts != nil {
+			prefetch(uintptr(unsafe.Pointer(&e.lasts[o])))
+		}
+		if e.since != nil {
+			prefetch(uintptr(unsafe.Pointer(&e.since[o])))
+		}
+	}
+	if nd.m != nil {
+		// An interface's second word points at the machine's own value.
+		prefetch((*[2]uintptr)(unsafe.Pointer(&nd.m))[1])
+	}
 }
 
 // move applies the queued change and queues the next one.
