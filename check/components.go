@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"github.com/electgo/elect/algo"
 )
@@ -151,10 +152,73 @@ func (m *Monitor) bornBySmallest(fresh []span) {
 
 // schedule sets the stabilisation and liveness deadlines of a component
 // born (or born again) at cs.since.
+//
+// Under mobility the components that hold most nodes are born again at
+// nearly every link change, and nearly all of their deadlines die unjudged.
+// So a component slot keeps at most one deadline of each kind in the queue
+// (queued): one already queued, no later than the new one, stands for it,
+// and when it comes due it finds its component born again since (another
+// birth order) and goes back in the queue at the component's current
+// deadline (pending). Deadlines are still judged in the order of before,
+// exactly those of the components' current births: a deadline in the
+// queue is never later than the current one of its slot, so that none is
+// passed over. Only a birth whose deadline comes before the one queued
+// (events going back in time) queues another, the old one then being
+// dropped when it comes due. With fullRebuild every birth queues its own,
+// the way the lazy one is compared with.
 func (m *Monitor) schedule(c int32) {
 	cs := &m.comps[c]
-	m.due.push(deadline{at: cs.since + m.cfg.Stabilization, born: cs.born, comp: c, gen: cs.gen})
-	m.due.push(deadline{at: cs.since + m.cfg.Liveness, born: cs.born, comp: c, gen: cs.gen, liveness: true})
+	for k, bound := range [2]time.Duration{m.cfg.Stabilization, m.cfg.Liveness} {
+		d := deadline{at: cs.since + bound, born: cs.born, comp: c, gen: cs.gen, liveness: k == 1}
+		if !m.fullRebuild {
+			q := &m.queued[c][k]
+			if q.born != 0 && !d.before(deadline{at: q.at, born: q.born, liveness: d.liveness}) {
+				continue
+			}
+			*q = queuedDue{at: d.at, born: d.born}
+		}
+		m.due.push(d)
+	}
+}
+
+// queuedDue is the deadline of one kind that the queue holds for a
+// component slot (born 0: none), see schedule.
+type queuedDue struct {
+	at   time.Duration
+	born uint64
+}
+
+// pending takes deadline d, just out of the queue, and tells whether it is
+// its component's current one, to be judged. One that a later birth
+// replaced goes back in the queue at the current deadline (see schedule).
+func (m *Monitor) pending(d deadline) bool {
+	cs := &m.comps[d.comp]
+	if m.fullRebuild {
+		return cs.gen == d.gen && cs.size > 0
+	}
+	k := 0
+	if d.liveness {
+		k = 1
+	}
+	q := &m.queued[d.comp][k]
+	if q.born != d.born {
+		return false // replaced by an earlier one (events back in time)
+	}
+	*q = queuedDue{}
+	switch {
+	case cs.size == 0: // a free slot: its next birth queues its own
+		return false
+	case cs.born == d.born:
+		return true
+	}
+	bound := m.cfg.Stabilization
+	if d.liveness {
+		bound = m.cfg.Liveness
+	}
+	d.at, d.born, d.gen = cs.since+bound, cs.born, cs.gen
+	*q = queuedDue{at: d.at, born: d.born}
+	m.due.push(d)
+	return false
 }
 
 // place moves live node v into the new component c: it carries over an open
@@ -194,6 +258,7 @@ func (m *Monitor) newComp() int32 {
 	} else {
 		c = int32(len(m.comps))
 		m.comps = append(m.comps, compState{})
+		m.queued = append(m.queued, [2]queuedDue{})
 	}
 	m.births++
 	m.comps[c] = compState{gen: m.comps[c].gen + 1, pass: m.pass, born: m.births}

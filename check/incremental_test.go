@@ -427,3 +427,31 @@ func TestIncrementalLargeNetworks(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyDeadlinesBackInTime: streams whose events now and then go back in
+// time (a trace written out of order) give deadlines earlier than those a
+// component slot already has queued (schedule); the lazy queue still judges
+// exactly what the eager one of fullRebuild does.
+func TestLazyDeadlinesBackInTime(t *testing.T) {
+	runs := 1500
+	if testing.Short() {
+		runs = 300
+	}
+	back := 0
+	for seed := range uint64(runs) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		cfg, events := churnRun(rng, 24)
+		for i := range events {
+			if e := &events[i]; e.At > 0 && e.Kind != trace.End && rng.IntN(12) == 0 {
+				e.At = max(1, e.At-time.Duration(rng.Int64N(int64(30*time.Second))))
+				back++
+			}
+		}
+		if d := differ(cfg, events, true); d != "" {
+			t.Fatalf("seed %d: %s\n%s", seed, d, dumpRun(cfg, events))
+		}
+	}
+	if back < runs {
+		t.Errorf("only %d events went back in time", back)
+	}
+}

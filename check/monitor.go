@@ -210,8 +210,9 @@ type Monitor struct {
 	links       int
 	link        linkChange
 	nodeChanged bool
-	// fullRebuild, set by tests only, rebuilds for every change: the way
-	// the incremental one is compared with.
+	// fullRebuild, set by tests only, rebuilds for every change and queues
+	// every deadline (see schedule): the way the incremental one is
+	// compared with.
 	fullRebuild bool
 
 	dissolving []int32
@@ -223,7 +224,8 @@ type Monitor struct {
 	// review once it is done (those it rebuilds are reviewed anyway).
 	reviewLater []compRef
 
-	due dueQueue
+	due    dueQueue
+	queued [][2]queuedDue // by component slot: safety, liveness (schedule)
 
 	violations []Violation
 	nViolation int
@@ -313,7 +315,9 @@ func (m *Monitor) settle(t time.Duration) {
 		}
 		// A deadline is judged at its own time, not at the last event's.
 		m.now = max(m.now, d.at)
-		m.runDeadline(d)
+		if m.pending(d) {
+			m.runDeadline(d)
+		}
 	}
 }
 
@@ -619,9 +623,6 @@ func (m *Monitor) inScope(c int32) bool {
 
 func (m *Monitor) runDeadline(d deadline) {
 	cs := &m.comps[d.comp]
-	if cs.gen != d.gen || cs.size == 0 {
-		return
-	}
 	if !d.liveness {
 		if cs.distinct > 1 {
 			m.safetyViolation(d.comp)
