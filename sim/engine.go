@@ -24,6 +24,7 @@ import (
 	"github.com/electgo/elect/internal/ids"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -251,25 +252,47 @@ func New(cfg Config) (*Engine, error) {
 		e.arranged = e.arranged || int(v) != k
 	}
 	e.arranged = e.arranged && n >= arrangeMin
-	// Records and lists are written front to back, in layout order.
+	// Records, lists and machines are written front to back, in layout
+	// order: the records first, as the lists' places follow from them.
 	o := int32(0)
 	for k, v := range order {
 		nd := &e.nodes[k]
 		nd.id = v
 		nd.value = values[v]
 		nd.status = algo.Status{Leader: algo.None}
-		d := int32(copy(e.nbrs[o:], cfg.Graph.Neighbors(v)))
+		d := int32(cfg.Graph.Degree(v))
 		nd.off, nd.deg, nd.room = o, d, d
-		for i, u := range e.nbrs[o : o+d] {
-			e.links[int(o)+i] = e.slot[u]
-		}
 		o += d
+	}
+	// The lists are copied from the graph at random places (it is in id
+	// order), and each neighbour's record looked up: on a large network,
+	// a cache miss or two for every node, the same again as making the
+	// machines. The two are independent, so the lists are copied on
+	// another core meanwhile (the machines stay on this one, where a
+	// panic in an algorithm's constructor is reported as it always was).
+	var lists sync.WaitGroup
+	copyLists := func() {
+		o := 0
+		for _, v := range order {
+			l := cfg.Graph.Neighbors(v)
+			copy(e.nbrs[o:], l)
+			for i, u := range l {
+				e.links[o+i] = e.slot[u]
+			}
+			o += len(l)
+		}
+	}
+	if n >= arrangeMin {
+		lists.Go(copyLists)
+	} else {
+		copyLists()
 	}
 	// Machines are made in layout order too, so that a machine sits near its
 	// neighbours' machines in memory.
 	for k := range e.nodes {
 		e.nodes[k].m = newNode(e.nodes[k].id)
 	}
+	lists.Wait()
 	return e, nil
 }
 
