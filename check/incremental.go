@@ -119,8 +119,11 @@ func (m *Monitor) merge(ca, cb int32, a, b algo.NodeID) {
 // one runs out first, it has found all of its side of c, no larger than the
 // other (whose search has expanded at least as many nodes): that side moves
 // to a new component. Either way the cost is about twice the smaller side,
-// not the size of c.
+// not the size of c. A common neighbour of a and b (joined) tells it at once.
 func (m *Monitor) split(c int32, a, b algo.NodeID) {
+	if m.joined(c, a, b) {
+		return
+	}
 	sa, sb := m.stamps()
 	qa := append(m.memberBuf[:0], a)
 	qb := append(m.otherBuf[:0], b)
@@ -163,6 +166,30 @@ func (m *Monitor) split(c int32, a, b algo.NodeID) {
 		m.recount(c)
 	}
 	m.memberBuf, m.otherBuf = qa[:0], qb[:0]
+}
+
+// joined tells whether a and b, in component c, have a common neighbour in
+// c, which keeps them connected: the rule when a link between nearby nodes
+// goes down in a dense network. Their lists were just read (the link was
+// deleted from both), so this costs the record of the neighbour found, where
+// the searches of split would read those of all of a's neighbours and then
+// of b's.
+func (m *Monitor) joined(c int32, a, b algo.NodeID) bool {
+	la, lb := m.linksOf(a), m.linksOf(b)
+	i, j := 0, 0
+	for i < len(la) && j < len(lb) {
+		x, y := la[i], lb[j]
+		if x == y && m.rec(x).comp == c {
+			return true
+		}
+		if x <= y {
+			i++
+		}
+		if y <= x {
+			j++
+		}
+	}
+	return false
 }
 
 // expand adds to the search stamped own, queue q, the neighbours of v in

@@ -41,7 +41,6 @@ package check
 import (
 	"fmt"
 	"github.com/electgo/elect/internal/hugemem"
-	"github.com/electgo/elect/internal/ids"
 	"slices"
 	"time"
 
@@ -162,8 +161,8 @@ type nodeState struct {
 	// event): its component must then elect.
 	initiated bool
 	touched   bool // listed in Monitor.touched
-	// owned says the node's links are adj's list, not the network's
-	// (Monitor.net), which they are until they first change.
+	// owned says the node's links are its own list (Monitor.lists), not
+	// the network's (Monitor.net), which they are until they first change.
 	owned bool
 	seen  uint32 // stamp of the last search that reached it (Monitor.stamp)
 	// id is the node's, for a pass over the records in their own order.
@@ -182,12 +181,12 @@ type Monitor struct {
 
 	// nodes holds what the Monitor knows of each node, in one record so that
 	// a status event touches one place; links are net's (the network at
-	// time 0), and adj's for a node whose links changed since (see linksOf).
-	// Records and adj are kept by id, or in the emitter's layout once
-	// arranged (rank, see at).
+	// time 0), and the node's own list for a node whose links changed since
+	// (lists, in adjacency.go). Records and lists are kept by id, or in the
+	// emitter's layout once arranged (rank, see at).
 	nodes []nodeState
 	net   *topo.Graph
-	adj   [][]algo.NodeID
+	lists adjacency
 	rank  []int32
 
 	comps    []compState
@@ -249,7 +248,6 @@ func New(cfg Config) *Monitor {
 		n = max(n, cfg.Network.N())
 	}
 	m.nodes = hugemem.Make[nodeState](n)[:0]
-	m.adj = hugemem.Make[[]algo.NodeID](n)[:0]
 	return m
 }
 
@@ -347,8 +345,9 @@ func (m *Monitor) addNode(v algo.NodeID, value int64) {
 // grow makes records for nodes up to n-1, not yet announced.
 func (m *Monitor) grow(n int) {
 	for len(m.nodes) < n {
-		m.nodes = append(m.nodes, nodeState{status: algo.Status{Leader: algo.None}, comp: -1, owned: true})
-		m.adj = append(m.adj, nil)
+		// Arranged, all are made at once, and Arrange names them.
+		id := algo.NodeID(len(m.nodes))
+		m.nodes = append(m.nodes, nodeState{status: algo.Status{Leader: algo.None}, comp: -1, owned: true, id: id})
 	}
 }
 
@@ -360,6 +359,11 @@ func (m *Monitor) Arrange(rank []int32) {
 	}
 	m.rank = rank
 	m.grow(len(rank))
+	// A record knows its node before it is announced: finishBuilding
+	// tells the nodes of the network by it.
+	for v, i := range rank {
+		m.nodes[i].id = algo.NodeID(v)
+	}
 }
 
 // at is where node v's record and links are kept: v itself, or its rank
@@ -390,26 +394,6 @@ func (m *Monitor) finishBuilding() {
 		if n := &m.nodes[i]; int(n.id) < m.net.N() {
 			n.owned = false
 		}
-	}
-}
-
-// linksOf lists v's neighbours (ascending; live or not): the network's list
-// until the first change, then the Monitor's own (never nil once owned, see
-// own, so that one load tells them apart).
-func (m *Monitor) linksOf(v algo.NodeID) []algo.NodeID {
-	i := m.at(v)
-	if l := m.adj[i]; l != nil || m.nodes[i].owned {
-		return l
-	}
-	return m.net.Neighbors(v)
-}
-
-// own gives v a private neighbour list before it changes.
-func (m *Monitor) own(v algo.NodeID) {
-	if n := m.rec(v); !n.owned {
-		l := m.net.Neighbors(v)
-		m.adj[m.at(v)] = append(make([]algo.NodeID, 0, len(l)+1), l...)
-		n.owned = true
 	}
 }
 
@@ -451,21 +435,6 @@ func (m *Monitor) linkChanged(l linkChange) {
 	m.markChanged(l.b)
 	m.links++
 	m.link = l
-}
-
-func (m *Monitor) insert(v, u algo.NodeID) {
-	i, found := ids.Find(m.linksOf(v), u)
-	if !found {
-		m.own(v)
-		m.adj[m.at(v)] = slices.Insert(m.adj[m.at(v)], i, u)
-	}
-}
-
-func (m *Monitor) delete(v, u algo.NodeID) {
-	if i, found := ids.Find(m.linksOf(v), u); found {
-		m.own(v)
-		m.adj[m.at(v)] = slices.Delete(m.adj[m.at(v)], i, i+1)
-	}
 }
 
 func (m *Monitor) crash(v algo.NodeID) {
