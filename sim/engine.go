@@ -131,6 +131,9 @@ type Engine struct {
 	// linkSurvived). Links up from the start have 0: since is made only
 	// when a link first comes up during the run.
 	since []uint64
+	// spare holds places in the arrays above that lists moved out of, by
+	// their room, for the next list to need that room (moveOut).
+	spare map[int32][]int32
 	// timers holds the generation of each node's timers, bumped to cancel:
 	// the node whose record is nodes[k] has timers[k*stride : (k+1)*stride].
 	// One flat array, not a slice per node: a million small slices cost a

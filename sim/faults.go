@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/electgo/elect/internal/ids"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -319,29 +320,42 @@ func removeAt[T any](s []T, at, end int) {
 	copy(s[at:end-1], s[at+1:end])
 }
 
-// moveTo appends room places to s, copies s[off:off+n] to the first of
-// them, and returns the new s.
-func moveTo[T any](s []T, off, n, room int) []T {
-	to := len(s)
-	s = append(s, make([]T, room)...)
-	copy(s[to:], s[off:off+n])
+// moveTo copies s[off:off+n] to s[to:], appending room places to s first
+// when to is its end, and returns the new s.
+func moveTo[T any](s []T, off, n, to, room int) []T {
+	if to == len(s) {
+		s = append(s, make([]T, room)...)
+	}
+	copy(s[to:to+n], s[off:off+n])
 	return s
 }
 
-// moveOut moves nd's lists, which fill their room, to the end of the shared
-// arrays with twice the room. The space left behind is not reused: a node
-// moves out only when its list outgrows every size it had before, so the
-// waste stays below the space in use.
+// moveOut moves nd's lists, which fill their room, to a place with the next
+// power of two above it: one that another list left (spare), or the end of
+// the shared arrays. Under mobility every list grows and shrinks all run
+// long; without reuse, each node would leave a trail of ever larger places
+// behind it, the arrays would grow to twice the space in use, and the
+// collector would copy them at each growth.
 func (e *Engine) moveOut(nd *node) {
-	room := max(2*int(nd.room), 4)
+	room := max(4, 1<<bits.Len32(uint32(nd.room)))
 	off, n, to := int(nd.off), int(nd.deg), len(e.nbrs)
-	e.nbrs = moveTo(e.nbrs, off, n, room)
-	e.links = moveTo(e.links, off, n, room)
+	if free := e.spare[int32(room)]; len(free) > 0 {
+		to = int(free[len(free)-1])
+		e.spare[int32(room)] = free[:len(free)-1]
+	}
+	e.nbrs = moveTo(e.nbrs, off, n, to, room)
+	e.links = moveTo(e.links, off, n, to, room)
 	if e.lasts != nil {
-		e.lasts = moveTo(e.lasts, off, n, room)
+		e.lasts = moveTo(e.lasts, off, n, to, room)
 	}
 	if e.since != nil {
-		e.since = moveTo(e.since, off, n, room)
+		e.since = moveTo(e.since, off, n, to, room)
+	}
+	if nd.room > 0 {
+		if e.spare == nil {
+			e.spare = map[int32][]int32{}
+		}
+		e.spare[nd.room] = append(e.spare[nd.room], nd.off)
 	}
 	nd.off, nd.room = int32(to), int32(room)
 }
