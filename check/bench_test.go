@@ -1,7 +1,10 @@
 package check
 
 import (
+	"cmp"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -241,4 +244,134 @@ func bestLeaders(g *topo.Graph) []algo.NodeID {
 		leader[v] = best[c]
 	}
 	return leader
+}
+
+// movingStream is mobility as the simulator makes it, for
+// BenchmarkMonitorMoving: 10,000 nodes in a square at the density of the
+// moving run (a mean degree of about ten), each going straight at its own
+// speed (1 to 20 m/s) and bouncing off the sides, with a link between any two
+// nodes within range; every link that comes up or goes down is an event at
+// its own instant. Made once: the network at the start and the link events
+// of the first minutes.
+var movingStream = sync.OnceValue(func() *moving {
+	const (
+		n     = 10000
+		side  = 14000.0
+		r     = 250.0
+		dt    = 0.05 // seconds between position updates
+		links = 300000
+	)
+	rng := rand.New(rand.NewPCG(9, 10))
+	x, y, vx, vy := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for v := range n {
+		x[v], y[v] = rng.Float64()*side, rng.Float64()*side
+		speed, dir := 1+19*rng.Float64(), 2*math.Pi*rng.Float64()
+		vx[v], vy[v] = speed*math.Cos(dir), speed*math.Sin(dir)
+	}
+	cells := int(side / r)
+	near := func() map[topo.Edge]bool {
+		grid := make([][]int32, cells*cells)
+		cell := func(p float64) int { return min(cells-1, int(p/r)) }
+		for v := range n {
+			k := cell(x[v])*cells + cell(y[v])
+			grid[k] = append(grid[k], int32(v))
+		}
+		out := map[topo.Edge]bool{}
+		for v := range n {
+			cx, cy := cell(x[v]), cell(y[v])
+			for i := max(0, cx-1); i <= min(cells-1, cx+1); i++ {
+				for j := max(0, cy-1); j <= min(cells-1, cy+1); j++ {
+					for _, u := range grid[i*cells+j] {
+						dx, dy := x[v]-x[u], y[v]-y[u]
+						if int(u) > v && dx*dx+dy*dy < r*r {
+							out[topo.Edge{A: algo.NodeID(v), B: algo.NodeID(u)}] = true
+						}
+					}
+				}
+			}
+		}
+		return out
+	}
+	mv := &moving{}
+	cur := near()
+	for e := range cur {
+		mv.initial = append(mv.initial, e)
+	}
+	slices.SortFunc(mv.initial, func(a, b topo.Edge) int { return cmp.Or(cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B)) })
+	at := time.Millisecond
+	for step := 1; len(mv.events) < links; step++ {
+		for v := range n {
+			x[v] += vx[v] * dt
+			y[v] += vy[v] * dt
+			if x[v] < 0 || x[v] >= side {
+				vx[v] = -vx[v]
+				x[v] = min(max(x[v], 0), side-1e-9)
+			}
+			if y[v] < 0 || y[v] >= side {
+				vy[v] = -vy[v]
+				y[v] = min(max(y[v], 0), side-1e-9)
+			}
+		}
+		next := near()
+		var changed []trace.Event
+		for e := range cur {
+			if !next[e] {
+				changed = append(changed, trace.Event{Kind: trace.LinkDown, Node: e.A, Peer: e.B})
+			}
+		}
+		for e := range next {
+			if !cur[e] {
+				changed = append(changed, trace.Event{Kind: trace.LinkUp, Node: e.A, Peer: e.B})
+			}
+		}
+		rng.Shuffle(len(changed), func(i, j int) { changed[i], changed[j] = changed[j], changed[i] })
+		base := time.Duration(float64(step) * dt * float64(time.Second))
+		for i := range changed {
+			changed[i].At = base + time.Duration(i+1)*time.Microsecond
+		}
+		mv.events = append(mv.events, changed...)
+		cur = next
+		at = base
+	}
+	mv.end = at + time.Second
+	return mv
+})
+
+type moving struct {
+	initial []topo.Edge
+	events  []trace.Event
+	end     time.Duration
+}
+
+// BenchmarkMonitorMoving replays movingStream's link events to a Monitor
+// whose nodes all follow their component's most valued node at the start
+// (so that components are judged, and fail, as they split): the cost of a
+// link change under mobility, as the moving run makes them (a common
+// neighbour joins the ends of most links that go down). One iteration is
+// the whole stream, on a fresh Monitor made outside the timer.
+func BenchmarkMonitorMoving(b *testing.B) {
+	mv := movingStream()
+	g := topo.New(10000, mv.initial)
+	leader := bestLeaders(g)
+	for b.Loop() {
+		b.StopTimer()
+		m := New(Config{Stabilization: DefaultStabilization, Liveness: DefaultLiveness, Spontaneous: true, Moving: true, Network: g})
+		var ev trace.Event
+		for v := range g.N() {
+			ev = trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(v), Peer: algo.None, Value: int64(v)}
+			m.Observe(&ev)
+		}
+		for v := range g.N() {
+			ev = trace.Event{At: time.Millisecond / 2, Kind: trace.StatusChanged, Node: algo.NodeID(v), Peer: algo.None,
+				Status: algo.Status{Leader: leader[v], State: algo.Norm, Index: algo.Index{Num: 1, ID: leader[v]}}}
+			m.Observe(&ev)
+		}
+		b.StartTimer()
+		for i := range mv.events {
+			m.Observe(&mv.events[i])
+		}
+		ev = trace.Event{At: mv.end, Kind: trace.End, Peer: algo.None}
+		m.Observe(&ev)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(mv.events)), "ns/link")
 }

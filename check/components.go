@@ -15,15 +15,14 @@ import (
 // anything else rebuilds every changed component (rebuild). Both give the
 // same components, counts, births and reviews.
 func (m *Monitor) recompute() {
-	m.dirty = false
 	var fresh []int32
 	if m.links == 1 && !m.nodeChanged && !m.fullRebuild {
-		for _, v := range m.touched {
-			m.rec(v).touched = false
-		}
-		m.touched = m.touched[:0]
+		// Nothing is listed in touched (linkChanged).
+		m.dirty, m.linkHeld = false, false
 		fresh = m.relink(m.link)
 	} else {
+		m.listLink()
+		m.dirty = false
 		fresh = m.rebuild()
 	}
 	m.links, m.nodeChanged = 0, false
@@ -235,7 +234,7 @@ func (m *Monitor) place(v algo.NodeID, c int32) {
 		m.contribute(old, v, n.status, -1)
 		m.dissolve(old)
 	}
-	n.comp = c
+	m.setComp(v, c)
 	cs.size++
 	if p := (algo.Peer{ID: v, Value: n.value}); p.Better(cs.best) {
 		cs.best = p

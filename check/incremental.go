@@ -34,7 +34,7 @@ type linkChange struct {
 // give them birth: that of the lower end's component first.
 func (m *Monitor) relink(l linkChange) []int32 {
 	a, b := min(l.a, l.b), max(l.a, l.b)
-	ca, cb := m.rec(a).comp, m.rec(b).comp // -1 for a dead end
+	ca, cb := m.compOf(a), m.compOf(b) // -1 for a dead end
 	switch {
 	case l.up && ca >= 0 && cb >= 0 && ca != cb:
 		m.merge(ca, cb, a, b)
@@ -43,7 +43,7 @@ func (m *Monitor) relink(l linkChange) []int32 {
 	}
 	fresh := m.freshBuf[:0]
 	for _, v := range [2]algo.NodeID{a, b} {
-		if c := m.rec(v).comp; c >= 0 && !slices.Contains(fresh, c) {
+		if c := m.compOf(v); c >= 0 && !slices.Contains(fresh, c) {
 			m.rebirth(c)
 			fresh = append(fresh, c)
 		}
@@ -179,7 +179,7 @@ func (m *Monitor) joined(c int32, a, b algo.NodeID) bool {
 	i, j := 0, 0
 	for i < len(la) && j < len(lb) {
 		x, y := la[i], lb[j]
-		if x == y && m.rec(x).comp == c {
+		if x == y && m.compOf(x) == c {
 			return true
 		}
 		if x <= y {
@@ -241,7 +241,7 @@ func (m *Monitor) move(v algo.NodeID, from, to int32) {
 	s := n.status
 	m.contribute(from, v, s, -1)
 	m.comps[from].size--
-	n.comp = to
+	m.setComp(v, to)
 	m.comps[to].size++
 	m.contribute(to, v, s, +1)
 }

@@ -160,11 +160,8 @@ type nodeState struct {
 	// initiated is set once the node is asked to elect (an elect_called
 	// event): its component must then elect.
 	initiated bool
-	touched   bool // listed in Monitor.touched
-	// owned says the node's links are its own list (Monitor.lists), not
-	// the network's (Monitor.net), which they are until they first change.
-	owned bool
-	seen  uint32 // stamp of the last search that reached it (Monitor.stamp)
+	touched   bool   // listed in Monitor.touched
+	seen      uint32 // stamp of the last search that reached it (Monitor.stamp)
 	// id is the node's, for a pass over the records in their own order.
 	id algo.NodeID
 }
@@ -208,6 +205,7 @@ type Monitor struct {
 	touched     []algo.NodeID
 	links       int
 	link        linkChange
+	linkHeld    bool // link's ends are not listed in touched yet
 	nodeChanged bool
 	// fullRebuild, set by tests only, rebuilds for every change and queues
 	// every deadline (see schedule): the way the incremental one is
@@ -347,7 +345,10 @@ func (m *Monitor) grow(n int) {
 	for len(m.nodes) < n {
 		// Arranged, all are made at once, and Arrange names them.
 		id := algo.NodeID(len(m.nodes))
-		m.nodes = append(m.nodes, nodeState{status: algo.Status{Leader: algo.None}, comp: -1, owned: true, id: id})
+		m.nodes = append(m.nodes, nodeState{status: algo.Status{Leader: algo.None}, comp: -1, id: id})
+	}
+	if !m.building {
+		m.beyond() // nodes beyond the network
 	}
 }
 
@@ -388,19 +389,14 @@ func (m *Monitor) finishBuilding() {
 		m.net = topo.New(len(m.nodes), m.initial)
 		m.initial = nil
 	}
-	// The nodes of the network take their links from it; a node beyond it
-	// keeps its own list (none yet).
-	for i := range m.nodes {
-		if n := &m.nodes[i]; int(n.id) < m.net.N() {
-			n.owned = false
-		}
-	}
+	m.beyond()
 }
 
 // touch marks v changed other than by a link: its component is rebuilt at
 // the next recompute.
 func (m *Monitor) touch(v algo.NodeID) {
 	m.nodeChanged = true
+	m.listLink()
 	m.markChanged(v)
 }
 
@@ -417,24 +413,42 @@ func (m *Monitor) markChanged(v algo.NodeID) {
 }
 
 func (m *Monitor) linkUp(a, b algo.NodeID) {
-	m.insert(a, b)
-	m.insert(b, a)
+	m.setLink(a, b, true)
 	m.linkChanged(linkChange{a, b, true})
 }
 
 func (m *Monitor) linkDown(a, b algo.NodeID) {
-	m.delete(a, b)
-	m.delete(b, a)
+	m.setLink(a, b, false)
 	m.linkChanged(linkChange{a, b, false})
 }
 
 // linkChanged marks both ends of a changed link and remembers the change,
-// in case it stays alone in its instant.
+// in case it stays alone in its instant. The ends of the instant's first
+// change are listed (markChanged) only once another change comes: one alone
+// is applied by relink, which needs no list, and then reads none of the
+// records of its ends (see adjacency).
 func (m *Monitor) linkChanged(l linkChange) {
+	if !m.dirty {
+		m.dirty = true
+		m.changeAt = m.now
+	}
+	m.links++
+	if m.links == 1 && !m.nodeChanged {
+		m.link, m.linkHeld = l, true
+		return
+	}
+	m.listLink()
 	m.markChanged(l.a)
 	m.markChanged(l.b)
-	m.links++
-	m.link = l
+}
+
+// listLink lists the ends of the link change that linkChanged held back.
+func (m *Monitor) listLink() {
+	if m.linkHeld {
+		m.linkHeld = false
+		m.markChanged(m.link.a)
+		m.markChanged(m.link.b)
+	}
 }
 
 func (m *Monitor) crash(v algo.NodeID) {
@@ -487,7 +501,7 @@ func (m *Monitor) leave(v algo.NodeID) {
 		return
 	}
 	m.contribute(c, v, n.status, -1)
-	n.comp = -1
+	m.setComp(v, -1)
 	m.dissolve(c)
 }
 

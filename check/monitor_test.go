@@ -400,6 +400,9 @@ func checkInvariants(m *Monitor) error {
 			got[c] = k
 			leaders[c] = map[algo.NodeID]int32{}
 		}
+		if got := m.compOf(v); got != c {
+			return fmt.Errorf("node %d in component %d, but %d in its links record", v, c, got)
+		}
 		k.size++
 		if p := (algo.Peer{ID: v, Value: m.rec(v).value}); p.Better(k.best) {
 			k.best = p
