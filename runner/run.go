@@ -13,6 +13,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/internal/behind"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/scenario"
@@ -67,6 +68,23 @@ func collectBig(n int) {
 	if n >= bigRun {
 		runtime.GC()
 	}
+}
+
+// behindMin is the network size from which the checker (and Reach, which
+// reads it) runs on a second core, behind the engine (internal/behind): on a
+// network this large its records miss the caches, and the engine need not
+// wait for it. On smaller ones it stays in line, where a run costs no
+// goroutine and no batches.
+const behindMin = 10_000
+
+// bearsOnSpec says which events the checker reads: all but message traffic
+// and timer expiries, which it passes over (check.Monitor.Observe).
+func bearsOnSpec(k trace.Kind) bool {
+	switch k {
+	case trace.Sent, trace.Delivered, trace.Dropped, trace.TimerFired:
+		return false
+	}
+	return true
 }
 
 // ReachPeriod is how often a mobile run of n nodes samples whether each
@@ -327,13 +345,20 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	live.Network = g
 	mon := check.New(live)
 	counter := metrics.NewCounter(len(a.Messages))
-	observers := append([]trace.Observer{mon, counter}, opt.Observers...)
+	judges := []trace.Observer{mon}
 	var reach *metrics.Reach
 	if net.Radio != nil {
 		// Reach samples the checker's view of the network: it goes first.
 		reach = metrics.NewReach(ReachPeriod(g.N()), mon)
-		observers = append([]trace.Observer{reach}, observers...)
+		judges = []trace.Observer{reach, mon}
 	}
+	var pipe *behind.Pipe
+	if g.N() >= behindMin {
+		pipe = behind.New(bearsOnSpec, judges...)
+		defer pipe.Close()
+		judges = []trace.Observer{pipe}
+	}
+	observers := append(append(judges, counter), opt.Observers...)
 	var tw *trace.Writer
 	if opt.Trace != nil {
 		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net, initiators, ccfg))
@@ -356,6 +381,9 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	start := time.Now()
 	res := eng.Run()
+	if pipe != nil {
+		pipe.Wait() // the checker's last events
+	}
 	wall := time.Since(start)
 	collectBig(g.N()) // the engine's memory is garbage now (eng is not used again)
 	if tw != nil {
