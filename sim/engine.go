@@ -172,6 +172,7 @@ type Engine struct {
 	inRange [][]algo.NodeID
 	change  mobility.Change
 	ahead   ahead
+	feed    *feed // a radio's changes, computed on another core (feed.go)
 
 	// values are the nodes' values by id, from New until announce, which
 	// reads them in id order (nodes are in layout order).
@@ -446,6 +447,9 @@ func (e *Engine) Run() Result {
 		}
 	}
 	e.startMotion()
+	if e.feed != nil {
+		defer e.feed.close()
+	}
 	limit := int64(e.cfg.Duration)
 	for e.q.len() > 0 { // every event queued is within the limit (schedule)
 		ev := e.q.pop()

@@ -76,7 +76,19 @@ func (e *Engine) startMotion() {
 	if e.cfg.Motion == nil {
 		return
 	}
+	if e.feedable() {
+		e.feed = startFeed(e.cfg.Motion)
+	}
 	e.pullChange()
+}
+
+// nextChange returns the motion's next change, from the feed if there is
+// one; false when there is none left.
+func (e *Engine) nextChange() (mobility.Change, bool) {
+	if e.feed != nil {
+		return e.feed.next()
+	}
+	return e.cfg.Motion.Next()
 }
 
 // ahead holds the motion's changes after the one queued, read early so that
@@ -101,7 +113,7 @@ const (
 func (e *Engine) pullChange() {
 	q := &e.ahead
 	for q.n < aheadLen {
-		c, ok := e.cfg.Motion.Next()
+		c, ok := e.nextChange()
 		if !ok {
 			break
 		}

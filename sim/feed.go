@@ -1,0 +1,112 @@
+package sim
+
+import "github.com/electgo/elect/mobility"
+
+// A radio's link changes depend on nothing the run does: the nodes' tracks
+// are fixed before it starts. On a large moving network, computing them is
+// a good part of the run (the pairs of nodes near one another, when each
+// comes into range and out of it), so a feed computes them on another
+// core, batches ahead of the engine, which reads them in the same order as
+// it would have asked for them one by one. Only the radio goes behind: a
+// Motion of the caller's may not expect Next from another goroutine.
+
+// feedMin is the network size from which a radio's changes are fed from
+// another core; below it the changes cost little, and the goroutine and its
+// batches would be most of that.
+const feedMin = 10_000
+
+// feedLen is the number of changes in a batch, and feedBatches how many
+// batches exist: the feed runs at most feedBatches-1 ahead of the engine.
+const (
+	feedLen     = 1024
+	feedBatches = 4
+)
+
+// feed reads a Motion's changes on another goroutine.
+type feed struct {
+	full  chan []mobility.Change
+	free  chan []mobility.Change
+	stop  chan struct{}
+	cur   []mobility.Change // the batch being read
+	at    int               // the next change in cur
+	fault any               // the feed's panic, known when full closes
+}
+
+// feedable says whether the run's motion is computed behind the engine.
+func (e *Engine) feedable() bool {
+	_, radio := e.cfg.Motion.(*mobility.Radio)
+	return radio && len(e.nodes) >= feedMin
+}
+
+// startFeed starts computing m's changes behind the engine.
+func startFeed(m Motion) *feed {
+	f := &feed{
+		full: make(chan []mobility.Change, feedBatches),
+		free: make(chan []mobility.Change, feedBatches),
+		stop: make(chan struct{}),
+	}
+	for range feedBatches {
+		f.free <- make([]mobility.Change, 0, feedLen)
+	}
+	go f.run(m)
+	return f
+}
+
+func (f *feed) run(m Motion) {
+	defer close(f.full)
+	defer func() { f.fault = recover() }()
+	for {
+		var b []mobility.Change
+		select {
+		case b = <-f.free:
+		case <-f.stop:
+			return
+		}
+		b = b[:0]
+		for len(b) < feedLen {
+			c, ok := m.Next()
+			if !ok {
+				break
+			}
+			b = append(b, c)
+		}
+		if len(b) > 0 {
+			select {
+			case f.full <- b:
+			case <-f.stop:
+				return
+			}
+		}
+		if len(b) < feedLen {
+			return // the motion has no more changes
+		}
+	}
+}
+
+// next returns the motion's next change; false when there is none left.
+func (f *feed) next() (mobility.Change, bool) {
+	if f.at == len(f.cur) {
+		if f.cur != nil {
+			f.free <- f.cur
+		}
+		b, ok := <-f.full
+		if !ok {
+			if f.fault != nil {
+				panic(f.fault) // the motion's, raised where it was asked for
+			}
+			f.cur, f.at = nil, 0
+			return mobility.Change{}, false
+		}
+		f.cur, f.at = b, 0
+	}
+	f.at++
+	return f.cur[f.at-1], true
+}
+
+// close stops the feed, wherever it is.
+func (f *feed) close() {
+	close(f.stop)
+	for range f.full {
+		// let the goroutine finish a send it began
+	}
+}
