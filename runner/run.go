@@ -355,6 +355,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	var pipe *behind.Pipe
 	if g.N() >= behindMin {
 		pipe = behind.New(bearsOnSpec, judges...)
+		pipe.SkipInitialLinks() // the checker has the network (live.Network)
 		defer pipe.Close()
 		judges = []trace.Observer{pipe}
 	}

@@ -102,6 +102,9 @@ type Pipe struct {
 	free  chan *batch
 	done  chan any // the goroutine's panic, or nil, when it ends
 	ended bool
+	// announcing is set while the initial link_up events are skipped
+	// (SkipInitialLinks) and none but they and node_added have come.
+	announcing bool
 }
 
 // New starts a Pipe to obs (called in this order for each event), for the
@@ -141,9 +144,24 @@ func (p *Pipe) Arrange(rank []int32) {
 	}
 }
 
+// SkipInitialLinks leaves out the link_up events with which an emitter
+// announces its network at time 0 (those before any event but link_up and
+// node_added at 0), for observers that are given the network otherwise and
+// skip them (check.Config.Network): on a large network they are most of the
+// events that would cross. Called before the first event.
+func (p *Pipe) SkipInitialLinks() { p.announcing = true }
+
 // Observe adds e to the current batch if it is kept, and sends the batch
 // on when it is full.
 func (p *Pipe) Observe(e *trace.Event) {
+	if p.announcing {
+		switch {
+		case e.At != 0 || e.Kind != trace.LinkUp && e.Kind != trace.NodeAdded:
+			p.announcing = false
+		case e.Kind == trace.LinkUp:
+			return
+		}
+	}
 	if !p.keep[e.Kind] {
 		return
 	}

@@ -162,3 +162,30 @@ func TestPipeClose(t *testing.T) {
 		t.Errorf("after Close the observer saw %d events of the batch begun", len(r.events))
 	}
 }
+
+// With SkipInitialLinks the link_up events of the network's announcement
+// are left out, and only those: a link_up at 0 after any other event, or
+// after 0, is passed.
+func TestPipeSkipsInitialLinks(t *testing.T) {
+	r := &recorder{}
+	p := New(notTraffic, r)
+	defer p.Close()
+	p.SkipInitialLinks()
+	in := []trace.Event{
+		{Kind: trace.NodeAdded, Node: 0, Value: 5},
+		{Kind: trace.LinkUp, Node: 0, Peer: 1},
+		{Kind: trace.NodeAdded, Node: 1, Value: 6},
+		{Kind: trace.LinkUp, Node: 1, Peer: 2},
+		{Kind: trace.Delivered, Node: 1, Peer: 2}, // not passed, but ends the announcement
+		{Kind: trace.LinkUp, Node: 0, Peer: 2},
+		{At: 1, Kind: trace.LinkUp, Node: 1, Peer: 3},
+	}
+	for i := range in {
+		p.Observe(&in[i])
+	}
+	p.Wait()
+	want := []trace.Event{in[0], in[2], in[5], in[6]}
+	if !reflect.DeepEqual(r.events, want) {
+		t.Errorf("passed %+v\nwant %+v", r.events, want)
+	}
+}
