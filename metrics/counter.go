@@ -32,6 +32,9 @@ type Counter struct {
 	// Reports (a measurement that leaves out the start of a run).
 	From time.Duration
 
+	// split says the nodes are followed apart (Nodes): Observe passes over
+	// the events that follow them.
+	split bool
 	nodes int
 	// seen holds what the counter follows of each node: by id, or at
 	// rank[id] once arranged (trace.Arranger).
@@ -54,6 +57,9 @@ func NewCounter(types int) *Counter {
 // Observe counts one event.
 func (c *Counter) Observe(e *trace.Event) {
 	c.Events++
+	if c.split && followsNodes(e.Kind) {
+		return
+	}
 	if e.At < c.From {
 		c.track(e)
 		return
@@ -77,6 +83,36 @@ func (c *Counter) Observe(e *trace.Event) {
 		if e.Moved {
 			c.LinkChanges++
 		}
+	}
+}
+
+// followsNodes says events of kind k are those by which the counter follows
+// the nodes (track).
+func followsNodes(k trace.Kind) bool {
+	return k == trace.NodeAdded || k == trace.StatusChanged || k == trace.Reported
+}
+
+// Nodes returns the part of the counter that follows the nodes: an
+// Observer of the node_added, status_changed and reported events (it passes
+// over the rest), from which ElectionsStarted, LeaderChanges, Reported and
+// Reports come. The counter's own Observe passes over those events from
+// then on, and counts the rest: the two touch different fields, so the
+// part may observe on another goroutine than the counter's (behind the
+// engine, where its per-node records do not hold the engine up), as long as
+// its results are read once both have seen every event. Events still counts
+// every event, from the counter's own stream. Call it before the first
+// event.
+func (c *Counter) Nodes() trace.Observer {
+	c.split = true
+	return nodeFollower{c}
+}
+
+// nodeFollower is the part of a Counter that follows the nodes (Nodes).
+type nodeFollower struct{ c *Counter }
+
+func (f nodeFollower) Observe(e *trace.Event) {
+	if followsNodes(e.Kind) {
+		f.c.track(e)
 	}
 }
 

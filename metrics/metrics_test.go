@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,11 @@ func TestCounterChanges(t *testing.T) {
 	// 0) counts the same.
 	arranged := NewCounter(1)
 	arranged.Arrange([]int32{1, 0})
+	// A late counter whose nodes are followed apart (Nodes) counts the same
+	// as the late one.
+	split := NewCounter(1)
+	split.From = time.Minute
+	nodes := split.Nodes()
 	none := algo.None
 	st := func(at time.Duration, v algo.NodeID, leader algo.NodeID, num uint32, src algo.NodeID) trace.Event {
 		return trace.Event{At: at, Kind: trace.StatusChanged, Node: v, Peer: none,
@@ -67,6 +73,12 @@ func TestCounterChanges(t *testing.T) {
 		c.Observe(&e)
 		late.Observe(&e)
 		arranged.Observe(&e)
+		split.Observe(&e)
+		nodes.Observe(&e)
+	}
+	split.split = false // the one field that differs
+	if !reflect.DeepEqual(split, late) {
+		t.Errorf("followed apart: %+v\nin one: %+v", split, late)
 	}
 	if arranged.ElectionsStarted != c.ElectionsStarted || arranged.LeaderChanges != c.LeaderChanges || arranged.seen[0] != c.seen[1] {
 		t.Errorf("arranged: elections started %d, leader changes %d, records %+v; unarranged %d, %d, %+v",

@@ -74,8 +74,9 @@ func collectBig(n int) {
 // reads it) runs on a second core, behind the engine (internal/behind): on a
 // network this large its records miss the caches, and the engine need not
 // wait for it. On smaller ones it stays in line, where a run costs no
-// goroutine and no batches.
-const behindMin = 10_000
+// goroutine and no batches. (A variable for the tests, which compare the
+// two ways on small runs.)
+var behindMin = 10_000
 
 // bearsOnSpec says which events the checker reads: all but message traffic
 // and timer expiries, which it passes over (check.Monitor.Observe).
@@ -354,6 +355,9 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	var pipe *behind.Pipe
 	if g.N() >= behindMin {
+		// The counter's records of the nodes go behind with the checker;
+		// it counts the messages in line.
+		judges = append(judges, counter.Nodes())
 		pipe = behind.New(bearsOnSpec, judges...)
 		pipe.SkipInitialLinks() // the checker has the network (live.Network)
 		defer pipe.Close()
