@@ -11,21 +11,30 @@ import (
 // recompute brings the components up to date with the changes of the
 // instant that just ended. The components that changed are born again: they
 // get since = the change's time, fresh deadlines and a review. A lone link
-// change is applied to the components in place (relink, incremental.go);
-// anything else rebuilds every changed component (rebuild). Both give the
-// same components, counts, births and reviews.
+// change is applied to the components in place (relink, incremental.go), and
+// so are several that change no component's members (inPlace, reborn: on a
+// large moving network, link changes at one instant are common); anything
+// else rebuilds every changed component (rebuild). All give the same
+// components, counts, births and reviews.
 func (m *Monitor) recompute() {
 	var fresh []int32
-	if m.links == 1 && !m.nodeChanged && !m.fullRebuild {
-		// Nothing is listed in touched (linkChanged).
-		m.dirty, m.linkHeld = false, false
-		fresh = m.relink(m.link)
-	} else {
+	switch {
+	case m.nodeChanged || m.fullRebuild:
 		m.listLink()
 		m.dirty = false
 		fresh = m.rebuild()
+	case len(m.changes) == 1:
+		// Nothing is listed in touched (linkChanged).
+		m.dirty, m.linkHeld = false, false
+		fresh = m.relink(m.changes[0])
+	case m.inPlace():
+		m.dirty = false
+		fresh = m.reborn()
+	default:
+		m.dirty = false
+		fresh = m.rebuild()
 	}
-	m.links, m.nodeChanged = 0, false
+	m.changes, m.nodeChanged = m.changes[:0], false
 	for _, c := range fresh {
 		m.schedule(c)
 		m.review(c)

@@ -121,8 +121,35 @@ func (m *Monitor) merge(ca, cb int32, a, b algo.NodeID) {
 // to a new component. Either way the cost is about twice the smaller side,
 // not the size of c. A common neighbour of a and b (joined) tells it at once.
 func (m *Monitor) split(c int32, a, b algo.NodeID) {
-	if m.joined(c, a, b) {
+	side, rest := m.apart(c, a, b)
+	if side == nil {
 		return
+	}
+	n := m.newComp()
+	cs, ns := &m.comps[c], &m.comps[n] // newComp may move m.comps
+	// Both parts carry over c's open election, as rebuilt they would.
+	ns.electOpen, ns.electStart = cs.electOpen, cs.electStart
+	ns.best = algo.NoPeer
+	for _, v := range side {
+		m.move(v, c, n)
+		ns.best = ns.best.Max(m.peer(v))
+	}
+	m.recount(n)
+	if m.rec(cs.best.ID).comp != c {
+		// c's most valued node left: only a search of all of c can tell
+		// which is next.
+		cs.best = m.bestOf(c, rest)
+	}
+	m.recount(c)
+}
+
+// apart tells whether a and b, in component c, are no longer connected, as
+// split describes: if so it returns the side found whole (in a search
+// buffer: good until the next search) and a node of the other side, and
+// nil if they are still connected.
+func (m *Monitor) apart(c int32, a, b algo.NodeID) ([]algo.NodeID, algo.NodeID) {
+	if m.joined(c, a, b) {
+		return nil, 0
 	}
 	sa, sb := m.stamps()
 	qa := append(m.memberBuf[:0], a)
@@ -147,25 +174,50 @@ func (m *Monitor) split(c int32, a, b algo.NodeID) {
 			break
 		}
 	}
-	if side != nil {
-		n := m.newComp()
-		cs, ns := &m.comps[c], &m.comps[n] // newComp may move m.comps
-		// Both parts carry over c's open election, as rebuilt they would.
-		ns.electOpen, ns.electStart = cs.electOpen, cs.electStart
-		ns.best = algo.NoPeer
-		for _, v := range side {
-			m.move(v, c, n)
-			ns.best = ns.best.Max(m.peer(v))
-		}
-		m.recount(n)
-		if m.rec(cs.best.ID).comp != c {
-			// c's most valued node left: only a search of all of c can
-			// tell which is next.
-			cs.best = m.bestOf(c, rest)
-		}
-		m.recount(c)
-	}
 	m.memberBuf, m.otherBuf = qa[:0], qb[:0]
+	return side, rest
+}
+
+// inPlace tells whether the link changes of the instant (more than one,
+// with no other change) leave every component's members as they are: no
+// link up joins two components, and the ends of every link down in a
+// component are still connected, on the lists as the instant leaves them.
+// Then the components are those of the last recompute (any path a link
+// that went down was on has a detour), and rebuild would only give birth
+// again to those holding an end (reborn).
+func (m *Monitor) inPlace() bool {
+	for _, l := range m.changes {
+		ca, cb := m.compOf(l.a), m.compOf(l.b)
+		switch {
+		case l.up && ca >= 0 && cb >= 0 && ca != cb:
+			return false
+		case !l.up && ca >= 0 && ca == cb && l.a != l.b:
+			if side, _ := m.apart(ca, l.a, l.b); side != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// reborn gives birth again to the components that hold a node touched at
+// this instant, in the order rebuild would: that of their smallest touched
+// node, and returns them.
+func (m *Monitor) reborn() []int32 {
+	slices.Sort(m.touched)
+	fresh := m.freshBuf[:0]
+	before := m.births
+	for _, v := range m.touched {
+		n := m.rec(v)
+		n.touched = false
+		if c := n.comp; c >= 0 && m.comps[c].born <= before {
+			m.rebirth(c)
+			fresh = append(fresh, c)
+		}
+	}
+	m.touched = m.touched[:0]
+	m.freshBuf = fresh
+	return fresh
 }
 
 // joined tells whether a and b, in component c, have a common neighbour in

@@ -197,15 +197,14 @@ type Monitor struct {
 	initial  []topo.Edge
 
 	// The changes of the instant, applied at its end (recompute): the nodes
-	// they touched, how many links changed (the last in link) and whether
-	// anything else changed. A lone link change is applied in place
+	// they touched, the links that changed and whether anything else
+	// changed. A lone link change is applied in place
 	// (incremental.go); anything else is rebuilt (components.go).
 	dirty       bool
 	changeAt    time.Duration
 	touched     []algo.NodeID
-	links       int
-	link        linkChange
-	linkHeld    bool // link's ends are not listed in touched yet
+	changes     []linkChange // the link changes, in order
+	linkHeld    bool         // changes[0]'s ends are not listed in touched yet
 	nodeChanged bool
 	// fullRebuild, set by tests only, rebuilds for every change and queues
 	// every deadline (see schedule): the way the incremental one is
@@ -432,9 +431,9 @@ func (m *Monitor) linkChanged(l linkChange) {
 		m.dirty = true
 		m.changeAt = m.now
 	}
-	m.links++
-	if m.links == 1 && !m.nodeChanged {
-		m.link, m.linkHeld = l, true
+	m.changes = append(m.changes, l)
+	if len(m.changes) == 1 && !m.nodeChanged {
+		m.linkHeld = true
 		return
 	}
 	m.listLink()
@@ -446,8 +445,8 @@ func (m *Monitor) linkChanged(l linkChange) {
 func (m *Monitor) listLink() {
 	if m.linkHeld {
 		m.linkHeld = false
-		m.markChanged(m.link.a)
-		m.markChanged(m.link.b)
+		m.markChanged(m.changes[0].a)
+		m.markChanged(m.changes[0].b)
 	}
 }
 
