@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/electgo/elect/mobility"
+import (
+	"github.com/electgo/elect/internal/batches"
+	"github.com/electgo/elect/mobility"
+)
 
 // A radio's link changes depend on nothing the run does: the nodes' tracks
 // are fixed before it starts. On a large moving network, computing them is
@@ -24,12 +27,9 @@ const (
 
 // feed reads a Motion's changes on another goroutine.
 type feed struct {
-	full  chan []mobility.Change
-	free  chan []mobility.Change
-	stop  chan struct{}
-	cur   []mobility.Change // the batch being read
-	at    int               // the next change in cur
-	fault any               // the feed's panic, known when full closes
+	line *batches.Line[mobility.Change]
+	cur  []mobility.Change // the batch being read
+	at   int               // the next change in cur
 }
 
 // feedable says whether the run's motion is computed behind the engine.
@@ -40,61 +40,27 @@ func (e *Engine) feedable() bool {
 
 // startFeed starts computing m's changes behind the engine.
 func startFeed(m Motion) *feed {
-	f := &feed{
-		full: make(chan []mobility.Change, feedBatches),
-		free: make(chan []mobility.Change, feedBatches),
-		stop: make(chan struct{}),
-	}
-	for range feedBatches {
-		f.free <- make([]mobility.Change, 0, feedLen)
-	}
-	go f.run(m)
-	return f
-}
-
-func (f *feed) run(m Motion) {
-	defer close(f.full)
-	defer func() { f.fault = recover() }()
-	for {
-		var b []mobility.Change
-		select {
-		case b = <-f.free:
-		case <-f.stop:
-			return
-		}
-		b = b[:0]
-		for len(b) < feedLen {
+	f := &feed{line: batches.New[mobility.Change](feedLen, feedBatches)}
+	go func() {
+		defer func() { f.line.Close(recover()) }()
+		for {
 			c, ok := m.Next()
-			if !ok {
-				break
-			}
-			b = append(b, c)
-		}
-		if len(b) > 0 {
-			select {
-			case f.full <- b:
-			case <-f.stop:
-				return
+			if !ok || !f.line.Put(c) {
+				return // no change left, or the engine is done
 			}
 		}
-		if len(b) < feedLen {
-			return // the motion has no more changes
-		}
-	}
+	}()
+	return f
 }
 
 // next returns the motion's next change; false when there is none left.
 func (f *feed) next() (mobility.Change, bool) {
 	if f.at == len(f.cur) {
-		if f.cur != nil {
-			f.free <- f.cur
-		}
-		b, ok := <-f.full
+		b, ok := f.line.Next()
 		if !ok {
-			if f.fault != nil {
-				panic(f.fault) // the motion's, raised where it was asked for
+			if v := f.line.ClosedWith(); v != nil {
+				panic(v) // the motion's, raised where it was asked for
 			}
-			f.cur, f.at = nil, 0
 			return mobility.Change{}, false
 		}
 		f.cur, f.at = b, 0
@@ -105,8 +71,6 @@ func (f *feed) next() (mobility.Change, bool) {
 
 // close stops the feed, wherever it is.
 func (f *feed) close() {
-	close(f.stop)
-	for range f.full {
-		// let the goroutine finish a send it began
-	}
+	f.line.Leave(nil)
+	f.line.Drain()
 }

@@ -52,7 +52,8 @@ func TestFeedKeepsOrder(t *testing.T) {
 	}
 }
 
-// A panic of the motion's is raised where the engine asks for the change.
+// A panic of the motion's is raised where the engine asks for the change
+// it did not make, after every change it made.
 func TestFeedRaisesMotionPanic(t *testing.T) {
 	f := startFeed(&counting{n: 5 * feedLen, panicAt: 2*feedLen + 3})
 	defer f.close()
@@ -66,8 +67,8 @@ func TestFeedRaisesMotionPanic(t *testing.T) {
 			read++
 		}
 	}()
-	if s, _ := got.(string); !strings.Contains(s, "motion bug") || read != 2*feedLen {
-		t.Errorf("after %d changes raised %v, want the motion's panic after %d", read, got, 2*feedLen)
+	if s, _ := got.(string); !strings.Contains(s, "motion bug") || read != 2*feedLen+3 {
+		t.Errorf("after %d changes raised %v, want the motion's panic after the %d changes before it", read, got, 2*feedLen+3)
 	}
 }
 

@@ -17,25 +17,27 @@ package behind
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/batches"
 	"github.com/electgo/elect/trace"
 )
 
-// batchLen is the number of events in a batch, and batches how many batches
-// exist: the emitter runs at most batches-1 batches ahead of the
-// observers, then waits for them.
+// batchLen is the number of events in a batch, and batchCount how many
+// batches exist: the emitter runs at most batchCount-1 batches ahead of
+// the observers, then waits for them.
 const (
-	batchLen = 4096
-	batches  = 4
+	batchLen   = 4096
+	batchCount = 4
 )
 
 // slim is an event without the fields of message traffic, in 32 bytes:
 // half a cache line to cross from one core to the other. word holds Value
 // (NodeAdded, ValueChanged), the Index of a StatusChanged (with its Leader
-// in leader and its State in state), or the place of Text in the batch's
-// texts (Reported).
+// in leader and its State in state), or the number of a Reported event's
+// Text in the Pipe's texts.
 type slim struct {
 	at     time.Duration
 	word   uint64
@@ -52,15 +54,14 @@ const (
 	quiet
 )
 
-func pack(e *trace.Event, texts *[]string) slim {
+func pack(e *trace.Event, texts *textStore) slim {
 	s := slim{at: e.At, node: e.Node, peer: e.Peer, kind: e.Kind}
 	switch e.Kind {
 	case trace.StatusChanged:
 		s.word = uint64(e.Status.Index.Num) | uint64(uint32(e.Status.Index.ID))<<32
 		s.leader, s.state = e.Status.Leader, e.Status.State
 	case trace.Reported:
-		s.word = uint64(len(*texts))
-		*texts = append(*texts, e.Text)
+		s.word = texts.add(e.Text)
 	default:
 		s.word = uint64(e.Value)
 	}
@@ -73,22 +74,37 @@ func pack(e *trace.Event, texts *[]string) slim {
 	return s
 }
 
-func (s *slim) unpack(texts []string) trace.Event {
+func (s *slim) unpack(texts *textStore) trace.Event {
 	e := trace.Event{At: s.at, Kind: s.kind, Node: s.node, Peer: s.peer, Moved: s.flags&moved != 0, Quiescent: s.flags&quiet != 0}
 	switch s.kind {
 	case trace.StatusChanged:
 		e.Status = algo.Status{Leader: s.leader, State: s.state, Index: algo.Index{Num: uint32(s.word), ID: algo.NodeID(int32(s.word >> 32))}}
 	case trace.Reported:
-		e.Text = texts[s.word]
+		e.Text = texts.get(s.word)
 	default:
 		e.Value = int64(s.word)
 	}
 	return e
 }
 
-type batch struct {
-	events []slim
-	texts  []string
+// textStore keeps the texts of Reported events, which are rare, for the
+// observers' goroutine to read by number.
+type textStore struct {
+	mu    sync.Mutex
+	texts []string
+}
+
+func (t *textStore) add(text string) uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.texts = append(t.texts, text)
+	return uint64(len(t.texts) - 1)
+}
+
+func (t *textStore) get(i uint64) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.texts[i]
 }
 
 // Pipe is a trace.Observer that passes the events kept to its observers on
@@ -97,9 +113,8 @@ type batch struct {
 type Pipe struct {
 	obs   []trace.Observer
 	keep  [256]bool // by trace.Kind, a byte
-	cur   *batch
-	full  chan *batch
-	free  chan *batch
+	line  *batches.Line[slim]
+	texts textStore
 	done  chan any // the goroutine's panic, or nil, when it ends
 	ended bool
 	// announcing is set while the initial link_up events are skipped
@@ -111,12 +126,7 @@ type Pipe struct {
 // kinds of event keep accepts. keep must refuse message traffic and timer
 // expiries (Sent, Delivered, Dropped, TimerFired).
 func New(keep func(trace.Kind) bool, obs ...trace.Observer) *Pipe {
-	p := &Pipe{
-		obs:  obs,
-		full: make(chan *batch, batches),
-		free: make(chan *batch, batches),
-		done: make(chan any, 1),
-	}
+	p := &Pipe{obs: obs, line: batches.New[slim](batchLen, batchCount), done: make(chan any, 1)}
 	for k := range 256 {
 		p.keep[k] = keep(trace.Kind(k))
 	}
@@ -125,10 +135,6 @@ func New(keep func(trace.Kind) bool, obs ...trace.Observer) *Pipe {
 			panic(fmt.Sprintf("behind: %s events cannot go behind", k))
 		}
 	}
-	for range batches - 1 {
-		p.free <- &batch{events: make([]slim, 0, batchLen)}
-	}
-	p.cur = &batch{events: make([]slim, 0, batchLen)}
 	go p.run()
 	return p
 }
@@ -165,39 +171,34 @@ func (p *Pipe) Observe(e *trace.Event) {
 	if !p.keep[e.Kind] {
 		return
 	}
-	b := p.cur
-	b.events = append(b.events, pack(e, &b.texts))
-	if len(b.events) == batchLen {
-		p.send()
-	}
-}
-
-// send hands the current batch to the goroutine and takes a free one.
-func (p *Pipe) send() {
-	p.full <- p.cur
-	select {
-	case p.cur = <-p.free:
-	case v := <-p.done:
+	if !p.line.Put(pack(e, &p.texts)) {
 		// The observers' goroutine died: its panic is theirs to report,
 		// here, in the emitter's goroutine.
 		p.ended = true
-		panic(v)
+		panic(p.line.LeftWith())
 	}
 }
 
-// run hands the batches' events to the observers until the Pipe closes.
+// run hands the batches' events to the observers until the line closes.
 func (p *Pipe) run() {
-	defer func() { p.done <- recover() }()
-	var e trace.Event
-	for b := range p.full {
-		for i := range b.events {
-			e = b.events[i].unpack(b.texts)
+	defer func() {
+		v := recover()
+		if v != nil {
+			p.line.Leave(v)
+		}
+		p.done <- v
+	}()
+	for {
+		b, ok := p.line.Next()
+		if !ok {
+			return
+		}
+		for i := range b {
+			e := b[i].unpack(&p.texts)
 			for _, o := range p.obs {
 				o.Observe(&e)
 			}
 		}
-		b.events, b.texts = b.events[:0], b.texts[:0]
-		p.free <- b
 	}
 }
 
@@ -209,22 +210,20 @@ func (p *Pipe) Wait() {
 		return
 	}
 	p.ended = true
-	if len(p.cur.events) > 0 {
-		p.full <- p.cur
-	}
-	close(p.full)
+	p.line.Close(nil)
 	if v := <-p.done; v != nil {
 		panic(v)
 	}
 }
 
-// Close stops the Pipe where it is (an emitter that failed): the observers
-// see no more events, and their goroutine ends.
+// Close ends the Pipe (an emitter that failed): the observers' goroutine
+// ends once it has handed over what it was given, and a panic of theirs is
+// dropped.
 func (p *Pipe) Close() {
 	if p.ended {
 		return
 	}
 	p.ended = true
-	close(p.full)
+	p.line.Close(nil)
 	<-p.done
 }
