@@ -188,13 +188,14 @@ func (p *Pipe) run() {
 		}
 		p.done <- v
 	}()
+	var e trace.Event // one, reused: an event handed to observers escapes
 	for {
 		b, ok := p.line.Next()
 		if !ok {
 			return
 		}
 		for i := range b {
-			e := b[i].unpack(&p.texts)
+			e = b[i].unpack(&p.texts)
 			for _, o := range p.obs {
 				o.Observe(&e)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -187,5 +188,28 @@ func TestPipeSkipsInitialLinks(t *testing.T) {
 	want := []trace.Event{in[0], in[2], in[5], in[6]}
 	if !reflect.DeepEqual(r.events, want) {
 		t.Errorf("passed %+v\nwant %+v", r.events, want)
+	}
+}
+
+type discard struct{}
+
+func (discard) Observe(*trace.Event) {}
+
+// Passing events allocates nothing per event, on either goroutine (an event
+// handed to an observer escapes: one made per event would be a heap
+// allocation each, 470 MB on a million-node run).
+func TestPipeAllocatesNothingPerEvent(t *testing.T) {
+	p := New(notTraffic, discard{})
+	e := trace.Event{Kind: trace.StatusChanged}
+	const events = 20 * batchLen
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range events {
+		p.Observe(&e)
+	}
+	p.Wait()
+	runtime.ReadMemStats(&after)
+	if n := after.Mallocs - before.Mallocs; n > events/100 {
+		t.Errorf("%d allocations for %d events", n, events)
 	}
 }
