@@ -29,10 +29,11 @@ func (d deadline) before(e deadline) bool {
 	return !d.liveness && e.liveness
 }
 
-// dueQueue holds the pending deadlines. Under mobility they are many (two
-// for every link change of the last Liveness, hundreds of thousands) and
-// come and go at every change, so a heap's O(log n) would dominate the cost
-// of a change. But a deadline is set at since + a fixed bound, since is the
+// dueQueue holds the pending deadlines. They can be many (two for each of
+// the components a large network starts with; under mobility, with
+// fullRebuild, two for every link change of the last Liveness, see
+// schedule), so a heap's O(log n) would weigh on every birth. But a
+// deadline is set at since + a fixed bound, since is the
 // instant just closed, and instants come in order: each kind of deadline
 // arrives in order (time, then birth), so a first-in first-out queue per
 // kind holds them sorted at O(1). A deadline out of order (events going back

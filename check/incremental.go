@@ -184,7 +184,9 @@ func (m *Monitor) apart(c int32, a, b algo.NodeID) ([]algo.NodeID, algo.NodeID) 
 // component are still connected, on the lists as the instant leaves them.
 // Then the components are those of the last recompute (any path a link
 // that went down was on has a detour), and rebuild would only give birth
-// again to those holding an end (reborn).
+// again to those holding an end (reborn). When a link down did split a
+// component, the searches that found it (no more than twice the smaller
+// side) come on top of the rebuild that follows.
 func (m *Monitor) inPlace() bool {
 	for _, l := range m.changes {
 		ca, cb := m.compOf(l.a), m.compOf(l.b)

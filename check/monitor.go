@@ -198,8 +198,9 @@ type Monitor struct {
 
 	// The changes of the instant, applied at its end (recompute): the nodes
 	// they touched, the links that changed and whether anything else
-	// changed. A lone link change is applied in place
-	// (incremental.go); anything else is rebuilt (components.go).
+	// changed. Link changes alone are applied in place (incremental.go)
+	// when there is one, or when none changes a component's members;
+	// anything else is rebuilt (components.go).
 	dirty       bool
 	changeAt    time.Duration
 	touched     []algo.NodeID
