@@ -5,35 +5,38 @@
 //
 // A value costs the producer an append, and a batch one channel send each
 // way: passing values one by one on a channel would cost more than most of
-// the work moved. A fixed number of batches circulate, so the producer runs
-// at most that many batches ahead and memory stays bounded.
+// the work moved. The batches circulate, and the producer makes a new one
+// only when none is free, up to a bound: it runs at most that many batches
+// ahead, and memory stays bounded.
 package batches
 
 // Line is a one-way line of batches from a producer goroutine to a consumer
 // goroutine. The producer calls Put, Flush and Close; the consumer Next and
 // Leave.
 type Line[T any] struct {
-	full chan []T
-	free chan []T
-	gone chan struct{} // closed when the consumer leaves
-	out  []T           // the batch the producer fills
-	in   []T           // the batch the consumer reads
+	size, most, made int // values a batch; batches at most, and made so far
+	full             chan []T
+	free             chan []T
+	gone             chan struct{} // closed when the consumer leaves
+	out              []T           // the batch the producer fills
+	in               []T           // the batch the consumer reads
 	// What each side ended with: a panic, or nil.
 	closedWith, leftWith any
 }
 
-// New makes a Line of count batches of size values each.
-func New[T any](size, count int) *Line[T] {
-	l := &Line[T]{
-		full: make(chan []T, count),
-		free: make(chan []T, count),
+// New makes a Line of batches of size values each, at most most of them.
+// Batches are made as the producer gets ahead: one whose consumer keeps up
+// uses two, and one whose consumer has bursts of slow work (a checker's
+// first search of a million nodes) runs ahead through them, up to most
+// batches, rather than wait.
+func New[T any](size, most int) *Line[T] {
+	return &Line[T]{
+		size: size, most: max(most, 2), made: 1,
+		full: make(chan []T, max(most, 2)),
+		free: make(chan []T, max(most, 2)),
 		gone: make(chan struct{}),
 		out:  make([]T, 0, size),
 	}
-	for range count - 1 {
-		l.free <- make([]T, 0, size)
-	}
-	return l
 }
 
 // Put adds v to the batch being filled and hands the batch over when it is
@@ -53,8 +56,20 @@ func (l *Line[T]) Flush() bool {
 	if len(l.out) == 0 {
 		return true
 	}
-	// Never blocks: count batches exist and the channel holds count.
+	// Never blocks: at most most batches exist and the channel holds most.
 	l.full <- l.out
+	select {
+	case l.out = <-l.free:
+		return true
+	case <-l.gone:
+		return false
+	default:
+	}
+	if l.made < l.most {
+		l.made++
+		l.out = make([]T, 0, l.size)
+		return true
+	}
 	select {
 	case l.out = <-l.free:
 		return true
