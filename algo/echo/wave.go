@@ -63,15 +63,13 @@ type waveConfig struct {
 	arena    arena
 }
 
-// arena hands out the machines of a run and their small per-node arrays from
-// large chunks: a million nodes then cost a few dozen allocations instead of
-// two million.
+// arena hands out the machines of a run and the virtual tree's edge lists
+// from large chunks: a million nodes then cost a few dozen allocations
+// instead of two million.
 type arena struct {
-	waves algo.Slab[wave]
-	ids   []algo.NodeID
-	marks []mark
-	// idChunk and markChunk are the sizes of the last chunks made.
-	idChunk, markChunk int
+	waves   algo.Slab[wave]
+	ids     []algo.NodeID
+	idChunk int // the size of the last chunk of ids made
 }
 
 // newWave makes one node's machine.
@@ -90,8 +88,6 @@ const (
 
 func (a *arena) idList(n int) []algo.NodeID { return carve(&a.ids, &a.idChunk, n) }
 
-func (a *arena) markList(n int) []mark { return carve(&a.marks, &a.markChunk, n) }
-
 // carve cuts n values off the front of *free, making a new chunk of
 // *chunk values (doubled for the next) when too few are left.
 func carve[T any](free *[]T, chunk *int, n int) []T {
@@ -106,13 +102,14 @@ func carve[T any](free *[]T, chunk *int, n int) []T {
 
 // wave is one node's state.
 type wave struct {
-	cfg   *waveConfig
-	marks []mark
-	tree  *vtree // tree mode only
-	best  algo.Peer
+	cfg  *waveConfig
+	tree *vtree // tree mode only
+	best algo.Peer
+	// The marks of the edges the wave runs over (see edgeList, edgeMarks).
+	marks edgeMarks
 
-	// The wave this node belongs to (ID_i on the slides), the edge it came
-	// by, and the marks of the edges it runs over (see edgeList).
+	// The wave this node belongs to (ID_i on the slides) and the edge it
+	// came by.
 	wave   algo.Index
 	id     algo.NodeID
 	parent algo.NodeID
@@ -120,15 +117,6 @@ type wave struct {
 	done   int32 // edges whose mark equals wave
 	echoed bool
 	state  algo.State
-}
-
-// mark is what a node remembers of one edge: the highest wave that came over
-// it (an edge is done for the current wave when that equals it), and whether
-// that wave's echo came over it, making the edge a child edge: the subtree
-// the info wave goes down.
-type mark struct {
-	wave  algo.Index
-	child bool
 }
 
 const timerWave algo.Timer = 0
@@ -154,19 +142,7 @@ func (w *wave) Restart(env algo.Env) {
 		w.tree.start(env)
 		return
 	}
-	w.marks = nil // made at the first wave (graphMarks)
-}
-
-// graphMarks makes the marks of the graph's edges, all blank, when the node
-// first needs them: its first wave, not its boot. Boots come in id order,
-// waves in the graph's, so that a node's marks then sit in memory beside
-// its neighbours' (the arena hands them out in order), and a large wave
-// misses the cache far less. Until then the marks are nil: no edge has
-// carried anything.
-func (w *wave) graphMarks(env algo.Env) {
-	if w.marks == nil && w.tree == nil {
-		w.marks = w.cfg.arena.markList(len(env.Neighbors()))
-	}
+	w.marks.clear()
 }
 
 // Save keeps the leader, the state and the wave.
@@ -225,25 +201,18 @@ func (w *wave) edgeList(env algo.Env) []algo.NodeID {
 func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 	if w.tree != nil {
 		if edges := w.tree.edges(); !slices.Equal(edges, w.tree.waveEdges) {
-			// The tree changed (or this is the first wave): marks follow
-			// their edges into the new arrays.
-			old, oldMarks := w.tree.waveEdges, w.marks
-			w.tree.waveEdges, w.marks = w.cfg.arena.idList(len(edges)), w.cfg.arena.markList(len(edges))
+			// The tree changed (or this is the first wave).
+			w.tree.waveEdges = w.cfg.arena.idList(len(edges))
 			copy(w.tree.waveEdges, edges)
-			for i, u := range w.tree.waveEdges {
-				if j, ok := ids.Find(old, u); ok {
-					w.marks[i] = oldMarks[j]
-				}
-			}
 		}
 	}
-	w.graphMarks(env)
+	w.marks.clear() // every mark is of a lower wave now: blank
 	w.wave, w.parent, w.done, w.echoed = x, from, 0, false
 	w.best = algo.Peer{ID: w.id, Value: env.Value()}
 	w.state = algo.Wait
 	w.leader = algo.None
 	if from != algo.None {
-		w.mark(env, from, x, false)
+		w.mark(env, from, false)
 	}
 	for _, u := range w.edgeList(env) {
 		if u != from {
@@ -252,19 +221,20 @@ func (w *wave) join(env algo.Env, x algo.Index, from algo.NodeID) {
 	}
 }
 
-// mark records that wave x came over the edge to u. It reports whether that
-// made the edge done for the current wave: false for an edge that was done
-// already (a duplicate) or is not one of this node's wave edges.
-func (w *wave) mark(env algo.Env, u algo.NodeID, x algo.Index, child bool) bool {
-	w.graphMarks(env)
-	i, ok := ids.Find(w.edgeList(env), u)
-	if !ok || !w.marks[i].wave.Less(x) {
+// mark records that the node's wave came over the edge to u (its echo, if
+// child): every caller passes a message of that wave. It reports whether
+// that made the edge done: false for an edge that was done already (a
+// duplicate) or is not one of this node's wave edges.
+func (w *wave) mark(env algo.Env, u algo.NodeID, child bool) bool {
+	edges := w.edgeList(env)
+	i, ok := ids.Find(edges, u)
+	if !ok {
 		return false
 	}
-	w.marks[i] = mark{wave: x, child: child}
-	if x != w.wave {
+	if seen, _ := w.marks.get(i); seen {
 		return false
 	}
+	w.marks.set(i, len(edges), child)
 	w.done++
 	return true
 }
@@ -282,11 +252,11 @@ func (w *wave) Receive(env algo.Env, m *algo.Message) {
 		default:
 			// The same wave over another edge: the explorers crossed, the edge
 			// is not part of the tree.
-			w.mark(env, m.From, x, false)
+			w.mark(env, m.From, false)
 			w.maybeFinish(env)
 		}
 	case Echo:
-		if m.Index != w.wave || !w.mark(env, m.From, m.Index, true) {
+		if m.Index != w.wave || !w.mark(env, m.From, true) {
 			return // another wave's echo, or a duplicate
 		}
 		w.best = w.best.Max(m.Peer)
@@ -306,7 +276,7 @@ func (w *wave) Receive(env algo.Env, m *algo.Message) {
 // maybeFinish sends the echo, or decides at the initiator, once every edge is
 // done for the current wave.
 func (w *wave) maybeFinish(env algo.Env) {
-	if w.wave.IsZero() || w.echoed || int(w.done) < len(w.marks) {
+	if w.wave.IsZero() || w.echoed || int(w.done) < len(w.edgeList(env)) {
 		return
 	}
 	w.echoed = true
@@ -323,10 +293,9 @@ func (w *wave) maybeFinish(env algo.Env) {
 func (w *wave) decide(env algo.Env, leader algo.Peer) {
 	w.leader = leader.ID
 	w.state = algo.Norm
-	edges := w.edgeList(env)
-	for i, mk := range w.marks {
-		if mk.child && mk.wave == w.wave {
-			env.Send(edges[i], algo.Message{Type: Info, Index: w.wave, Peer: leader})
+	for i, u := range w.edgeList(env) {
+		if _, child := w.marks.get(i); child {
+			env.Send(u, algo.Message{Type: Info, Index: w.wave, Peer: leader})
 		}
 	}
 }
@@ -345,10 +314,9 @@ func (w *wave) NeighborUp(env algo.Env, id algo.NodeID) {
 		w.tree.neighborUp(env, id)
 		return
 	}
-	if w.marks != nil {
-		i, _ := ids.Find(env.Neighbors(), id)
-		w.marks = slices.Insert(w.marks, i, mark{})
-	} // else the marks, when made, will have the edge
+	nbrs := env.Neighbors()
+	i, _ := ids.Find(nbrs, id)
+	w.marks.insert(i, len(nbrs)-1)
 
 	if !w.wave.IsZero() && !w.echoed && w.state != algo.Norm {
 		env.Send(id, algo.Message{Type: Explorer, Index: w.wave})
@@ -362,14 +330,11 @@ func (w *wave) NeighborDown(env algo.Env, id algo.NodeID) {
 		w.tree.neighborDown(env, id)
 		return
 	}
-	if w.marks == nil {
-		w.graphMarks(env) // the neighbours without id: blank, as they were
-	} else {
-		i, _ := ids.Find(env.Neighbors(), id)
-		if w.marks[i].wave == w.wave && !w.wave.IsZero() {
-			w.done--
-		}
-		w.marks = slices.Delete(w.marks, i, i+1)
+	nbrs := env.Neighbors()
+	i, _ := ids.Find(nbrs, id) // where id was
+	if seen, _ := w.marks.get(i); seen {
+		w.done--
 	}
+	w.marks.remove(i, len(nbrs)+1)
 	w.maybeFinish(env)
 }
