@@ -139,21 +139,31 @@ func (e *Engine) pullChange() {
 	}
 }
 
-// prefetchLinks asks for the start of nd's lists and of its machine.
+// prefetchLinks asks for nd's lists, whole (a change shifts their tails),
+// and the start of its machine.
 func (e *Engine) prefetchLinks(nd *node) {
-	if o := int(nd.off); o < len(e.nbrs) {
-		prefetch(uintptr(unsafe.Pointer(&e.nbrs[o])))
-		prefetch(uintptr(unsafe.Pointer(&e.links[o])))
+	if o, n := int(nd.off), int(nd.deg)+1; o+n <= len(e.nbrs) {
+		prefetchSpan(unsafe.Pointer(&e.nbrs[o]), n*4)
+		prefetchSpan(unsafe.Pointer(&e.links[o]), n*4)
 		if e.lasts != nil {
-			prefetch(uintptr(unsafe.Pointer(&e.lasts[o])))
+			prefetchSpan(unsafe.Pointer(&e.lasts[o]), n*8)
 		}
 		if e.since != nil {
-			prefetch(uintptr(unsafe.Pointer(&e.since[o])))
+			prefetchSpan(unsafe.Pointer(&e.since[o]), n*8)
 		}
 	}
 	if nd.m != nil {
 		// An interface's second word points at the machine's own value.
-		prefetch((*[2]uintptr)(unsafe.Pointer(&nd.m))[1])
+		m := (*[2]unsafe.Pointer)(unsafe.Pointer(&nd.m))[1]
+		prefetchSpan(m, 128)
+	}
+}
+
+// prefetchSpan asks for every cache line of the size bytes at p.
+func prefetchSpan(p unsafe.Pointer, size int) {
+	start := uintptr(p)
+	for a := start &^ 63; a < start+uintptr(size); a += 64 {
+		prefetch(a)
 	}
 }
 
