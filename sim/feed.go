@@ -10,8 +10,10 @@ import (
 // a good part of the run (the pairs of nodes near one another, when each
 // comes into range and out of it), so a feed computes them on another
 // core, batches ahead of the engine, which reads them in the same order as
-// it would have asked for them one by one. Only the radio goes behind: a
-// Motion of the caller's may not expect Next from another goroutine.
+// it would have asked for them one by one. Only the radio goes behind, whose
+// Positions (for partition areas, asked in the engine's goroutine) reads
+// its plan alone, which Next does not change: a Motion of the caller's may
+// not expect Next from another goroutine.
 
 // feedMin is the network size from which a radio's changes are fed from
 // another core; below it the changes cost little, and the goroutine and its
