@@ -18,8 +18,9 @@ type RunError struct {
 func (e *RunError) Error() string { return e.Err.Error() }
 func (e *RunError) Unwrap() error { return e.Err }
 
-// RunAll runs runs on jobs goroutines (each run is single-threaded, so jobs
-// is how many cores the sweep uses) and returns the results of the runs that
+// RunAll runs runs on jobs goroutines (a run keeps one core busy, and from
+// 10,000 nodes part of a second one: its checker and a radio's changes) and
+// returns the results of the runs that
 // completed, in the order of runs, and the errors of those that did not, in
 // the same order: a run that fails does not stop the others. done is called
 // after each run, with its result or its error, from one goroutine at a

@@ -3,10 +3,13 @@
 // probability, and a timeline of faults (crashes, restarts, recoveries,
 // partitions, heals, links going down and up, external election triggers).
 //
-// A run is a pure function of its configuration and seed: the engine is
-// single-threaded, draws every random number from one seeded source, never
-// iterates over a map where the order could show, and fingerprints every
-// event it emits (trace.Hasher), so that two runs can be compared by one number.
+// A run is a pure function of its configuration and seed: the engine runs
+// its events on one goroutine (New copies lists on a second one, and a
+// radio's changes are computed there ahead of the engine: values that do
+// not depend on the order of the work), draws every random number from one
+// seeded source, never iterates over a map where the order could show, and
+// fingerprints every event it emits (trace.Hasher), so that two runs can be
+// compared by one number.
 //
 // The engine is built for large networks, where nearly every memory access
 // of a delivery misses the cache: events are 24-byte values in a timing
@@ -446,10 +449,11 @@ func (e *Engine) Run() Result {
 			e.elect(algo.NodeID(v))
 		}
 	}
-	e.startMotion()
-	if e.feed != nil {
-		defer e.feed.close()
+	if e.feedable() {
+		e.feed = startFeed(e.cfg.Motion)
+		defer e.feed.close() // whatever happens from here, even at the first change
 	}
+	e.startMotion()
 	limit := int64(e.cfg.Duration)
 	for e.q.len() > 0 { // every event queued is within the limit (schedule)
 		ev := e.q.pop()

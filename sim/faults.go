@@ -291,7 +291,7 @@ func (e *Engine) addLink(v, u algo.NodeID) {
 	nd := e.node(v)
 	i, found := ids.Find(e.nbrsOf(nd), u)
 	if found {
-		panic(fmt.Sprintf("sim: link %d-%d added twice", v, u))
+		panic(fmt.Sprintf("sim: link %d-%d added twice (a Motion that brought a pair into range twice?)", v, u))
 	}
 	if nd.deg == nd.room {
 		e.moveOut(nd)
@@ -351,11 +351,14 @@ func (e *Engine) moveOut(nd *node) {
 	if e.since != nil {
 		e.since = moveTo(e.since, off, n, to, room)
 	}
-	if nd.room > 0 {
+	// The place left is filed under the largest power of two it holds:
+	// a list's first place has its first degree for room, any size.
+	if nd.room >= 4 {
 		if e.spare == nil {
 			e.spare = map[int32][]int32{}
 		}
-		e.spare[nd.room] = append(e.spare[nd.room], nd.off)
+		class := int32(1) << (bits.Len32(uint32(nd.room)) - 1)
+		e.spare[class] = append(e.spare[class], nd.off)
 	}
 	nd.off, nd.room = int32(to), int32(room)
 }
@@ -364,7 +367,7 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 	nd := e.node(v)
 	i, found := ids.Find(e.nbrsOf(nd), u)
 	if !found {
-		panic(fmt.Sprintf("sim: link %d-%d removed but not present", v, u))
+		panic(fmt.Sprintf("sim: link %d-%d removed but not present (a Motion that took a pair out of range that was not in it?)", v, u))
 	}
 	at, end := int(nd.off)+i, int(nd.off+nd.deg)
 	removeAt(e.nbrs, at, end)

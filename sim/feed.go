@@ -21,7 +21,8 @@ import (
 const feedMin = 10_000
 
 // feedLen is the number of changes in a batch, and feedBatches how many
-// batches exist: the feed runs at most feedBatches-1 ahead of the engine.
+// batches may exist: the feed runs at most feedBatches-1 ahead of the
+// engine.
 const (
 	feedLen     = 1024
 	feedBatches = 4
@@ -44,7 +45,7 @@ func (e *Engine) feedable() bool {
 func startFeed(m Motion) *feed {
 	f := &feed{line: batches.New[mobility.Change](feedLen, feedBatches)}
 	go func() {
-		defer func() { f.line.Close(recover()) }()
+		defer func() { f.line.Close(batches.Recovered(recover())) }()
 		for {
 			c, ok := m.Next()
 			if !ok || !f.line.Put(c) {

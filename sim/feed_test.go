@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/batches"
 	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/topo"
 )
@@ -67,7 +68,8 @@ func TestFeedRaisesMotionPanic(t *testing.T) {
 			read++
 		}
 	}()
-	if s, _ := got.(string); !strings.Contains(s, "motion bug") || read != 2*feedLen+3 {
+	fault, _ := got.(*batches.Fault)
+	if fault == nil || fault.Value != "motion bug" || !strings.Contains(string(fault.Stack), "counting") || read != 2*feedLen+3 {
 		t.Errorf("after %d changes raised %v, want the motion's panic after the %d changes before it", read, got, 2*feedLen+3)
 	}
 }

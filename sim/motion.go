@@ -71,13 +71,11 @@ func (e *Engine) keepRange() {
 	}
 }
 
-// startMotion queues the first change of the links.
+// startMotion queues the first change of the links (the feed, if any, is
+// started before it).
 func (e *Engine) startMotion() {
 	if e.cfg.Motion == nil {
 		return
-	}
-	if e.feedable() {
-		e.feed = startFeed(e.cfg.Motion)
 	}
 	e.pullChange()
 }

@@ -10,6 +10,11 @@
 // ahead, and memory stays bounded.
 package batches
 
+import (
+	"fmt"
+	"runtime/debug"
+)
+
 // Line is a one-way line of batches from a producer goroutine to a consumer
 // goroutine. The producer calls Put, Flush and Close; the consumer Next and
 // Leave.
@@ -40,7 +45,8 @@ func New[T any](size, most int) *Line[T] {
 }
 
 // Put adds v to the batch being filled and hands the batch over when it is
-// full; false when the consumer has left (v is then dropped).
+// full; false when the consumer has left, after which the producer puts
+// nothing more and calls Close.
 func (l *Line[T]) Put(v T) bool {
 	l.out = append(l.out, v)
 	if len(l.out) == cap(l.out) {
@@ -51,13 +57,15 @@ func (l *Line[T]) Put(v T) bool {
 
 // Flush hands over the batch being filled, if it holds anything, and takes
 // an empty one, waiting for the consumer to free one if need be; false when
-// the consumer has left.
+// the consumer has left, after which the producer puts nothing more and
+// calls Close.
 func (l *Line[T]) Flush() bool {
 	if len(l.out) == 0 {
 		return true
 	}
 	// Never blocks: at most most batches exist and the channel holds most.
 	l.full <- l.out
+	l.out = nil // handed over: a Close after a refusal sends nothing twice
 	select {
 	case l.out = <-l.free:
 		return true
@@ -108,6 +116,28 @@ func (l *Line[T]) Next() ([]T, bool) {
 func (l *Line[T]) Leave(fault any) {
 	l.leftWith = fault
 	close(l.gone)
+}
+
+// Fault is a panic on one side of a line, raised again on the other: the
+// value and where it was first raised, which the second panic's own stack
+// does not show.
+type Fault struct {
+	Value any
+	Stack []byte
+}
+
+func (f *Fault) Error() string {
+	return fmt.Sprintf("%v\n\n(first raised on another goroutine:)\n%s", f.Value, f.Stack)
+}
+
+// Recovered returns what a deferred call on one side of a line should pass
+// to Close or Leave: nil, or the side's panic as a Fault with its stack. It
+// must be given recover()'s result from the deferred function itself.
+func Recovered(v any) any {
+	if v == nil {
+		return nil
+	}
+	return &Fault{Value: v, Stack: debug.Stack()}
 }
 
 // ClosedWith is the producer's panic (Close), for the consumer to read once

@@ -1,6 +1,9 @@
 package batches
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // Values arrive in order, across batches, partial last batch included; a
 // producer many batches ahead waits rather than grow the line.
@@ -81,5 +84,33 @@ func TestLineClosedWith(t *testing.T) {
 	}
 	if got != 6 || l.ClosedWith() != "producer bug" {
 		t.Errorf("%d values, closed with %v", got, l.ClosedWith())
+	}
+}
+
+// A producer that goes on to Close after its consumer left hands over
+// nothing twice, and Close does not block.
+func TestLineCloseAfterLeave(t *testing.T) {
+	l := New[int](1, 2)
+	l.Put(1)
+	b, _ := l.Next()
+	if len(b) != 1 {
+		t.Fatalf("first batch %v", b)
+	}
+	l.Leave(nil)
+	for l.Put(2) {
+	}
+	closed := make(chan struct{})
+	go func() { l.Close(nil); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close blocked")
+	}
+	n := 0
+	for range l.full {
+		n++
+	}
+	if n > 1 {
+		t.Errorf("%d batches handed over after the consumer left, want at most 1", n)
 	}
 }

@@ -82,31 +82,39 @@ func (s *slim) unpack(texts *textStore) trace.Event {
 	case trace.StatusChanged:
 		e.Status = algo.Status{Leader: s.leader, State: s.state, Index: algo.Index{Num: uint32(s.word), ID: algo.NodeID(int32(s.word >> 32))}}
 	case trace.Reported:
-		e.Text = texts.get(s.word)
+		e.Text = texts.take(s.word)
 	default:
 		e.Value = int64(s.word)
 	}
 	return e
 }
 
-// textStore keeps the texts of Reported events, which are rare, for the
-// observers' goroutine to read by number.
+// textStore keeps the texts of Reported events, which are rare, from the
+// emitter's goroutine until the observers' goroutine takes them, by number.
 type textStore struct {
 	mu    sync.Mutex
-	texts []string
+	next  uint64
+	texts map[uint64]string
 }
 
 func (t *textStore) add(text string) uint64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.texts = append(t.texts, text)
-	return uint64(len(t.texts) - 1)
+	if t.texts == nil {
+		t.texts = map[uint64]string{}
+	}
+	t.next++
+	t.texts[t.next] = text
+	return t.next
 }
 
-func (t *textStore) get(i uint64) string {
+// take returns text number i and forgets it: each is read once.
+func (t *textStore) take(i uint64) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.texts[i]
+	text := t.texts[i]
+	delete(t.texts, i)
+	return text
 }
 
 // Pipe is a trace.Observer that passes the events kept to its observers on
@@ -184,7 +192,7 @@ func (p *Pipe) Observe(e *trace.Event) {
 // run hands the batches' events to the observers until the line closes.
 func (p *Pipe) run() {
 	defer func() {
-		v := recover()
+		v := batches.Recovered(recover())
 		if v != nil {
 			p.line.Leave(v)
 		}

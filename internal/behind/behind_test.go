@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/batches"
 	"github.com/electgo/elect/trace"
 )
 
@@ -132,8 +133,9 @@ func TestPipeRaisesObserverPanic(t *testing.T) {
 				p.Wait()
 				return nil
 			}()
-			if s, _ := got.(string); !strings.Contains(s, "observer bug") {
-				t.Errorf("raised %v, want the observer's panic", got)
+			f, _ := got.(*batches.Fault)
+			if f == nil || f.Value != "observer bug" || !strings.Contains(string(f.Stack), "panicker") {
+				t.Errorf("raised %v, want the observer's panic with its stack", got)
 			}
 		})
 	}
