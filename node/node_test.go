@@ -183,7 +183,9 @@ func TestGarbageRejected(t *testing.T) {
 	right := runtime.Codec{Key: []byte("secret")}
 	replayed, _ := right.AppendHello(nil, 1, 5, 1)
 	misaddressed, _ := right.AppendMessage(nil, 1, &algo.Message{From: 9, To: 1})
-	for _, d := range [][]byte{{}, []byte("hello"), b, w, make([]byte, 1500), replayed, misaddressed} {
+	// A frame of a reliable link, which vkt's nodes do not take.
+	frame, _ := right.AppendFrame(nil, 9, 0, 2, &runtime.Frame[algo.Message]{FrameHeader: runtime.FrameHeader{Epoch: 1}})
+	for _, d := range [][]byte{{}, []byte("hello"), b, w, make([]byte, 1500), replayed, misaddressed, frame} {
 		evil.WriteTo(d, target)
 	}
 	rej := func() uint64 {
@@ -194,13 +196,13 @@ func TestGarbageRejected(t *testing.T) {
 		return n
 	}
 	deadline := time.Now().Add(2 * time.Second)
-	for rej() < 7 && time.Now().Before(deadline) {
+	for rej() < 8 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	if got := rej(); got != 7 {
-		t.Errorf("%d datagrams rejected, want 7", got)
+	if got := rej(); got != 8 {
+		t.Errorf("%d datagrams rejected, want 8", got)
 	}
-	for r, want := range map[runtime.Reason]uint64{runtime.ReasonShort: 2, runtime.ReasonOversized: 1, runtime.ReasonReplay: 1, runtime.ReasonMisaddressed: 1} {
+	for r, want := range map[runtime.Reason]uint64{runtime.ReasonShort: 2, runtime.ReasonOversized: 1, runtime.ReasonReplay: 1, runtime.ReasonMisaddressed: 1, runtime.ReasonKind: 1} {
 		if n := c.nodes[0].metrics.rejected[r].Load(); n != want {
 			t.Errorf("%v: %d, want %d", r, n, want)
 		}

@@ -29,15 +29,15 @@ import (
 // our restart the same way, from our next frame, a bare acknowledgement
 // at the latest: until then its frames, numbered for our earlier life, are
 // beyond our window and dropped.
-type Reliable struct {
+type Reliable[T any] struct {
 	cfg   ReliableConfig
 	epoch uint64 // ours
 
 	// Sending: frames numbered from 0 in this epoch. inFlight holds the
 	// unacknowledged ones in order, waiting those the window holds back.
 	next     uint32
-	inFlight []pending
-	waiting  [][]byte
+	inFlight []pending[T]
+	waiting  []T
 
 	// Receiving: the neighbour's epoch (known once a frame came), the next
 	// number to deliver, the frames that came ahead of it, and whether an
@@ -45,7 +45,7 @@ type Reliable struct {
 	theirs  uint64
 	known   bool
 	expect  uint32
-	early   map[uint32][]byte
+	early   map[uint32]T
 	ackOwed bool
 
 	failed bool
@@ -80,40 +80,46 @@ type ReliableStats struct {
 // Frame is what a Reliable transmits: a message (Data) numbered Seq, or a
 // bare acknowledgement. Every frame acknowledges the neighbour's frames
 // below Ack in its epoch Theirs (zero before one came).
-type Frame struct {
-	Epoch   uint64 // the sender's
-	Theirs  uint64 // the epoch Ack refers to
-	Ack     uint32
-	Seq     uint32
-	Data    bool
-	Payload []byte
+type Frame[T any] struct {
+	FrameHeader
+	Payload T // the message, when Data
 }
 
-type pending struct {
+// FrameHeader is a frame's numbers.
+type FrameHeader struct {
+	Epoch  uint64 // the sender's
+	Theirs uint64 // the epoch Ack refers to
+	Ack    uint32
+	Seq    uint32
+	Data   bool
+}
+
+type pending[T any] struct {
 	seq     uint32
-	payload []byte
+	payload T
 	due     time.Time // when it is sent again
 	rto     time.Duration
 	tries   int
 }
 
-// NewReliable returns a link that numbers its frames in epoch.
-func NewReliable(cfg ReliableConfig, epoch uint64) *Reliable {
-	return &Reliable{cfg: cfg, epoch: epoch}
+// NewReliable returns a link that numbers its frames in epoch, carrying
+// messages of type T.
+func NewReliable[T any](cfg ReliableConfig, epoch uint64) *Reliable[T] {
+	return &Reliable[T]{cfg: cfg, epoch: epoch}
 }
 
 // Send queues a message and returns the frames to transmit now: the
 // message's own, unless the window is full.
-func (r *Reliable) Send(payload []byte, now time.Time) []Frame {
+func (r *Reliable[T]) Send(payload T, now time.Time) []Frame[T] {
 	r.waiting = append(r.waiting, payload)
 	return r.fill(now, nil)
 }
 
 // fill moves waiting messages into the window, appending their frames to
 // out.
-func (r *Reliable) fill(now time.Time, out []Frame) []Frame {
+func (r *Reliable[T]) fill(now time.Time, out []Frame[T]) []Frame[T] {
 	for len(r.waiting) > 0 && len(r.inFlight) < r.cfg.Window {
-		p := pending{seq: r.next, payload: r.waiting[0], due: now.Add(r.cfg.RTO), rto: r.cfg.RTO, tries: 1}
+		p := pending[T]{seq: r.next, payload: r.waiting[0], due: now.Add(r.cfg.RTO), rto: r.cfg.RTO, tries: 1}
 		r.waiting = r.waiting[1:]
 		r.next++
 		r.inFlight = append(r.inFlight, p)
@@ -126,15 +132,15 @@ func (r *Reliable) fill(now time.Time, out []Frame) []Frame {
 	return out
 }
 
-func (r *Reliable) frame(p pending) Frame {
-	return Frame{Epoch: r.epoch, Theirs: r.theirs, Ack: r.expect, Seq: p.seq, Data: true, Payload: p.payload}
+func (r *Reliable[T]) frame(p pending[T]) Frame[T] {
+	return Frame[T]{FrameHeader{Epoch: r.epoch, Theirs: r.theirs, Ack: r.expect, Seq: p.seq, Data: true}, p.payload}
 }
 
 // Receive takes a frame from the neighbour. It returns the messages now
 // deliverable, in order, and the frames to transmit: those the
 // acknowledgement let into the window, or a bare acknowledgement if a
 // message came and nothing else goes back.
-func (r *Reliable) Receive(f Frame, now time.Time) (deliver [][]byte, out []Frame) {
+func (r *Reliable[T]) Receive(f Frame[T], now time.Time) (deliver []T, out []Frame[T]) {
 	switch {
 	case !r.known:
 		r.theirs, r.known = f.Epoch, true // first contact: what we sent stands
@@ -153,21 +159,21 @@ func (r *Reliable) Receive(f Frame, now time.Time) (deliver [][]byte, out []Fram
 	if r.ackOwed {
 		r.ackOwed = false
 		r.stats.Acks++
-		out = append(out, Frame{Epoch: r.epoch, Theirs: r.theirs, Ack: r.expect})
+		out = append(out, Frame[T]{FrameHeader: FrameHeader{Epoch: r.epoch, Theirs: r.theirs, Ack: r.expect}})
 	}
 	return deliver, out
 }
 
 // restart starts the link over for a new epoch of the neighbour: what was
 // in flight either way belonged to its earlier life.
-func (r *Reliable) restart(theirs uint64) {
+func (r *Reliable[T]) restart(theirs uint64) {
 	r.theirs, r.known = theirs, true
 	r.expect, r.early, r.ackOwed = 0, nil, false
 	r.next, r.inFlight, r.waiting = 0, nil, nil
 }
 
 // acknowledged drops the frames below ack from the window.
-func (r *Reliable) acknowledged(ack uint32) {
+func (r *Reliable[T]) acknowledged(ack uint32) {
 	i := 0
 	for i < len(r.inFlight) && r.inFlight[i].seq < ack {
 		i++
@@ -178,7 +184,7 @@ func (r *Reliable) acknowledged(ack uint32) {
 // accept takes a data frame: it delivers it and the frames held back after
 // it if it is the next, holds it back if it is early, and drops it if it
 // was delivered already. An acknowledgement is owed either way.
-func (r *Reliable) accept(f Frame) [][]byte {
+func (r *Reliable[T]) accept(f Frame[T]) []T {
 	r.ackOwed = true
 	switch {
 	case f.Seq < r.expect:
@@ -189,7 +195,7 @@ func (r *Reliable) accept(f Frame) [][]byte {
 			return nil // beyond any window: not from this epoch's sender
 		}
 		if r.early == nil {
-			r.early = map[uint32][]byte{}
+			r.early = map[uint32]T{}
 		}
 		if _, dup := r.early[f.Seq]; dup {
 			r.stats.Duplicates++
@@ -199,7 +205,7 @@ func (r *Reliable) accept(f Frame) [][]byte {
 		}
 		return nil
 	}
-	deliver := [][]byte{f.Payload}
+	deliver := []T{f.Payload}
 	r.expect++
 	for {
 		p, ok := r.early[r.expect]
@@ -215,11 +221,11 @@ func (r *Reliable) accept(f Frame) [][]byte {
 // Tick sends again the frames whose acknowledgement is late at now, and
 // returns them; once a frame has been sent Tries times without one, the
 // link has failed (Failed), and Tick returns nothing more.
-func (r *Reliable) Tick(now time.Time) []Frame {
+func (r *Reliable[T]) Tick(now time.Time) []Frame[T] {
 	if r.failed {
 		return nil
 	}
-	var out []Frame
+	var out []Frame[T]
 	for i := range r.inFlight {
 		p := &r.inFlight[i]
 		if now.Before(p.due) {
@@ -243,7 +249,7 @@ func (r *Reliable) Tick(now time.Time) []Frame {
 
 // Next is when Tick has something to do next; false when nothing waits for
 // an acknowledgement.
-func (r *Reliable) Next() (time.Time, bool) {
+func (r *Reliable[T]) Next() (time.Time, bool) {
 	if r.failed || len(r.inFlight) == 0 {
 		return time.Time{}, false
 	}
@@ -257,7 +263,7 @@ func (r *Reliable) Next() (time.Time, bool) {
 }
 
 // Failed reports whether a frame went unacknowledged Tries times.
-func (r *Reliable) Failed() bool { return r.failed }
+func (r *Reliable[T]) Failed() bool { return r.failed }
 
 // Stats returns the link's counts so far.
-func (r *Reliable) Stats() ReliableStats { return r.stats }
+func (r *Reliable[T]) Stats() ReliableStats { return r.stats }

@@ -19,10 +19,10 @@ type channel struct {
 
 type timed struct {
 	at time.Time
-	f  Frame
+	f  Frame[string]
 }
 
-func (c *channel) send(fs []Frame, now time.Time) {
+func (c *channel) send(fs []Frame[string], now time.Time) {
 	for _, f := range fs {
 		if c.rng.Float64() < c.loss {
 			continue
@@ -39,13 +39,13 @@ func (c *channel) send(fs []Frame, now time.Time) {
 }
 
 // due removes and returns the frames arriving by now, in arrival order.
-func (c *channel) due(now time.Time) []Frame {
+func (c *channel) due(now time.Time) []Frame[string] {
 	slices.SortStableFunc(c.inFlight, func(a, b timed) int { return a.at.Compare(b.at) })
 	i := 0
 	for i < len(c.inFlight) && !c.inFlight[i].at.After(now) {
 		i++
 	}
-	out := make([]Frame, i)
+	out := make([]Frame[string], i)
 	for k := range i {
 		out[k] = c.inFlight[k].f
 	}
@@ -55,7 +55,7 @@ func (c *channel) due(now time.Time) []Frame {
 
 // end is one side of a link under test: what it delivered, in order.
 type end struct {
-	r   *Reliable
+	r   *Reliable[string]
 	got []string
 }
 
@@ -64,8 +64,8 @@ type end struct {
 func run(t *testing.T, cfg ReliableConfig, seed uint64, loss, dup float64, n int, limit time.Duration) (a, b *end) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	a = &end{r: NewReliable(cfg, 100)}
-	b = &end{r: NewReliable(cfg, 200)}
+	a = &end{r: NewReliable[string](cfg, 100)}
+	b = &end{r: NewReliable[string](cfg, 200)}
 	ab := &channel{rng: rng, loss: loss, dup: dup, minDelay: time.Millisecond, spread: 20 * time.Millisecond}
 	ba := &channel{rng: rng, loss: loss, dup: dup, minDelay: time.Millisecond, spread: 20 * time.Millisecond}
 	now := time.Unix(0, 0)
@@ -74,24 +74,24 @@ func run(t *testing.T, cfg ReliableConfig, seed uint64, loss, dup float64, n int
 		now = now.Add(time.Millisecond)
 		// Each side sends a message every other millisecond until n.
 		if sentA < n && step%(2*time.Millisecond) == 0 {
-			ab.send(a.r.Send([]byte(fmt.Sprintf("a%d", sentA)), now), now)
+			ab.send(a.r.Send(fmt.Sprintf("a%d", sentA), now), now)
 			sentA++
 		}
 		if sentB < n && step%(3*time.Millisecond) == 0 {
-			ba.send(b.r.Send([]byte(fmt.Sprintf("b%d", sentB)), now), now)
+			ba.send(b.r.Send(fmt.Sprintf("b%d", sentB), now), now)
 			sentB++
 		}
 		for _, f := range ab.due(now) {
 			d, out := b.r.Receive(f, now)
 			for _, p := range d {
-				b.got = append(b.got, string(p))
+				b.got = append(b.got, p)
 			}
 			ba.send(out, now)
 		}
 		for _, f := range ba.due(now) {
 			d, out := a.r.Receive(f, now)
 			for _, p := range d {
-				a.got = append(a.got, string(p))
+				a.got = append(a.got, p)
 			}
 			ab.send(out, now)
 		}
@@ -148,9 +148,9 @@ func TestReliableDeliversInOrder(t *testing.T) {
 // transmission.
 func TestReliableBackoffAndFailure(t *testing.T) {
 	cfg := ReliableConfig{Window: 4, RTO: 100 * time.Millisecond, MaxRTO: 400 * time.Millisecond, Tries: 5}
-	r := NewReliable(cfg, 1)
+	r := NewReliable[string](cfg, 1)
 	t0 := time.Unix(0, 0)
-	if out := r.Send([]byte("m"), t0); len(out) != 1 || out[0].Seq != 0 || !out[0].Data {
+	if out := r.Send("m", t0); len(out) != 1 || out[0].Seq != 0 || !out[0].Data {
 		t.Fatalf("first send: %+v", out)
 	}
 	// Retransmissions at 100, 100+200, +400, +400 ms: tries 2 to 5.
@@ -181,11 +181,11 @@ func TestReliableBackoffAndFailure(t *testing.T) {
 // acknowledgements free the window, on the frames that carry them back.
 func TestReliableWindow(t *testing.T) {
 	cfg := ReliableConfig{Window: 2, RTO: time.Second, MaxRTO: time.Second, Tries: 3}
-	a, b := NewReliable(cfg, 1), NewReliable(cfg, 2)
+	a, b := NewReliable[string](cfg, 1), NewReliable[string](cfg, 2)
 	now := time.Unix(0, 0)
-	var sent []Frame
+	var sent []Frame[string]
 	for i := range 5 {
-		sent = append(sent, a.Send([]byte{byte(i)}, now)...)
+		sent = append(sent, a.Send(fmt.Sprint(i), now)...)
 	}
 	if len(sent) != 2 || sent[0].Seq != 0 || sent[1].Seq != 1 {
 		t.Fatalf("sent %+v, want frames 0 and 1 only", sent)
@@ -199,7 +199,7 @@ func TestReliableWindow(t *testing.T) {
 		t.Fatalf("after the acknowledgement a sent %+v, want frame 2", more)
 	}
 	// A message of b's carries the acknowledgement: no bare one.
-	out := b.Send([]byte("x"), now)
+	out := b.Send("x", now)
 	if len(out) != 1 || !out[0].Data || out[0].Ack != 1 {
 		t.Fatalf("b's message %+v does not carry its acknowledgement", out)
 	}
@@ -214,16 +214,16 @@ func TestReliableWindow(t *testing.T) {
 func TestReliableRestart(t *testing.T) {
 	cfg := ReliableConfig{Window: 8, RTO: time.Second, MaxRTO: time.Second, Tries: 3}
 	now := time.Unix(0, 0)
-	a, b := NewReliable(cfg, 10), NewReliable(cfg, 20)
+	a, b := NewReliable[string](cfg, 10), NewReliable[string](cfg, 20)
 	for i := range 3 {
-		for _, f := range a.Send([]byte{byte(i)}, now) {
+		for _, f := range a.Send(fmt.Sprint(i), now) {
 			b.Receive(f, now)
 		}
 	}
-	old := a.Send([]byte{9}, now)[0] // in flight when a restarts
-	a2 := NewReliable(cfg, 11)
-	first := a2.Send([]byte("new"), now)[0]
-	if d, _ := b.Receive(first, now); len(d) != 1 || string(d[0]) != "new" {
+	old := a.Send("9", now)[0] // in flight when a restarts
+	a2 := NewReliable[string](cfg, 11)
+	first := a2.Send("new", now)[0]
+	if d, _ := b.Receive(first, now); len(d) != 1 || d[0] != "new" {
 		t.Fatalf("the restarted neighbour's first message: delivered %q", d)
 	}
 	if d, out := b.Receive(old, now); len(d) != 0 || len(out) != 0 {
@@ -239,11 +239,11 @@ func FuzzReliableReceive(f *testing.F) {
 	f.Add(uint64(1), uint64(0), uint32(0), uint32(0), true, []byte("x"))
 	f.Add(uint64(5), uint64(3), uint32(7), uint32(1<<31), false, []byte(nil))
 	f.Fuzz(func(t *testing.T, epoch, theirs uint64, ack, seq uint32, data bool, payload []byte) {
-		r := NewReliable(DefaultReliable, 3)
+		r := NewReliable[[]byte](DefaultReliable, 3)
 		now := time.Unix(0, 0)
 		r.Send([]byte("a"), now)
 		r.Send([]byte("b"), now)
-		d, _ := r.Receive(Frame{Epoch: epoch, Theirs: theirs, Ack: ack, Seq: seq, Data: data, Payload: payload}, now)
+		d, _ := r.Receive(Frame[[]byte]{FrameHeader{Epoch: epoch, Theirs: theirs, Ack: ack, Seq: seq, Data: data}, payload}, now)
 		if len(d) > 1 || len(d) == 1 && (!data || seq != 0) {
 			t.Fatalf("delivered %d messages from one frame (seq %d, data %v)", len(d), seq, data)
 		}

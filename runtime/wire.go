@@ -68,6 +68,11 @@ const (
 	// count and the data length.
 	messageFixedLen = 1 + 4 + 4 + 4 + 4 + 4 + 8 + 2 + 2
 	peerLen         = 4 + 8
+
+	// frameFixedLen is a frame's numbers before its message: destination,
+	// epoch, their epoch, ack, seq and the data byte (0: a bare
+	// acknowledgement, 1: a message follows).
+	frameFixedLen = 4 + 8 + 8 + 4 + 4 + 1
 )
 
 // castagnoli is built once: crc32.MakeTable returns the hardware-accelerated
@@ -82,6 +87,10 @@ const (
 	KindHello Kind = 1
 	// KindMessage carries one algorithm message (algo.Message).
 	KindMessage Kind = 2
+	// KindFrame carries a frame of a reliable FIFO link (Reliable): its
+	// numbers, and an algorithm message unless it is a bare
+	// acknowledgement.
+	KindFrame Kind = 3
 )
 
 func (k Kind) String() string {
@@ -90,6 +99,8 @@ func (k Kind) String() string {
 		return "hello"
 	case KindMessage:
 		return "message"
+	case KindFrame:
+		return "frame"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -109,10 +120,14 @@ type Datagram struct {
 	Header
 	// Value is the sender's value (KindHello only).
 	Value int64
-	// Message is the algorithm message (KindMessage only). Its From is
-	// Header.Sender and its To the datagram's destination field. Peers and
-	// Data are freshly allocated, owned by the caller, and nil when empty.
+	// Message is the algorithm message (KindMessage, and KindFrame when
+	// Frame.Data). Its From is Header.Sender and its To the datagram's
+	// destination field. Peers and Data are freshly allocated, owned by the
+	// caller, and nil when empty.
 	Message algo.Message
+	// To and Frame are a frame's destination and numbers (KindFrame only).
+	To    algo.NodeID
+	Frame FrameHeader
 }
 
 // Codec encodes and decodes the datagrams of one cluster, signing and
@@ -148,16 +163,70 @@ func (c *Codec) AppendHello(dst []byte, sender algo.NodeID, seq uint64, value in
 // and returns the extended slice. It refuses a message whose datagram would
 // exceed MaxDatagram, naming the size; on error dst is returned unchanged.
 func (c *Codec) AppendMessage(dst []byte, seq uint64, m *algo.Message) ([]byte, error) {
-	if m.From < 0 {
-		return dst, fmt.Errorf("wire: message from negative node id %d", m.From)
-	}
-	payloadLen := messageFixedLen + len(m.Peers)*peerLen + len(m.Data)
-	if size := c.datagramLen(payloadLen); size > MaxDatagram {
-		return dst, fmt.Errorf("wire: message of %d bytes exceeds the %d-byte datagram limit (%d peers, %d data bytes)",
-			size, MaxDatagram, len(m.Peers), len(m.Data))
+	if err := c.checkMessage(m, 0); err != nil {
+		return dst, err
 	}
 	start := len(dst)
-	dst = c.appendHeader(dst, KindMessage, m.From, seq, payloadLen)
+	dst = c.appendHeader(dst, KindMessage, m.From, seq, messageLen(m))
+	dst = appendMessage(dst, m)
+	return c.appendTrailer(dst, start), nil
+}
+
+// AppendFrame appends a datagram carrying frame f of the reliable link from
+// from to to, and f's message if it has one (whose From and To must be
+// those), to dst and returns the extended slice. seq is the datagram's own
+// number (Header.Seq), not the frame's. On error dst is returned unchanged.
+func (c *Codec) AppendFrame(dst []byte, from, to algo.NodeID, seq uint64, f *Frame[algo.Message]) ([]byte, error) {
+	if from < 0 || to < 0 {
+		return dst, fmt.Errorf("wire: frame from %d to %d: a negative node id", from, to)
+	}
+	payloadLen := frameFixedLen
+	if f.Data {
+		m := &f.Payload
+		if m.From != from || m.To != to {
+			return dst, fmt.Errorf("wire: frame from %d to %d carries a message from %d to %d", from, to, m.From, m.To)
+		}
+		if err := c.checkMessage(m, frameFixedLen); err != nil {
+			return dst, err
+		}
+		payloadLen += messageLen(m)
+	}
+	start := len(dst)
+	dst = c.appendHeader(dst, KindFrame, from, seq, payloadLen)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(to))
+	dst = binary.BigEndian.AppendUint64(dst, f.Epoch)
+	dst = binary.BigEndian.AppendUint64(dst, f.Theirs)
+	dst = binary.BigEndian.AppendUint32(dst, f.Ack)
+	dst = binary.BigEndian.AppendUint32(dst, f.Seq)
+	if f.Data {
+		dst = append(dst, 1)
+		dst = appendMessage(dst, &f.Payload)
+	} else {
+		dst = append(dst, 0)
+	}
+	return c.appendTrailer(dst, start), nil
+}
+
+// checkMessage refuses a message that cannot be sent: from a negative id,
+// or too large for a datagram after extra bytes of its own.
+func (c *Codec) checkMessage(m *algo.Message, extra int) error {
+	if m.From < 0 {
+		return fmt.Errorf("wire: message from negative node id %d", m.From)
+	}
+	if size := c.datagramLen(extra + messageLen(m)); size > MaxDatagram {
+		return fmt.Errorf("wire: message of %d bytes exceeds the %d-byte datagram limit (%d peers, %d data bytes)",
+			size, MaxDatagram, len(m.Peers), len(m.Data))
+	}
+	return nil
+}
+
+// messageLen is the length of m's encoding.
+func messageLen(m *algo.Message) int {
+	return messageFixedLen + len(m.Peers)*peerLen + len(m.Data)
+}
+
+// appendMessage appends m's encoding, less From (the datagram's sender).
+func appendMessage(dst []byte, m *algo.Message) []byte {
 	dst = append(dst, byte(m.Type))
 	dst = binary.BigEndian.AppendUint32(dst, uint32(m.To))
 	dst = binary.BigEndian.AppendUint32(dst, uint32(m.Level))
@@ -169,8 +238,7 @@ func (c *Codec) AppendMessage(dst []byte, seq uint64, m *algo.Message) ([]byte, 
 		dst = appendPeer(dst, p)
 	}
 	dst = binary.BigEndian.AppendUint16(dst, uint16(len(m.Data)))
-	dst = append(dst, m.Data...)
-	return c.appendTrailer(dst, start), nil
+	return append(dst, m.Data...)
 }
 
 func appendPeer(dst []byte, p algo.Peer) []byte {
@@ -244,8 +312,8 @@ func (c *Codec) Decode(b []byte) (Datagram, error) {
 		return d, reject(ReasonVersion, "byte 2 is version %d, this node speaks %d", b[offVersion], WireVersion)
 	}
 	kind := Kind(b[offKind])
-	if kind != KindHello && kind != KindMessage {
-		return d, reject(ReasonKind, "byte 3 is kind %d, want %d (hello) or %d (message)", uint8(kind), uint8(KindHello), uint8(KindMessage))
+	if kind != KindHello && kind != KindMessage && kind != KindFrame {
+		return d, reject(ReasonKind, "byte 3 is kind %d, want %d (hello), %d (message) or %d (frame)", uint8(kind), uint8(KindHello), uint8(KindMessage), uint8(KindFrame))
 	}
 	flags := b[offFlags]
 	if flags&^flagTag != 0 {
@@ -301,7 +369,9 @@ func (c *Codec) Decode(b []byte) (Datagram, error) {
 	case KindHello:
 		err = decodeHello(&d, payload)
 	case KindMessage:
-		err = decodeMessage(&d, payload)
+		err = decodeMessage(&d, payload, headerLen)
+	case KindFrame:
+		err = decodeFrame(&d, payload)
 	}
 	if err != nil {
 		return Datagram{}, err
@@ -317,10 +387,43 @@ func decodeHello(d *Datagram, p []byte) error {
 	return nil
 }
 
+// decodeFrame parses a frame payload p: the frame's numbers, then a message
+// (exactly) if its data byte is 1, nothing if it is 0.
+func decodeFrame(d *Datagram, p []byte) error {
+	if len(p) < frameFixedLen {
+		return reject(ReasonPayload, "frame payload of %d bytes, the smallest is %d", len(p), frameFixedLen)
+	}
+	d.To = algo.NodeID(int32(binary.BigEndian.Uint32(p)))
+	f := &d.Frame
+	f.Epoch = binary.BigEndian.Uint64(p[4:])
+	f.Theirs = binary.BigEndian.Uint64(p[12:])
+	f.Ack = binary.BigEndian.Uint32(p[20:])
+	f.Seq = binary.BigEndian.Uint32(p[24:])
+	const dataAt = 28
+	switch p[dataAt] {
+	case 0:
+		if len(p) != frameFixedLen {
+			return reject(ReasonPayload, "a bare acknowledgement with %d bytes after its numbers (offset %d)", len(p)-frameFixedLen, headerLen+frameFixedLen)
+		}
+		return nil
+	case 1:
+		f.Data = true
+	default:
+		return reject(ReasonPayload, "frame data byte %d at offset %d, want 0 or 1", p[dataAt], headerLen+dataAt)
+	}
+	if err := decodeMessage(d, p[frameFixedLen:], headerLen+frameFixedLen); err != nil {
+		return err
+	}
+	if d.Message.To != d.To {
+		return reject(ReasonPayload, "frame to %d (offset %d) carries a message to %d", d.To, headerLen, d.Message.To)
+	}
+	return nil
+}
+
 // decodeMessage parses a message payload p, which must be exactly as long as
 // its peer count and data length say. Offsets in errors are from the start
-// of the datagram.
-func decodeMessage(d *Datagram, p []byte) error {
+// of the datagram, where p starts at base.
+func decodeMessage(d *Datagram, p []byte, base int) error {
 	if len(p) < messageFixedLen {
 		return reject(ReasonPayload, "message payload of %d bytes, the smallest is %d", len(p), messageFixedLen)
 	}
@@ -341,12 +444,12 @@ func decodeMessage(d *Datagram, p []byte) error {
 	dataLenAt := peerCountAt + 2 + peers*peerLen
 	if dataLenAt+2 > len(p) {
 		return reject(ReasonPayload, "peer count %d at offset %d needs %d payload bytes, payload has %d",
-			peers, headerLen+peerCountAt, dataLenAt+2, len(p))
+			peers, base+peerCountAt, dataLenAt+2, len(p))
 	}
 	dataLen := int(binary.BigEndian.Uint16(p[dataLenAt:]))
 	if want := dataLenAt + 2 + dataLen; want != len(p) {
 		return reject(ReasonPayload, "%d peers and %d data bytes (length at offset %d) make a %d-byte payload, payload length says %d",
-			peers, dataLen, headerLen+dataLenAt, want, len(p))
+			peers, dataLen, base+dataLenAt, want, len(p))
 	}
 	if peers > 0 {
 		m.Peers = make([]algo.Peer, peers)

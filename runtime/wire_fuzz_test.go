@@ -34,6 +34,13 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(b)
 		f.Add(b[:len(b)-1])
+		for _, fr := range testFrames() {
+			b, err := c.AppendFrame(nil, fr.Payload.From, fr.Payload.To, 9, &fr)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
 	}
 	f.Add([]byte{})
 	f.Add([]byte("EL"))
@@ -92,6 +99,12 @@ func checkReencodes(t *testing.T, c *Codec, b []byte, d Datagram) {
 			t.Fatalf("Decode(%x): message from %d in a datagram from %d", b, d.Message.From, d.Sender)
 		}
 		again, err = c.AppendMessage(nil, d.Seq, &d.Message)
+	case KindFrame:
+		f := Frame[algo.Message]{FrameHeader: d.Frame}
+		if d.Frame.Data {
+			f.Payload = d.Message
+		}
+		again, err = c.AppendFrame(nil, d.Sender, d.To, d.Seq, &f)
 	default:
 		t.Fatalf("Decode(%x) accepted kind %d", b, d.Kind)
 	}

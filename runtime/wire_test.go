@@ -344,7 +344,8 @@ func TestDecodeRejects(t *testing.T) {
 		{"version 2", plain, edit(helloPlain, nil, set(offVersion, 2)), ReasonVersion},
 		{"version 0", plain, edit(helloPlain, nil, set(offVersion, 0)), ReasonVersion},
 		{"kind 0", plain, edit(helloPlain, nil, set(offKind, 0)), ReasonKind},
-		{"kind 3", plain, edit(helloPlain, nil, set(offKind, 3)), ReasonKind},
+		{"kind 4", plain, edit(helloPlain, nil, set(offKind, 4)), ReasonKind},
+		{"kind 3, a frame too short", plain, edit(helloPlain, nil, set(offKind, 3)), ReasonPayload},
 		{"flags bit 1", plain, edit(helloPlain, nil, set(offFlags, 1<<1)), ReasonFlags},
 		{"flags bit 7", plain, edit(helloPlain, nil, set(offFlags, 1<<7)), ReasonFlags},
 		{"reserved", plain, edit(helloPlain, nil, set(offReserved, 1)), ReasonFlags},
@@ -582,5 +583,43 @@ func BenchmarkDecodeMessage(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// testFrames are a data frame with a full message and a bare
+// acknowledgement (whose Payload names only its ends, for the encoder).
+func testFrames() []Frame[algo.Message] {
+	m := fullMessage()
+	return []Frame[algo.Message]{
+		{FrameHeader{Epoch: 1767225600000000000, Theirs: 1767225599000000000, Ack: 41, Seq: 7, Data: true}, m},
+		{FrameHeader{Epoch: 5, Theirs: 6, Ack: 1 << 31}, algo.Message{From: m.From, To: m.To}},
+	}
+}
+
+// A frame decodes to what was encoded: its numbers, its destination, and
+// its message when it carries one.
+func TestFrameRoundTrip(t *testing.T) {
+	for _, c := range []*Codec{plain, keyed} {
+		for _, f := range testFrames() {
+			b, err := c.AppendFrame(nil, f.Payload.From, f.Payload.To, 77, &f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := c.Decode(b)
+			if err != nil {
+				t.Fatalf("%+v: %v", f.FrameHeader, err)
+			}
+			if d.Kind != KindFrame || d.Seq != 77 || d.Sender != f.Payload.From || d.To != f.Payload.To || d.Frame != f.FrameHeader {
+				t.Errorf("decoded %+v, want frame %+v from %d to %d", d, f.FrameHeader, f.Payload.From, f.Payload.To)
+			}
+			if f.Data && !reflect.DeepEqual(d.Message, f.Payload) {
+				t.Errorf("message %+v, want %+v", d.Message, f.Payload)
+			}
+		}
+	}
+	// A frame refuses a message that is not between its ends.
+	f := testFrames()[0]
+	if _, err := plain.AppendFrame(nil, f.Payload.From, f.Payload.To+1, 1, &f); err == nil {
+		t.Errorf("a frame to another node than its message's was encoded")
 	}
 }
