@@ -32,6 +32,7 @@ type nodeFlags struct {
 	hello               time.Duration
 	helloLoss           int
 	broadcast           string
+	faults              string
 	logLevel, logFormat string
 }
 
@@ -80,6 +81,7 @@ it cleanly, saving its state first.`,
 	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")
 	fl.IntVar(&f.helloLoss, "hello-loss", node.DefaultHelloLoss, "a neighbour is lost after this many beacon intervals without a datagram from it")
 	fl.StringVar(&f.broadcast, "broadcast", "", "also send hello beacons to this broadcast address, HOST:PORT (e.g. 10.0.0.255:7000)")
+	fl.StringVar(&f.faults, "faults", "", "inject faults into what this node sends, where the kernel cannot (no tc netem): loss=P,duplicate=P,delay=D,jitter=D,seed=N, e.g. loss=0.2,jitter=10ms")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json (on stderr)")
 	return cmd
@@ -137,6 +139,10 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 		}
 		cfg.Key = key
 	}
+	faults, err := runtime.ParseFaults(f.faults)
+	if err != nil {
+		return cfg, fmt.Errorf("--faults: %w", err)
+	}
 	// The listen address is opened last: a bad flag after it would leave
 	// nothing open.
 	tr, err := runtime.ListenUDP(f.listen)
@@ -144,6 +150,10 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 		return cfg, fmt.Errorf("--listen: %w", err)
 	}
 	cfg.Transport = tr
+	if faults != (runtime.Faults{}) {
+		cfg.Transport, _ = runtime.NewFaulty(tr, faults) // valid: parsed above
+		logger.Warn("injecting faults into what this node sends", "faults", faults.String())
+	}
 	return cfg, nil
 }
 

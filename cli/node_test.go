@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/electgo/elect/node"
+	"github.com/electgo/elect/runtime"
 )
 
 // TestNodeBadFlags: elect node names the flag at fault and exits 1.
@@ -26,6 +29,8 @@ func TestNodeBadFlags(t *testing.T) {
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--key-file", short}, "the key has 4 bytes; use at least 16"},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--log-level", "loud"}, `--log-level "loud"`},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--hello-loss", "0"}, "--hello-loss 0"},
+		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--faults", "loss=0.3,drop=1"}, `--faults: faults: unknown fault "drop"`},
+		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--faults", "loss=1.5"}, "--faults: faults: loss 1.5: want a probability in [0, 1)"},
 	} {
 		t.Run(strings.Join(c.args[1:], " "), func(t *testing.T) {
 			code, _, errOut := cli(t, c.args...)
@@ -33,5 +38,19 @@ func TestNodeBadFlags(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 1 and one line holding %q", code, errOut, c.want)
 			}
 		})
+	}
+}
+
+// --faults puts the node's sends through the faults given.
+func TestNodeFaults(t *testing.T) {
+	f := nodeFlags{id: 1, listen: "127.0.0.1:0", faults: "loss=0.25,jitter=5ms,seed=3", algo: node.DefaultAlgorithm,
+		hello: node.DefaultHello, helloLoss: node.DefaultHelloLoss, logLevel: "error", logFormat: "text"}
+	cfg, err := f.config(newNodeCmd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Transport.Close()
+	if _, ok := cfg.Transport.(*runtime.Faulty); !ok {
+		t.Errorf("transport %T, want the faults around the UDP socket", cfg.Transport)
 	}
 }
