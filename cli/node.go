@@ -75,7 +75,7 @@ it cleanly, saving its state first.`,
 	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect on this address (HOST:PORT, or unix:PATH for a Unix socket)")
 	fl.StringVar(&f.keyFile, "key-file", "", "a file holding the cluster's shared key: datagrams are signed with HMAC-SHA256 and unsigned ones refused")
 	fl.StringVar(&f.stateDir, "state-dir", "", "keep what recovery needs in this directory")
-	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one whose model a real network serves (spontaneous, tolerating loss and crashes: vkt, park, or yours)")
+	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one whose model a real network serves (spontaneous, surviving crashes, no fixed topology: vkt, park, or yours; one that does not tolerate loss runs over reliable links)")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable), e.g. heartbeat=1s")
 	fl.Uint32Var(&f.cluster, "cluster", 0, "cluster id: nodes ignore datagrams of other clusters")
 	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")

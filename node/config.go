@@ -57,6 +57,9 @@ type Config struct {
 	// Seed seeds the node's random source (jittered timers); 0 draws one
 	// from the clock.
 	Seed uint64
+	// Reliable bounds the reliable links of an algorithm that does not
+	// tolerate loss (see links.go); zero: runtime.DefaultReliable.
+	Reliable runtime.ReliableConfig
 }
 
 // Callbacks follow client-go's leaderelection.LeaderCallbacks. Each is
@@ -102,6 +105,12 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.HelloLoss < 1 {
 		return c, fmt.Errorf("hello loss %d: a neighbour is lost after at least one missed beacon", c.HelloLoss)
+	}
+	if c.Reliable == (runtime.ReliableConfig{}) {
+		c.Reliable = runtime.DefaultReliable
+	}
+	if r := c.Reliable; r.Window < 1 || r.RTO <= 0 || r.MaxRTO < r.RTO || r.Tries < 1 {
+		return c, fmt.Errorf("reliable links %+v: want a window and tries of 1 or more, and 0 < RTO <= MaxRTO", r)
 	}
 	for id, addr := range c.Peers {
 		if id < 0 {

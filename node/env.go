@@ -29,6 +29,11 @@ func (e *env) Send(to algo.NodeID, m algo.Message) {
 		return
 	}
 	m.From, m.To = n.cfg.ID, to
+	if n.reliable {
+		n.sendReliable(to, nb, m)
+		n.metrics.sent[m.Type].Add(1)
+		return
+	}
 	n.seq++
 	b, err := n.codec.AppendMessage(n.buf[:0], n.seq, &m)
 	if err != nil {

@@ -19,6 +19,9 @@ type counters struct {
 	hellosSent      atomic.Uint64
 	hellosReceived  atomic.Uint64
 	unroutable      atomic.Uint64 // messages to non-neighbours, or too large
+	retransmits     atomic.Uint64 // frames of reliable links sent again
+	acks            atomic.Uint64 // bare acknowledgements of reliable links
+	linkFailures    atomic.Uint64 // reliable links that went unacknowledged
 	sendErrors      atomic.Uint64
 	saveErrors      atomic.Uint64
 	reports         atomic.Uint64
@@ -85,6 +88,9 @@ func (n *Node) writePrometheus(w io.Writer) error {
 		{"elect_hellos_received_total", "counter", "Hello beacons received and accepted.", float64(c.hellosReceived.Load())},
 		{"elect_messages_unroutable_total", "counter", "Messages the algorithm sent to a node that is not a neighbour (lost by contract), or too large for a datagram.", float64(c.unroutable.Load())},
 		{"elect_send_errors_total", "counter", "Datagrams the socket refused to send.", float64(c.sendErrors.Load())},
+		{"elect_link_retransmits_total", "counter", "Frames of reliable links sent again for want of an acknowledgement (not counted as messages).", float64(c.retransmits.Load())},
+		{"elect_link_acks_total", "counter", "Bare acknowledgements of reliable links sent (not counted as messages).", float64(c.acks.Load())},
+		{"elect_link_failures_total", "counter", "Reliable links that went unacknowledged past their bound, taking their neighbour down.", float64(c.linkFailures.Load())},
 		{"elect_state_save_errors_total", "counter", "Failed writes of the state directory.", float64(c.saveErrors.Load())},
 		{"elect_reports_total", "counter", "Failures the algorithm detected and reported.", float64(c.reports.Load())},
 		{"elect_elections_total", "counter", "Elections this node started as their source.", float64(c.elections.Load())},

@@ -59,6 +59,8 @@ type Node struct {
 	runCtx     context.Context
 	buf        []byte // the encoding buffer
 	sendErred  bool   // a send error was logged (logged once, counted always)
+	reliable   bool   // messages go over reliable links (links.go)
+	linkEpoch  uint64 // the epoch of the link made last
 
 	inbox  chan inbound
 	timerC chan timerFire
@@ -77,6 +79,9 @@ type neighbor struct {
 	up     bool
 	window runtime.ReplayWindow
 	value  int64 // as its last hello said
+	// link is the reliable FIFO link to it (links.go), made at the first
+	// message either way while it is up; nil otherwise.
+	link *runtime.Reliable[algo.Message]
 }
 
 type inbound struct {
@@ -128,6 +133,7 @@ func New(cfg Config) (*Node, error) {
 			nd.nbrs[id] = &neighbor{addr: addr}
 		}
 	}
+	nd.reliable = needsReliable(alg.Model)
 	nd.metrics.init(len(alg.Messages))
 	nd.last = Status{ID: cfg.ID, Value: cfg.Value, Algorithm: alg.Name, Cluster: cfg.Cluster, Leader: algo.None, State: algo.Norm, Neighbors: []algo.NodeID{}}
 	nd.pub.init(nd.last)
@@ -136,9 +142,10 @@ func New(cfg Config) (*Node, error) {
 
 // SuitsRuntime refuses an algorithm whose Model assumes what a real network
 // of datagrams does not give, naming the first such assumption. The runtime
-// serves algorithms that elect on their own (Spontaneous), tolerate lost
-// messages (Loss) and crashes (Crash), and take their neighbours as they
-// come (no Topology, no pulses), whoever wrote them.
+// serves algorithms that elect on their own (Spontaneous), survive crashes
+// (Crash), and take their neighbours as they come (no Topology, no pulses),
+// whoever wrote them; those that do not tolerate lost messages (Loss false)
+// run over reliable FIFO links (links.go).
 func SuitsRuntime(a *algo.Algorithm) error {
 	m := a.Model
 	why := ""
@@ -149,8 +156,6 @@ func SuitsRuntime(a *algo.Algorithm) error {
 		why = "runs in synchronous pulses (Model.Synchronous), which a real network does not give"
 	case !m.Spontaneous:
 		why = "elects only where an initiator starts an election (Model.Spontaneous is false); the runtime has no initiators"
-	case !m.Loss:
-		why = "does not tolerate lost messages (Model.Loss is false); UDP loses datagrams and the runtime has no reliable links"
 	case !m.Crash:
 		why = "does not survive crashes (Model.Crash is false); real nodes crash and restart"
 	default:
@@ -175,6 +180,7 @@ func (n *Node) Run(ctx context.Context) error {
 	// numbers above those of its previous life, which receivers' replay
 	// windows still hold.
 	n.seq = uint64(n.start.UnixNano())
+	n.linkEpoch = n.seq // links of a later life have higher epochs
 	seed := n.cfg.Seed
 	if seed == 0 {
 		seed = uint64(n.start.UnixNano())
@@ -213,6 +219,12 @@ func (n *Node) Run(ctx context.Context) error {
 	// to every failover.
 	expiry := time.NewTimer(n.lossLimit())
 	defer expiry.Stop()
+	var linkTicks <-chan time.Time // nil without reliable links: never ready
+	if n.reliable {
+		t := time.NewTicker(n.linkTick())
+		defer t.Stop()
+		linkTicks = t.C
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -231,6 +243,8 @@ func (n *Node) Run(ctx context.Context) error {
 			expiry.Reset(n.nextExpiry(now))
 		case in := <-n.inbox:
 			n.receive(in)
+		case now := <-linkTicks:
+			n.tickLinks(now)
 		case f := <-n.timerC:
 			if int(f.t) < len(n.gens) && f.gen == n.gens[f.t] && n.booted {
 				n.gens[f.t]++ // spent
@@ -327,9 +341,9 @@ func (n *Node) receive(in inbound) {
 	if d.Sender == n.cfg.ID {
 		return // our own broadcast, come back
 	}
-	if d.Kind == runtime.KindFrame {
-		// Reliable links (runtime.Reliable) are not wired into nodes yet:
-		// a frame is a kind this node does not take.
+	if d.Kind == runtime.KindFrame && !n.reliable {
+		// A frame of a reliable link, to a node whose algorithm runs on
+		// the lossy path: a kind this node does not take.
 		n.metrics.rejected[runtime.ReasonKind].Add(1)
 		return
 	}
@@ -338,11 +352,12 @@ func (n *Node) receive(in inbound) {
 		nb = &neighbor{addr: in.from}
 		n.nbrs[d.Sender] = nb
 	}
-	if !nb.window.Accept(d.Seq, n.alg.Model.FIFO) {
+	// Frames may come in any order: their link puts them back in order.
+	if !nb.window.Accept(d.Seq, n.alg.Model.FIFO && d.Kind != runtime.KindFrame) {
 		n.metrics.rejected[runtime.ReasonReplay].Add(1)
 		return
 	}
-	if d.Kind == runtime.KindMessage && d.Message.To != n.cfg.ID {
+	if d.Kind == runtime.KindMessage && d.Message.To != n.cfg.ID || d.Kind == runtime.KindFrame && d.To != n.cfg.ID {
 		n.metrics.rejected[runtime.ReasonMisaddressed].Add(1)
 		return
 	}
@@ -358,20 +373,27 @@ func (n *Node) receive(in inbound) {
 		nb.value = d.Value
 		n.metrics.hellosReceived.Add(1)
 	case runtime.KindMessage:
-		if int(d.Message.Type) >= len(n.names) {
-			n.metrics.rejected[runtime.ReasonPayload].Add(1)
-			return
-		}
-		n.metrics.received[d.Message.Type].Add(1)
-		if !n.booted {
-			if len(n.early) < earlyLimit {
-				n.early = append(n.early, d.Message)
-			}
-			return
-		}
-		n.m.Receive(n.env(), &d.Message)
-		n.after()
+		n.deliver(&d.Message)
+	case runtime.KindFrame:
+		n.receiveFrame(&d, nb)
 	}
+}
+
+// deliver hands a message to the machine, or keeps it for the boot.
+func (n *Node) deliver(m *algo.Message) {
+	if int(m.Type) >= len(n.names) {
+		n.metrics.rejected[runtime.ReasonPayload].Add(1)
+		return
+	}
+	n.metrics.received[m.Type].Add(1)
+	if !n.booted {
+		if len(n.early) < earlyLimit {
+			n.early = append(n.early, *m)
+		}
+		return
+	}
+	n.m.Receive(n.env(), m)
+	n.after()
 }
 
 // neighborUp records a neighbour that became reachable, answers it with a
@@ -412,14 +434,20 @@ func (n *Node) expire(now time.Time) {
 		if now.Sub(nb.heard) <= limit {
 			continue
 		}
-		nb.up = false
-		i, _ := slices.BinarySearch(n.up, id)
-		n.up = slices.Delete(n.up, i, i+1)
 		n.log.Debug("neighbour lost", "peer", id, "silent", now.Sub(nb.heard).Round(time.Millisecond))
-		if n.booted {
-			n.m.NeighborDown(n.env(), id)
-			n.after()
-		}
+		n.lose(id, nb)
+	}
+}
+
+// lose takes down a neighbour that was up: silent too long, or its link
+// failed. What was in flight on its link is lost with it.
+func (n *Node) lose(id algo.NodeID, nb *neighbor) {
+	nb.up, nb.link = false, nil
+	i, _ := slices.BinarySearch(n.up, id)
+	n.up = slices.Delete(n.up, i, i+1)
+	if n.booted {
+		n.m.NeighborDown(n.env(), id)
+		n.after()
 	}
 }
 

@@ -1,0 +1,97 @@
+package node
+
+import (
+	"slices"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/runtime"
+)
+
+// An algorithm whose model does not tolerate lost messages runs over
+// reliable FIFO links (runtime.Reliable), one to each neighbour: numbered
+// frames, cumulative acknowledgements, retransmission with backoff. The
+// layer follows the model, not the algorithm's name: vkt and park, written
+// for lossy links, keep the datagrams they were written for. A link that
+// stays unacknowledged past its bound takes its neighbour down, as a
+// silent neighbour is taken down, and the machine hears NeighborDown.
+
+// needsReliable says an algorithm of model m runs over reliable links.
+func needsReliable(m algo.Model) bool { return !m.Loss }
+
+// linkTick is how often the links' retransmission deadlines are looked at:
+// well under their first wait (runtime.DefaultReliable.RTO), or that wait
+// when a node's is shorter.
+func (n *Node) linkTick() time.Duration { return min(25*time.Millisecond, n.cfg.Reliable.RTO) }
+
+// linkTo returns the link to neighbour nb, making it at the first message
+// either way. Each link made gets a higher epoch than the one before, so
+// that the neighbour starts over with a link made again after a failure.
+func (n *Node) linkTo(nb *neighbor) *runtime.Reliable[algo.Message] {
+	if nb.link == nil {
+		n.linkEpoch++
+		nb.link = runtime.NewReliable[algo.Message](n.cfg.Reliable, n.linkEpoch)
+	}
+	return nb.link
+}
+
+// sendReliable sends m to neighbour to on its link.
+func (n *Node) sendReliable(to algo.NodeID, nb *neighbor, m algo.Message) {
+	l := n.linkTo(nb)
+	before := l.Stats()
+	n.sendFrames(to, nb, l.Send(m, time.Now()))
+	n.countLink(before, l.Stats())
+}
+
+// receiveFrame takes a frame from neighbour nb: the messages it completes
+// go to the machine in order, and what the link answers goes back.
+func (n *Node) receiveFrame(d *runtime.Datagram, nb *neighbor) {
+	l := n.linkTo(nb)
+	before := l.Stats()
+	msgs, out := l.Receive(runtime.Frame[algo.Message]{FrameHeader: d.Frame, Payload: d.Message}, time.Now())
+	n.countLink(before, l.Stats())
+	n.sendFrames(d.Sender, nb, out)
+	for i := range msgs {
+		n.deliver(&msgs[i])
+	}
+}
+
+// tickLinks sends again the frames whose acknowledgement is late, and takes
+// down the neighbours whose link failed.
+func (n *Node) tickLinks(now time.Time) {
+	for _, id := range slices.Clone(n.up) {
+		nb := n.nbrs[id]
+		if nb.link == nil {
+			continue
+		}
+		before := nb.link.Stats()
+		n.sendFrames(id, nb, nb.link.Tick(now))
+		n.countLink(before, nb.link.Stats())
+		if nb.link.Failed() {
+			n.metrics.linkFailures.Add(1)
+			n.log.Warn("link failed: no acknowledgement", "peer", id)
+			n.lose(id, nb)
+		}
+	}
+}
+
+// sendFrames encodes and sends frames to neighbour to.
+func (n *Node) sendFrames(to algo.NodeID, nb *neighbor, fs []runtime.Frame[algo.Message]) {
+	for i := range fs {
+		n.seq++
+		b, err := n.codec.AppendFrame(n.buf[:0], n.cfg.ID, to, n.seq, &fs[i])
+		if err != nil {
+			n.metrics.unroutable.Add(1)
+			n.log.Error("frame not sent", "to", to, "err", err)
+			continue
+		}
+		n.buf = b
+		n.write(b, nb.addr)
+	}
+}
+
+// countLink adds what a link did between two of its counts to the node's.
+func (n *Node) countLink(before, after runtime.ReliableStats) {
+	n.metrics.retransmits.Add(after.Retransmits - before.Retransmits)
+	n.metrics.acks.Add(after.Acks - before.Acks)
+}

@@ -1,0 +1,200 @@
+package node
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/netip"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/runtime"
+)
+
+// counted is a test algorithm that does not tolerate loss: each node sends
+// every neighbour it has at its start, and every one that comes up later,
+// the numbers 1 to countTo, and records what
+// it receives from each. It follows itself (the election is not the point).
+var counted = struct {
+	sync.Mutex
+	got map[[2]algo.NodeID][]uint32 // by (receiver, sender)
+}{got: map[[2]algo.NodeID][]uint32{}}
+
+const countTo = 60
+
+type counter struct{ id algo.NodeID }
+
+func (c *counter) Restart(algo.Env)                   {}
+func (c *counter) Recover(algo.Env, []byte) error     { return nil }
+func (c *counter) Save() []byte                       { return nil }
+func (c *counter) Timer(algo.Env, algo.Timer)         {}
+func (c *counter) NeighborDown(algo.Env, algo.NodeID) {}
+func (c *counter) Elect(algo.Env)                     {}
+func (c *counter) Status() algo.Status                { return algo.Status{Leader: c.id, State: algo.Norm} }
+func (c *counter) Start(env algo.Env) {
+	for _, id := range env.Neighbors() {
+		c.NeighborUp(env, id)
+	}
+}
+func (c *counter) NeighborUp(env algo.Env, id algo.NodeID) {
+	for k := uint32(1); k <= countTo; k++ {
+		env.Send(id, algo.Message{Type: 0, Index: algo.Index{Num: k, ID: c.id}})
+	}
+}
+func (c *counter) Receive(env algo.Env, m *algo.Message) {
+	counted.Lock()
+	defer counted.Unlock()
+	k := [2]algo.NodeID{c.id, m.From}
+	counted.got[k] = append(counted.got[k], m.Index.Num)
+}
+
+func init() {
+	algo.Register(&algo.Algorithm{
+		Name:     "test-node-counted",
+		Summary:  "test: numbered messages to every neighbour, over links that must not lose them",
+		Messages: []string{"count"},
+		Model:    algo.Model{Spontaneous: true, Crash: true, FIFO: true},
+		Build: func(algo.Params, int) (func(algo.NodeID) algo.Machine, error) {
+			return func(id algo.NodeID) algo.Machine { return &counter{id: id} }, nil
+		},
+	})
+}
+
+// An algorithm that does not tolerate loss gets every message once and in
+// order, over links that lose 20% of datagrams, duplicate 10% and reorder
+// them; the links' retransmissions and acknowledgements are counted apart
+// from its messages.
+func TestReliableLinksUnderLoss(t *testing.T) {
+	const n = 3
+	_, nodes, stop := countedCluster(t, n, runtime.Faults{Loss: 0.2, Duplicate: 0.1, Jitter: 5 * time.Millisecond}, runtime.ReliableConfig{})
+	want := make([]uint32, countTo)
+	for k := range want {
+		want[k] = uint32(k + 1)
+	}
+	complete := func() bool {
+		counted.Lock()
+		defer counted.Unlock()
+		for a := range n {
+			for b := range n {
+				if a != b && !slices.Equal(counted.got[[2]algo.NodeID{algo.NodeID(a), algo.NodeID(b)}], want) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	waitFor(20*time.Second, complete)
+	stop()
+	counted.Lock()
+	defer counted.Unlock()
+	for a := range n {
+		for b := range n {
+			if got := counted.got[[2]algo.NodeID{algo.NodeID(a), algo.NodeID(b)}]; a != b && !slices.Equal(got, want) {
+				t.Errorf("node %d got from %d: %v, want 1 to %d once each, in order", a, b, got, countTo)
+			}
+		}
+	}
+	var retransmits, sent uint64
+	for _, nd := range nodes {
+		retransmits += nd.metrics.retransmits.Load()
+		sent += nd.metrics.sent[0].Load()
+	}
+	if sent != n*(n-1)*countTo || retransmits == 0 {
+		t.Errorf("%d messages counted sent (want %d, the algorithm's own), %d retransmissions (want some at 20%% loss)", sent, n*(n-1)*countTo, retransmits)
+	}
+}
+
+// countedCluster runs n nodes of test-node-counted on a MemNetwork, each
+// sending through faults (seeded by node) and with reliable links bounded by
+// rc, every node listing the others; stop ends them and waits.
+func countedCluster(t *testing.T, n int, faults runtime.Faults, rc runtime.ReliableConfig) (*runtime.MemNetwork, []*Node, func()) {
+	t.Helper()
+	counted.Lock()
+	counted.got = map[[2]algo.NodeID][]uint32{}
+	counted.Unlock()
+	net := runtime.NewMemNetwork()
+	eps := make([]*runtime.MemEndpoint, n)
+	addrs := map[algo.NodeID]netip.AddrPort{}
+	for i := range n {
+		eps[i] = net.Listen()
+		addrs[algo.NodeID(i)] = eps[i].LocalAddr()
+	}
+	var nodes []*Node
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i := range n {
+		f := faults
+		f.Seed = uint64(i + 1)
+		tr, err := runtime.NewFaulty(eps[i], f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd, err := New(Config{ID: algo.NodeID(i), Value: int64(i), Algorithm: "test-node-counted", Hello: fastHello, HelloLoss: 25,
+			Peers: addrs, Transport: tr, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Seed: uint64(i + 1), Reliable: rc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes = append(nodes, nd)
+		wg.Add(1)
+		go func() { defer wg.Done(); nd.Run(ctx) }()
+	}
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			cancel()
+			wg.Wait()
+		}
+	}
+	t.Cleanup(stop)
+	return net, nodes, stop
+}
+
+// waitFor polls cond until it holds or limit passes.
+func waitFor(limit time.Duration, cond func() bool) {
+	deadline := time.Now().Add(limit)
+	for !cond() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A link that goes unacknowledged past its bound takes its neighbour down
+// (before its hellos' silence would), and is counted; when the two meet
+// again the link starts over in a new epoch, and the machine's messages of
+// the new meeting arrive whole and in order.
+func TestReliableLinkFailure(t *testing.T) {
+	rc := runtime.ReliableConfig{Window: 64, RTO: 10 * time.Millisecond, MaxRTO: 20 * time.Millisecond, Tries: 3}
+	net, nodes, _ := countedCluster(t, 2, runtime.Faults{}, rc)
+	got := func(a, b algo.NodeID) []uint32 {
+		counted.Lock()
+		defer counted.Unlock()
+		return slices.Clone(counted.got[[2]algo.NodeID{a, b}])
+	}
+	waitFor(5*time.Second, func() bool { return len(got(0, 1)) == countTo && len(got(1, 0)) == countTo })
+	if len(got(0, 1)) != countTo {
+		t.Fatalf("before the cut node 0 got %d of %d", len(got(0, 1)), countTo)
+	}
+	a0, a1 := nodes[0].cfg.Transport.LocalAddr(), nodes[1].cfg.Transport.LocalAddr()
+	net.Disconnect(a0, a1)
+	// Node 0 sends while cut: its link fails within 10+20+20 ms of
+	// retransmissions, well before 25 silent beacons (500 ms).
+	nodes[0].do(func() { nodes[0].env().Send(1, algo.Message{Type: 0, Index: algo.Index{Num: 999, ID: 0}}) })
+	waitFor(2*time.Second, func() bool { return nodes[0].metrics.linkFailures.Load() > 0 })
+	if nodes[0].metrics.linkFailures.Load() == 0 {
+		t.Fatal("the link of a cut pair did not fail")
+	}
+	net.Reconnect(a0, a1)
+	want := make([]uint32, 0, 2*countTo)
+	for range 2 {
+		for k := uint32(1); k <= countTo; k++ {
+			want = append(want, k)
+		}
+	}
+	waitFor(5*time.Second, func() bool { return len(got(1, 0)) >= 2*countTo })
+	if g := got(1, 0); !slices.Equal(g, want) {
+		t.Errorf("node 1 got from 0 across the failure: %v, want 1 to %d twice (999 lost with the link)", g, countTo)
+	}
+}
