@@ -343,8 +343,15 @@ func parseClusterValues(s string, n int, rng *rand.Rand) ([]int64, error) {
 }
 
 // checkNodeConfig builds (without running) a node with the cluster's
-// algorithm and parameters, so that a bad one is refused once.
+// algorithm and parameters, so that a bad one is refused once, and refuses
+// an algorithm a cluster's nodes cannot run unattended yet
+// (node.SuitsRuntime).
 func checkNodeConfig(cfg *clusterConfig) error {
+	if a, err := algo.Lookup(cfg.algo); err == nil {
+		if err := node.SuitsRuntime(a); err != nil {
+			return err
+		}
+	}
 	peers := map[algo.NodeID]netip.AddrPort{}
 	for i := 1; i < cfg.nodes; i++ {
 		peers[algo.NodeID(i)] = netip.MustParseAddrPort("127.0.0.1:9")

@@ -33,6 +33,7 @@ type nodeFlags struct {
 	helloLoss           int
 	broadcast           string
 	faults              string
+	initiator           bool
 	logLevel, logFormat string
 }
 
@@ -75,12 +76,13 @@ it cleanly, saving its state first.`,
 	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect on this address (HOST:PORT, or unix:PATH for a Unix socket)")
 	fl.StringVar(&f.keyFile, "key-file", "", "a file holding the cluster's shared key: datagrams are signed with HMAC-SHA256 and unsigned ones refused")
 	fl.StringVar(&f.stateDir, "state-dir", "", "keep what recovery needs in this directory")
-	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one whose model a real network serves (spontaneous, surviving crashes, no fixed topology: vkt, park, or yours; one that does not tolerate loss runs over reliable links)")
+	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one that takes its neighbours as they come (no fixed topology, no pulses): vkt, park, echo, extinction, or yours; one that does not tolerate loss runs over reliable links, one that is not spontaneous elects where --initiator or POST /elect asks")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable), e.g. heartbeat=1s")
 	fl.Uint32Var(&f.cluster, "cluster", 0, "cluster id: nodes ignore datagrams of other clusters")
 	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")
 	fl.IntVar(&f.helloLoss, "hello-loss", node.DefaultHelloLoss, "a neighbour is lost after this many beacon intervals without a datagram from it")
 	fl.StringVar(&f.broadcast, "broadcast", "", "also send hello beacons to this broadcast address, HOST:PORT (e.g. 10.0.0.255:7000)")
+	fl.BoolVar(&f.initiator, "initiator", false, "elect right after booting, as a run's initiators do: how algorithms that are not spontaneous (echo, chang-roberts) start (POST /elect also does)")
 	fl.StringVar(&f.faults, "faults", "", "inject faults into what this node sends, where the kernel cannot (no tc netem): loss=P,duplicate=P,delay=D,jitter=D,seed=N, e.g. loss=0.2,jitter=10ms")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json (on stderr)")
@@ -115,7 +117,7 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 	cfg = node.Config{
 		ID: algo.NodeID(f.id), Value: f.value, Algorithm: f.algo, Params: params,
 		Cluster: f.cluster, Peers: peers, Hello: f.hello, HelloLoss: f.helloLoss,
-		StateDir: f.stateDir, Logger: logger,
+		StateDir: f.stateDir, Logger: logger, Initiator: f.initiator,
 	}
 	if f.hello <= 0 {
 		return cfg, fmt.Errorf("--hello %v: want a positive duration", f.hello)

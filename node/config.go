@@ -57,6 +57,10 @@ type Config struct {
 	// Seed seeds the node's random source (jittered timers); 0 draws one
 	// from the clock.
 	Seed uint64
+	// Initiator asks the machine to elect right after its first boot (not
+	// after a recovery), as the simulator's driver asks a run's initiators:
+	// how an algorithm that is not spontaneous (echo, Chang–Roberts) starts.
+	Initiator bool
 	// Reliable bounds the reliable links of an algorithm that does not
 	// tolerate loss (see links.go); zero: runtime.DefaultReliable.
 	Reliable runtime.ReliableConfig

@@ -108,7 +108,7 @@ func New(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := SuitsRuntime(alg); err != nil {
+	if err := SuitsNode(alg); err != nil {
 		return nil, err
 	}
 	// The network's size bounds node sets in parameters (initiators).
@@ -134,19 +134,28 @@ func New(cfg Config) (*Node, error) {
 		}
 	}
 	nd.reliable = needsReliable(alg.Model)
+	if !alg.Model.Crash {
+		nd.log.Warn("this algorithm does not survive crashes (Model.Crash is false): a node that crashes may stall it")
+	}
+	if !alg.Model.Spontaneous && !cfg.Initiator {
+		nd.log.Info("this algorithm elects only where asked: start a node with --initiator, or POST /elect")
+	}
 	nd.metrics.init(len(alg.Messages))
 	nd.last = Status{ID: cfg.ID, Value: cfg.Value, Algorithm: alg.Name, Cluster: cfg.Cluster, Leader: algo.None, State: algo.Norm, Neighbors: []algo.NodeID{}}
 	nd.pub.init(nd.last)
 	return nd, nil
 }
 
-// SuitsRuntime refuses an algorithm whose Model assumes what a real network
-// of datagrams does not give, naming the first such assumption. The runtime
-// serves algorithms that elect on their own (Spontaneous), survive crashes
-// (Crash), and take their neighbours as they come (no Topology, no pulses),
-// whoever wrote them; those that do not tolerate lost messages (Loss false)
-// run over reliable FIFO links (links.go).
-func SuitsRuntime(a *algo.Algorithm) error {
+// SuitsNode refuses an algorithm whose Model assumes what a real node of
+// datagrams does not give, naming the first such assumption: a node takes
+// its neighbours as they come (no Topology) and has no pulses (not
+// Synchronous), whoever wrote the algorithm. Those that do not tolerate lost
+// messages (Loss false) run over reliable FIFO links (links.go); those
+// that elect only where an initiator starts an election (Spontaneous
+// false) elect where a node is started with Config.Initiator or asked by
+// Elect (POST /elect); one that does not survive crashes runs too, a crash
+// then being outside its model, as in the simulator (New logs it).
+func SuitsNode(a *algo.Algorithm) error {
 	m := a.Model
 	why := ""
 	switch {
@@ -154,10 +163,27 @@ func SuitsRuntime(a *algo.Algorithm) error {
 		why = fmt.Sprintf("assumes a fixed %s network (Model.Topology); the runtime's neighbours are the nodes it hears", m.Topology)
 	case m.Synchronous:
 		why = "runs in synchronous pulses (Model.Synchronous), which a real network does not give"
+	default:
+		return nil
+	}
+	return fmt.Errorf("algorithm %s %s", a.Name, why)
+}
+
+// SuitsRuntime is SuitsNode for the nodes of a cluster or an emulation,
+// which run on their own, unattended, and get no initiators yet: it also
+// refuses an algorithm that is not spontaneous or does not survive
+// crashes.
+func SuitsRuntime(a *algo.Algorithm) error {
+	if err := SuitsNode(a); err != nil {
+		return err
+	}
+	m := a.Model
+	why := ""
+	switch {
 	case !m.Spontaneous:
-		why = "elects only where an initiator starts an election (Model.Spontaneous is false); the runtime has no initiators"
+		why = "elects only where an initiator starts an election (Model.Spontaneous is false); a cluster's or an emulation's nodes get no initiators yet (elect node --initiator does)"
 	case !m.Crash:
-		why = "does not survive crashes (Model.Crash is false); real nodes crash and restart"
+		why = "does not survive crashes (Model.Crash is false); a cluster's nodes crash and restart"
 	default:
 		return nil
 	}
@@ -288,6 +314,11 @@ func (n *Node) boot(saved *runtime.Saved) {
 		}
 	} else {
 		n.m.Start(env)
+		if n.cfg.Initiator {
+			// As the simulator's driver does for a run's initiators:
+			// right after the boot, before any message is handled.
+			n.m.Elect(env)
+		}
 	}
 	n.after()
 	for _, m := range n.early {

@@ -33,3 +33,18 @@ func TestSuitsRuntime(t *testing.T) {
 		}
 	}
 }
+
+// A single node takes what a cluster refuses: an algorithm that is not
+// spontaneous (its initiators, POST /elect) or does not survive crashes.
+func TestSuitsNode(t *testing.T) {
+	for _, m := range []algo.Model{{Crash: true}, {Spontaneous: true}, {}} {
+		if err := SuitsNode(&algo.Algorithm{Name: "mine", Model: m}); err != nil {
+			t.Errorf("%+v refused: %v", m, err)
+		}
+	}
+	for _, m := range []algo.Model{{Topology: "ring"}, {Synchronous: true}} {
+		if SuitsNode(&algo.Algorithm{Name: "mine", Model: m}) == nil {
+			t.Errorf("%+v accepted", m)
+		}
+	}
+}
