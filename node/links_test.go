@@ -257,3 +257,33 @@ func TestEchoOnRealNodes(t *testing.T) {
 		t.Errorf("echo sent %d messages on K%d, want %d (2E + n-1)", sent, n, want)
 	}
 }
+
+// A node of an algorithm written for a static network boots once every
+// listed peer is up, or after HelloLoss beacons at most; one written for
+// moving networks boots without waiting.
+func TestBootWaitsForPeersOnStaticNetworks(t *testing.T) {
+	peers := map[algo.NodeID]netip.AddrPort{0: netip.MustParseAddrPort("127.0.0.1:1"), 1: netip.MustParseAddrPort("127.0.0.1:2")}
+	for _, c := range []struct {
+		alg  string
+		wait bool
+	}{{"echo", true}, {"vkt", false}} {
+		nd, err := New(Config{ID: 0, Algorithm: c.alg, Peers: peers, Transport: runtime.NewMemNetwork().Listen(),
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd.start = time.Now()
+		if got := nd.peersPending(); got != c.wait {
+			t.Errorf("%s, peer 1 not heard: waits %v, want %v", c.alg, got, c.wait)
+		}
+		nd.nbrs[1].up = true
+		if nd.peersPending() {
+			t.Errorf("%s, every peer up: still waits", c.alg)
+		}
+		nd.nbrs[1].up = false
+		nd.start = time.Now().Add(-nd.lossLimit())
+		if nd.peersPending() {
+			t.Errorf("%s, HelloLoss beacons passed: still waits", c.alg)
+		}
+	}
+}

@@ -261,6 +261,10 @@ func (n *Node) Run(ctx context.Context) error {
 			n.persist()
 			return fmt.Errorf("node %d: transport: %w", n.cfg.ID, err)
 		case <-bootAt.C:
+			if n.peersPending() {
+				bootAt.Reset(n.cfg.Hello)
+				break
+			}
 			n.boot(saved)
 		case <-beacons.C:
 			n.beacon()
@@ -440,6 +444,25 @@ func (n *Node) neighborUp(id algo.NodeID, nb *neighbor) {
 		n.m.NeighborUp(n.env(), id)
 		n.after()
 	}
+}
+
+// peersPending says the boot should wait for listed peers not heard yet:
+// an algorithm written for a static network (Model.Mobility false: echo,
+// Chang–Roberts) takes the neighbours it boots with for the network, and
+// one found a moment later (its hello lost) would be an edge its wave never
+// runs over. It waits for every listed peer, HelloLoss beacon intervals at
+// most; algorithms for moving networks boot after one, as they take
+// neighbours as they come.
+func (n *Node) peersPending() bool {
+	if n.alg.Model.Mobility || time.Since(n.start) >= n.lossLimit() {
+		return false
+	}
+	for id := range n.cfg.Peers {
+		if nb := n.nbrs[id]; id != n.cfg.ID && (nb == nil || !nb.up) {
+			return true
+		}
+	}
+	return false
 }
 
 // lossLimit is the silence after which a neighbour is lost.
