@@ -46,6 +46,12 @@ func (n *Node) sendReliable(to algo.NodeID, nb *neighbor, m algo.Message) {
 // receiveFrame takes a frame from neighbour nb: the messages it completes
 // go to the machine in order, and what the link answers goes back.
 func (n *Node) receiveFrame(d *runtime.Datagram, nb *neighbor) {
+	if !n.booted {
+		// Not acknowledged, so sent again: the early queue before the boot
+		// is bounded, and a frame acknowledged and then dropped there would
+		// be a message the link promised and lost.
+		return
+	}
 	l := n.linkTo(nb)
 	before := l.Stats()
 	msgs, out := l.Receive(runtime.Frame[algo.Message]{FrameHeader: d.Frame, Payload: d.Message}, time.Now())
