@@ -39,7 +39,6 @@ type NodeState struct {
 	Status algo.Status
 }
 
-// Node returns the checker's view of node v.
 // Component returns the number of v's connected component now: two live
 // nodes have the same one exactly when live nodes connect them; a dead node
 // has -1. The components are first brought up to date with every event
@@ -53,6 +52,7 @@ func (m *Monitor) Component(v algo.NodeID) int32 {
 	return m.rec(v).comp
 }
 
+// Node returns the checker's view of node v.
 func (m *Monitor) Node(v algo.NodeID) NodeState {
 	n := m.rec(v)
 	return NodeState{Value: n.value, Alive: n.alive, Status: n.status}
