@@ -29,7 +29,7 @@ func (w *watch) look(r *Radio, u, v int32, t0, t1 time.Duration) {
 // later (a wake-up), or not before either turns.
 func (w *watch) lookStraight(r *Radio, v, u int32, sv *node, t0, t1 time.Duration) {
 	su := &r.nodes[u]
-	if sv.vel == su.vel && su.vel.X == 0 && su.vel.Y == 0 {
+	if still(sv, su) {
 		return // neither moves until one turns
 	}
 	lin := min(sv.until, su.until)

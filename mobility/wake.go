@@ -11,10 +11,15 @@ import (
 // either node changes course (MaxInt64: never). t1 means the next window.
 func (w *watch) wakeAt(na, nb *node, t1 time.Duration) time.Duration {
 	lin := min(na.until, nb.until)
-	if na.vel == nb.vel && na.vel.X == 0 && na.vel.Y == 0 {
-		return lin // neither moves: no solve until one does
+	if still(na, nb) {
+		return lin // no solve until one moves
 	}
 	return w.nearR(nb.p1.X-na.p1.X, nb.p1.Y-na.p1.Y, nb.vel.X-na.vel.X, nb.vel.Y-na.vel.Y, t1, lin)
+}
+
+// still reports whether neither node moves after the window.
+func still(na, nb *node) bool {
+	return na.vel == nb.vel && na.vel.X == 0 && na.vel.Y == 0
 }
 
 // nearR is the first instant from t on at which a pair at (dx, dy) from
