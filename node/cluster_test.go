@@ -39,6 +39,13 @@ type cluster struct {
 
 func newCluster(t *testing.T, n int, tweak func(*Config)) *cluster {
 	t.Helper()
+	return newFaultyCluster(t, n, runtime.Faults{}, tweak)
+}
+
+// newFaultyCluster is newCluster with every node sending through faults
+// (runtime.Faulty), seeded by node; zero faults wrap nothing.
+func newFaultyCluster(t *testing.T, n int, faults runtime.Faults, tweak func(*Config)) *cluster {
+	t.Helper()
 	c := &cluster{t: t, net: runtime.NewMemNetwork(), addrs: map[algo.NodeID]netip.AddrPort{}}
 	eps := make([]*runtime.MemEndpoint, n)
 	for i := range n {
@@ -58,7 +65,16 @@ func newCluster(t *testing.T, n int, tweak func(*Config)) *cluster {
 		c.nodes = append(c.nodes, nil)
 		c.stops = append(c.stops, nil)
 		c.ended = append(c.ended, nil)
-		c.start(i, eps[i])
+		var tr runtime.Transport = eps[i]
+		if faults != (runtime.Faults{}) {
+			f := faults
+			f.Seed = uint64(i + 1)
+			var err error
+			if tr, err = runtime.NewFaulty(eps[i], f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.start(i, tr)
 	}
 	t.Cleanup(func() {
 		for i := range c.nodes {

@@ -1,7 +1,6 @@
 package node
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"net/netip"
@@ -69,7 +68,7 @@ func init() {
 // from its messages.
 func TestReliableLinksUnderLoss(t *testing.T) {
 	const n = 3
-	_, nodes, stop := countedCluster(t, n, runtime.Faults{Loss: 0.2, Duplicate: 0.1, Jitter: 5 * time.Millisecond}, runtime.ReliableConfig{})
+	c := countedCluster(t, n, runtime.Faults{Loss: 0.2, Duplicate: 0.1, Jitter: 5 * time.Millisecond}, runtime.ReliableConfig{})
 	want := make([]uint32, countTo)
 	for k := range want {
 		want[k] = uint32(k + 1)
@@ -87,7 +86,9 @@ func TestReliableLinksUnderLoss(t *testing.T) {
 		return true
 	}
 	waitFor(20*time.Second, complete)
-	stop()
+	for i := range n {
+		c.stop(i)
+	}
 	counted.Lock()
 	defer counted.Unlock()
 	for a := range n {
@@ -98,7 +99,7 @@ func TestReliableLinksUnderLoss(t *testing.T) {
 		}
 	}
 	var retransmits, sent uint64
-	for _, nd := range nodes {
+	for _, nd := range c.nodes {
 		retransmits += nd.metrics.retransmits.Load()
 		sent += nd.metrics.sent[0].Load()
 	}
@@ -107,50 +108,16 @@ func TestReliableLinksUnderLoss(t *testing.T) {
 	}
 }
 
-// countedCluster runs n nodes of test-node-counted on a MemNetwork, each
-// sending through faults (seeded by node) and with reliable links bounded by
-// rc, every node listing the others; stop ends them and waits.
-func countedCluster(t *testing.T, n int, faults runtime.Faults, rc runtime.ReliableConfig) (*runtime.MemNetwork, []*Node, func()) {
+// countedCluster runs n nodes of test-node-counted (newFaultyCluster), with
+// reliable links bounded by rc, and forgets what earlier runs counted.
+func countedCluster(t *testing.T, n int, faults runtime.Faults, rc runtime.ReliableConfig) *cluster {
 	t.Helper()
 	counted.Lock()
 	counted.got = map[[2]algo.NodeID][]uint32{}
 	counted.Unlock()
-	net := runtime.NewMemNetwork()
-	eps := make([]*runtime.MemEndpoint, n)
-	addrs := map[algo.NodeID]netip.AddrPort{}
-	for i := range n {
-		eps[i] = net.Listen()
-		addrs[algo.NodeID(i)] = eps[i].LocalAddr()
-	}
-	var nodes []*Node
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for i := range n {
-		f := faults
-		f.Seed = uint64(i + 1)
-		tr, err := runtime.NewFaulty(eps[i], f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nd, err := New(Config{ID: algo.NodeID(i), Value: int64(i), Algorithm: "test-node-counted", Hello: fastHello, HelloLoss: 25,
-			Peers: addrs, Transport: tr, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Seed: uint64(i + 1), Reliable: rc})
-		if err != nil {
-			t.Fatal(err)
-		}
-		nodes = append(nodes, nd)
-		wg.Add(1)
-		go func() { defer wg.Done(); nd.Run(ctx) }()
-	}
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			wg.Wait()
-		}
-	}
-	t.Cleanup(stop)
-	return net, nodes, stop
+	return newFaultyCluster(t, n, faults, func(cfg *Config) {
+		cfg.Algorithm, cfg.HelloLoss, cfg.Reliable = "test-node-counted", 25, rc
+	})
 }
 
 // waitFor polls cond until it holds or limit passes.
@@ -167,7 +134,8 @@ func waitFor(limit time.Duration, cond func() bool) {
 // the new meeting arrive whole and in order.
 func TestReliableLinkFailure(t *testing.T) {
 	rc := runtime.ReliableConfig{Window: 64, RTO: 10 * time.Millisecond, MaxRTO: 20 * time.Millisecond, Tries: 3}
-	net, nodes, _ := countedCluster(t, 2, runtime.Faults{}, rc)
+	c := countedCluster(t, 2, runtime.Faults{}, rc)
+	nodes := c.nodes
 	got := func(a, b algo.NodeID) []uint32 {
 		counted.Lock()
 		defer counted.Unlock()
@@ -177,7 +145,7 @@ func TestReliableLinkFailure(t *testing.T) {
 	if len(got(0, 1)) != countTo {
 		t.Fatalf("before the cut node 0 got %d of %d", len(got(0, 1)), countTo)
 	}
-	a0, a1 := nodes[0].cfg.Transport.LocalAddr(), nodes[1].cfg.Transport.LocalAddr()
+	net, a0, a1 := c.net, c.addrs[0], c.addrs[1]
 	net.Disconnect(a0, a1)
 	// Node 0 sends while cut: its link fails within 10+20+20 ms of
 	// retransmissions, well before 25 silent beacons (500 ms).
@@ -206,49 +174,13 @@ func TestReliableLinkFailure(t *testing.T) {
 // echoes and n-1 infos.
 func TestEchoOnRealNodes(t *testing.T) {
 	const n = 4
-	net := runtime.NewMemNetwork()
-	eps := make([]*runtime.MemEndpoint, n)
-	addrs := map[algo.NodeID]netip.AddrPort{}
-	for i := range n {
-		eps[i] = net.Listen()
-		addrs[algo.NodeID(i)] = eps[i].LocalAddr()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	var nodes []*Node
-	for i := range n {
-		tr, err := runtime.NewFaulty(eps[i], runtime.Faults{Loss: 0.2, Jitter: 3 * time.Millisecond, Seed: uint64(i + 7)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Booting after a few beacons: every node knows all the others
-		// when the wave starts, as on the simulator's static graph.
-		nd, err := New(Config{ID: algo.NodeID(i), Value: int64(10 * i), Algorithm: "echo", Hello: 50 * time.Millisecond, HelloLoss: 40,
-			Peers: addrs, Transport: tr, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Seed: uint64(i + 1), Initiator: i == 0})
-		if err != nil {
-			t.Fatal(err)
-		}
-		nodes = append(nodes, nd)
-		wg.Add(1)
-		go func() { defer wg.Done(); nd.Run(ctx) }()
-	}
-	defer func() { cancel(); wg.Wait() }()
-	done := func() bool {
-		for _, nd := range nodes {
-			if st := nd.Status(); st.State != algo.Norm || st.Leader != n-1 {
-				return false
-			}
-		}
-		return true
-	}
-	waitFor(15*time.Second, done)
-	for _, nd := range nodes {
-		if st := nd.Status(); st.State != algo.Norm || st.Leader != n-1 {
-			t.Errorf("node %d: %v, leader %d; want Norm following %d, the most valued", st.ID, st.State, st.Leader, n-1)
-		}
-	}
+	c := newFaultyCluster(t, n, runtime.Faults{Loss: 0.2, Jitter: 3 * time.Millisecond}, func(cfg *Config) {
+		cfg.Algorithm, cfg.Value, cfg.Initiator = "echo", int64(10*cfg.ID), cfg.ID == 0
+		cfg.Hello, cfg.HelloLoss = 50*time.Millisecond, 40
+	})
+	c.waitAgree(ids(0, n), n-1, 15*time.Second)
 	var sent uint64
-	for _, nd := range nodes {
+	for _, nd := range c.nodes {
 		for ty := range nd.metrics.sent {
 			sent += nd.metrics.sent[ty].Load()
 		}
