@@ -10,7 +10,10 @@
 // checker sees.
 package algo
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // NodeID identifies a node. Ids are small non-negative integers so that drivers
 // can index dense arrays by them; int32 covers the simulator's million-node
@@ -103,6 +106,23 @@ type Message struct {
 	Peer  Peer   // the node the message speaks of: candidate, most valued, leader
 	Peers []Peer // a variable list of nodes, when a document's message carries one
 	Data  []byte // a payload of bytes, when a document's message carries one
+}
+
+// Corrupt alters the message's payload as the joker of
+// 003_995b7edf0113a8b5.txt does, the same way in every driver (the
+// simulator's corrupt event, a real node's Config.Corrupt): 1 added to the
+// first byte of Data (wrapping round), or, with no Data, 1 added to the
+// Value of Peer. Data is copied first: the sender's bytes stay as they were.
+// The alteration never cancels: a message that passes the same joker twice
+// comes out altered twice, not as it went in.
+func (m *Message) Corrupt() {
+	if len(m.Data) > 0 {
+		d := slices.Clone(m.Data)
+		d[0]++
+		m.Data = d
+		return
+	}
+	m.Peer.Value++
 }
 
 // State is the phase a node is in, as the specification of

@@ -34,6 +34,9 @@ type nodeFlags struct {
 	broadcast           string
 	faults              string
 	initiator           bool
+	size                int
+	crashOn             string
+	corrupt             bool
 	logLevel, logFormat string
 }
 
@@ -76,13 +79,16 @@ it cleanly, saving its state first.`,
 	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect on this address (HOST:PORT, or unix:PATH for a Unix socket)")
 	fl.StringVar(&f.keyFile, "key-file", "", "a file holding the cluster's shared key: datagrams are signed with HMAC-SHA256 and unsigned ones refused")
 	fl.StringVar(&f.stateDir, "state-dir", "", "keep what recovery needs in this directory")
-	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one that takes its neighbours as they come (no fixed topology, no pulses): vkt, park, echo, extinction, or yours; one that does not tolerate loss runs over reliable links, one that is not spontaneous elects where --initiator or POST /elect asks")
+	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one (elect algos): one that does not tolerate loss runs over reliable links, one that is not spontaneous elects where --initiator or POST /elect asks, one written for a ring or a complete network needs --size")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable), e.g. heartbeat=1s")
 	fl.Uint32Var(&f.cluster, "cluster", 0, "cluster id: nodes ignore datagrams of other clusters")
 	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")
 	fl.IntVar(&f.helloLoss, "hello-loss", node.DefaultHelloLoss, "a neighbour is lost after this many beacon intervals without a datagram from it")
 	fl.StringVar(&f.broadcast, "broadcast", "", "also send hello beacons to this broadcast address, HOST:PORT (e.g. 10.0.0.255:7000)")
 	fl.BoolVar(&f.initiator, "initiator", false, "elect right after booting, as a run's initiators do: how algorithms that are not spontaneous (echo, chang-roberts) start (POST /elect also does)")
+	fl.IntVar(&f.size, "size", 0, "fix the network: its nodes are 0..N-1 and this node's neighbours exactly --peers (a ring's two, a complete network's N-1); what an algorithm for a ring or a complete network needs")
+	fl.StringVar(&f.crashOn, "crash-on", "", "fault injection: die when the first message of this type arrives (e.g. gather), as the ring document's dead node does")
+	fl.BoolVar(&f.corrupt, "corrupt", false, "fault injection: alter the payload of every message this node sends, as the ring document's joker does")
 	fl.StringVar(&f.faults, "faults", "", "inject faults into what this node sends, where the kernel cannot (no tc netem): loss=P,duplicate=P,delay=D,jitter=D,seed=N, e.g. loss=0.2,jitter=10ms")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json (on stderr)")
@@ -118,6 +124,10 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 		ID: algo.NodeID(f.id), Value: f.value, Algorithm: f.algo, Params: params,
 		Cluster: f.cluster, Peers: peers, Hello: f.hello, HelloLoss: f.helloLoss,
 		StateDir: f.stateDir, Logger: logger, Initiator: f.initiator,
+		Size: f.size, CrashOn: f.crashOn, Corrupt: f.corrupt,
+	}
+	if f.size < 0 {
+		return cfg, fmt.Errorf("--size %d: want the number of nodes of the fixed network", f.size)
 	}
 	if f.hello <= 0 {
 		return cfg, fmt.Errorf("--hello %v: want a positive duration", f.hello)

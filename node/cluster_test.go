@@ -60,7 +60,9 @@ func newFaultyCluster(t *testing.T, n int, faults runtime.Faults, tweak func(*Co
 		if tweak != nil {
 			tweak(&cfg)
 		}
-		cfg.Params = fast[cfg.Algorithm]
+		if cfg.Params == nil {
+			cfg.Params = fast[cfg.Algorithm]
+		}
 		c.cfgs = append(c.cfgs, cfg)
 		c.nodes = append(c.nodes, nil)
 		c.stops = append(c.stops, nil)

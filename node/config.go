@@ -61,6 +61,21 @@ type Config struct {
 	// after a recovery), as the simulator's driver asks a run's initiators:
 	// how an algorithm that is not spontaneous (echo, Chang–Roberts) starts.
 	Initiator bool
+	// Size, when above 0, fixes the network (network.go): its nodes are
+	// 0..Size-1 and this node's neighbours are exactly its Peers, the
+	// network an algorithm with a Model.Topology (a ring, a complete graph)
+	// assumes; datagrams from other senders are refused. The algorithm is
+	// built for n = Size. Zero: neighbours are the nodes heard.
+	Size int
+	// CrashOn and Corrupt inject the faults of 003_995b7edf0113a8b5.txt on
+	// a real node, as the simulator's crash_on and corrupt events do.
+	// CrashOn names a message type of the algorithm: the first such message
+	// that reaches the node kills it before the machine sees it (Run
+	// returns a *CrashedOnError at once, saving nothing). Corrupt makes the
+	// node a joker: every message it sends leaves altered
+	// (algo.Message.Corrupt).
+	CrashOn string
+	Corrupt bool
 	// Reliable bounds the reliable links of an algorithm that does not
 	// tolerate loss (see links.go); zero: runtime.DefaultReliable.
 	Reliable runtime.ReliableConfig
@@ -116,9 +131,18 @@ func (c Config) withDefaults() (Config, error) {
 	if r := c.Reliable; r.Window < 1 || r.RTO <= 0 || r.MaxRTO < r.RTO || r.Tries < 1 {
 		return c, fmt.Errorf("reliable links %+v: want a window and tries of 1 or more, and 0 < RTO <= MaxRTO", r)
 	}
+	if c.Size < 0 {
+		return c, fmt.Errorf("network size %d: want 0 (not fixed) or the number of nodes", c.Size)
+	}
+	if c.Size > 0 && int(c.ID) >= c.Size {
+		return c, fmt.Errorf("node id %d: a fixed network of %d nodes has ids 0..%d", c.ID, c.Size, c.Size-1)
+	}
 	for id, addr := range c.Peers {
 		if id < 0 {
 			return c, fmt.Errorf("peer id %d: ids are non-negative", id)
+		}
+		if c.Size > 0 && int(id) >= c.Size {
+			return c, fmt.Errorf("peer id %d: a fixed network of %d nodes has ids 0..%d", id, c.Size, c.Size-1)
 		}
 		if !addr.IsValid() {
 			return c, fmt.Errorf("peer %d: no address", id)

@@ -29,6 +29,9 @@ func (e *env) Send(to algo.NodeID, m algo.Message) {
 		return
 	}
 	m.From, m.To = n.cfg.ID, to
+	if n.cfg.Corrupt {
+		m.Corrupt() // a joker's message leaves altered
+	}
 	if n.reliable {
 		n.sendReliable(to, nb, m)
 		n.metrics.sent[m.Type].Add(1)
@@ -82,5 +85,6 @@ func (e *env) StopTimer(t algo.Timer) {
 func (e *env) Report(what string) {
 	n := (*Node)(e)
 	n.metrics.reports.Add(1)
+	n.reports.add(what, time.Now())
 	n.log.Warn("algorithm report", "what", what)
 }

@@ -30,6 +30,16 @@ type StatusJSON struct {
 	ChangedUnixNS int64        `json:"changed_unix_ns"`
 	LeaderlessMS  float64      `json:"leaderless_ms"`
 	Counters      CountersJSON `json:"counters"`
+	// Reports are the algorithm's latest reports (Node.Reports), oldest
+	// first: what a control process is told.
+	Reports []ReportJSON `json:"reports"`
+}
+
+// ReportJSON is one report of the algorithm.
+type ReportJSON struct {
+	Seq    uint64 `json:"seq"`
+	UnixNS int64  `json:"unix_ns"`
+	What   string `json:"what"`
 }
 
 // IndexJSON is a computation index <num, id>.
@@ -78,6 +88,10 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 	for i, name := range n.names {
 		out.Counters.Sent[name] = c.sent[i].Load()
 		out.Counters.Received[name] = c.received[i].Load()
+	}
+	out.Reports = []ReportJSON{}
+	for _, r := range n.Reports() {
+		out.Reports = append(out.Reports, ReportJSON{Seq: r.Seq, UnixNS: r.At.UnixNano(), What: r.What})
 	}
 	for r := range runtime.NumReasons {
 		if v := c.rejected[r].Load(); v > 0 {

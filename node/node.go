@@ -57,10 +57,13 @@ type Node struct {
 	lastLeader algo.NodeID // the last leader followed, for OnNewLeader
 	savedIndex uint64      // the election index as last written to disk
 	runCtx     context.Context
-	buf        []byte // the encoding buffer
-	sendErred  bool   // a send error was logged (logged once, counted always)
-	reliable   bool   // messages go over reliable links (links.go)
-	linkEpoch  uint64 // the epoch of the link made last
+	buf        []byte          // the encoding buffer
+	sendErred  bool            // a send error was logged (logged once, counted always)
+	reliable   bool            // messages go over reliable links (links.go)
+	linkEpoch  uint64          // the epoch of the link made last
+	crashOn    algo.MsgType    // Config.CrashOn's type (noCrash: none)
+	dead       *CrashedOnError // set when Config.CrashOn killed the node
+	reports    reportLog
 
 	inbox  chan inbound
 	timerC chan timerFire
@@ -111,12 +114,14 @@ func New(cfg Config) (*Node, error) {
 	if err := SuitsNode(alg); err != nil {
 		return nil, err
 	}
-	// The network's size bounds node sets in parameters (initiators).
-	n := int(cfg.ID) + 1
-	for id := range cfg.Peers {
-		n = max(n, int(id)+1)
+	if err := fitsNetwork(alg, cfg); err != nil {
+		return nil, err
 	}
-	_, newNode, err := alg.Instantiate(cfg.Params, n)
+	crashOn, err := crashType(alg, cfg.CrashOn)
+	if err != nil {
+		return nil, err
+	}
+	_, newNode, err := alg.Instantiate(cfg.Params, networkSize(cfg))
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +130,8 @@ func New(cfg Config) (*Node, error) {
 		codec: runtime.Codec{Cluster: cfg.Cluster, Key: cfg.Key},
 		state: runtime.StateDir(cfg.StateDir), log: cfg.Logger.With("node", cfg.ID),
 		value: cfg.Value, nbrs: map[algo.NodeID]*neighbor{}, lastLeader: algo.None,
-		inbox: make(chan inbound, 1024), timerC: make(chan timerFire, 64), calls: make(chan func()),
+		crashOn: crashOn,
+		inbox:   make(chan inbound, 1024), timerC: make(chan timerFire, 64), calls: make(chan func()),
 		done: make(chan struct{}),
 	}
 	for id, addr := range cfg.Peers {
@@ -147,26 +153,20 @@ func New(cfg Config) (*Node, error) {
 }
 
 // SuitsNode refuses an algorithm whose Model assumes what a real node of
-// datagrams does not give, naming the first such assumption: a node takes
-// its neighbours as they come (no Topology) and has no pulses (not
-// Synchronous), whoever wrote the algorithm. Those that do not tolerate lost
-// messages (Loss false) run over reliable FIFO links (links.go); those
-// that elect only where an initiator starts an election (Spontaneous
-// false) elect where a node is started with Config.Initiator or asked by
-// Elect (POST /elect); one that does not survive crashes runs too, a crash
-// then being outside its model, as in the simulator (New logs it).
+// datagrams does not give, whatever its configuration, naming the
+// assumption: pulses (Model.Synchronous). Whoever wrote the algorithm, the
+// rest runs: one that does not tolerate lost messages (Loss false) over
+// reliable FIFO links (links.go); one that elects only where an initiator
+// starts an election (Spontaneous false) where a node is started with
+// Config.Initiator or asked by Elect (POST /elect); one written for a fixed
+// network (Model.Topology) on a node given that network (Config.Size,
+// checked by New); one that does not survive crashes too, a crash then
+// being outside its model, as in the simulator (New logs it).
 func SuitsNode(a *algo.Algorithm) error {
-	m := a.Model
-	why := ""
-	switch {
-	case m.Topology != "":
-		why = fmt.Sprintf("assumes a fixed %s network (Model.Topology); the runtime's neighbours are the nodes it hears", m.Topology)
-	case m.Synchronous:
-		why = "runs in synchronous pulses (Model.Synchronous), which a real network does not give"
-	default:
-		return nil
+	if a.Model.Synchronous {
+		return fmt.Errorf("algorithm %s runs in synchronous pulses (Model.Synchronous), which a real network does not give", a.Name)
 	}
-	return fmt.Errorf("algorithm %s %s", a.Name, why)
+	return nil
 }
 
 // SuitsRuntime is SuitsNode for the nodes of a cluster or an emulation,
@@ -180,6 +180,8 @@ func SuitsRuntime(a *algo.Algorithm) error {
 	m := a.Model
 	why := ""
 	switch {
+	case m.Topology != "":
+		why = fmt.Sprintf("assumes a fixed %s network (Model.Topology); an emulation's neighbours are the nodes in range", m.Topology)
 	case !m.Spontaneous:
 		why = "elects only where an initiator starts an election (Model.Spontaneous is false); a cluster's or an emulation's nodes get no initiators yet (elect node --initiator does)"
 	case !m.Crash:
@@ -284,6 +286,11 @@ func (n *Node) Run(ctx context.Context) error {
 		case call := <-n.calls:
 			call()
 		}
+		if n.dead != nil {
+			// Killed by the fault injected: nothing more is sent or saved.
+			n.log.Error("crashed", "err", n.dead)
+			return n.dead
+		}
 	}
 }
 
@@ -382,6 +389,10 @@ func (n *Node) receive(in inbound) {
 		n.metrics.rejected[runtime.ReasonKind].Add(1)
 		return
 	}
+	if n.stranger(d.Sender) {
+		n.metrics.rejected[runtime.ReasonStranger].Add(1)
+		return
+	}
 	nb := n.nbrs[d.Sender]
 	if nb == nil {
 		nb = &neighbor{addr: in.from}
@@ -421,6 +432,9 @@ func (n *Node) deliver(m *algo.Message) {
 		return
 	}
 	n.metrics.received[m.Type].Add(1)
+	if n.crashesOn(m) {
+		return
+	}
 	if !n.booted {
 		if len(n.early) < earlyLimit {
 			n.early = append(n.early, *m)

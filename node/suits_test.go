@@ -34,15 +34,16 @@ func TestSuitsRuntime(t *testing.T) {
 	}
 }
 
-// A single node takes what a cluster refuses: an algorithm that is not
-// spontaneous (its initiators, POST /elect) or does not survive crashes.
+// A single node takes what an emulation refuses: an algorithm that is not
+// spontaneous (its initiators, POST /elect), does not survive crashes or
+// needs a fixed network (Config.Size; New checks the network).
 func TestSuitsNode(t *testing.T) {
-	for _, m := range []algo.Model{{Crash: true}, {Spontaneous: true}, {}} {
+	for _, m := range []algo.Model{{Crash: true}, {Spontaneous: true}, {}, {Topology: "ring"}} {
 		if err := SuitsNode(&algo.Algorithm{Name: "mine", Model: m}); err != nil {
 			t.Errorf("%+v refused: %v", m, err)
 		}
 	}
-	for _, m := range []algo.Model{{Topology: "ring"}, {Synchronous: true}} {
+	for _, m := range []algo.Model{{Synchronous: true}} {
 		if SuitsNode(&algo.Algorithm{Name: "mine", Model: m}) == nil {
 			t.Errorf("%+v accepted", m)
 		}

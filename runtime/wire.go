@@ -497,6 +497,9 @@ const (
 	// ReasonMisaddressed: a message whose destination is not this node, as
 	// when a node took over an address another id used before.
 	ReasonMisaddressed
+	// ReasonStranger: a sender outside a fixed network (node.Config.Size),
+	// whose nodes hear only the neighbours the network gives them.
+	ReasonStranger
 
 	// NumReasons is the number of reasons, so that counters can be a
 	// fixed array indexed by Reason.
@@ -519,6 +522,7 @@ var reasonNames = [NumReasons]string{
 	ReasonSender:       "sender",
 	ReasonReplay:       "replay",
 	ReasonMisaddressed: "misaddressed",
+	ReasonStranger:     "stranger",
 }
 
 // String is the reason's label value in /metrics: lower_snake_case.

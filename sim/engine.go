@@ -594,7 +594,7 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		panic(fmt.Sprintf("%s node %d sent message type %d, which its Messages (%d types) does not name", e.alg.Name, from, m.Type, len(e.alg.Messages)))
 	}
 	if len(e.jokers) > 0 && e.jokers[from] {
-		corrupt(&m)
+		m.Corrupt()
 	}
 	e.emitMsg(trace.Sent, from, to, &m, 0)
 	i, ok := ids.Find(e.nbrsOf(nd), to)

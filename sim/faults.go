@@ -381,17 +381,3 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 	nd.deg--
 }
 
-// corrupt alters a message's payload, as a joker does: 1 added to the first
-// byte of Data (wrapping round), or, with no Data, 1 added to the Value of
-// Peer. The Data is copied: the sender's bytes stay as they were. The
-// alteration never cancels: a message that passes the same joker twice
-// comes out altered twice, not as it went in.
-func corrupt(m *algo.Message) {
-	if len(m.Data) > 0 {
-		d := slices.Clone(m.Data)
-		d[0]++
-		m.Data = d
-		return
-	}
-	m.Peer.Value++
-}
