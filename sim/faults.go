@@ -380,4 +380,3 @@ func (e *Engine) removeLink(v, u algo.NodeID) {
 	}
 	nd.deg--
 }
-
