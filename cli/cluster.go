@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"net/netip"
@@ -53,6 +54,11 @@ type clusterFlags struct {
 	json              bool
 	duration          time.Duration
 	poll, refresh     time.Duration
+	initiators        string
+	crashOn           []string
+	corrupt           string
+	elect             string
+	within            time.Duration
 }
 
 // clusterConfig is what the cluster runs with, flags and script merged.
@@ -74,6 +80,10 @@ type clusterConfig struct {
 	poll      time.Duration
 	refresh   time.Duration
 	script    *clusterScript
+	// The faults and initiators each node is started with, by node id.
+	initiators []bool
+	crashOn    map[int]string
+	corrupt    []bool
 }
 
 func newClusterCmd() *cobra.Command {
@@ -86,11 +96,18 @@ func newClusterCmd() *cobra.Command {
 other node by default) as peers, each with a state directory of its own, and
 show their /status as a live table.
 
-Commands, typed a line at a time (k, r, c and s also take "leader"):
+The cluster's network is fixed: each node knows exactly its neighbours in
+--topology and the true N (elect node --size), so that algorithms written for
+a ring or a complete network (ring, chang-roberts, bully, capture-async) run
+on the network they assume. Nodes in --initiators (by default the
+algorithm's own) elect as they boot, as a simulated run's initiators do.
+
+Commands, typed a line at a time (k, r, c, s and e also take "leader"):
   k N, kill N      SIGKILL node N
   s N, stop N      SIGTERM: a clean stop
   r N, restart N   start N again with an empty state directory: it elects
   c N, recover N   start N again with its state directory: it merges, no election
+  e N, elect N     ask N to start an election (POST /elect)
   p, print         print the table
   q, quit          stop every node and end
 
@@ -100,13 +117,24 @@ step failed. The summary at the end gives each node's final status and every
 failover measured: from the kill of a leader until every live node follows
 the most valued survivor.
 
+The cluster also plays the control process of the ring document
+(003_995b7edf0113a8b5.txt): --crash-on and --corrupt inject its faults (a node
+that dies during gathering or confirmation, a joker that alters the payload),
+the algorithm's reports are collected from the nodes, and the summary ends with
+the outcome as the document's control process says it: the elected node, the
+failure and its phase naming the node that died, the checksum failure naming
+the joker. --elect N runs just that: start an election at N, wait --within for
+every live node to follow the most valued one, report, end (exit 1 if not in
+time). See scenarios/cluster-scripts/ring-*.yaml.
+
 Each node's log is DIR/node-N.log and its state DIR/node-N/state, DIR being
 --dir or a temporary directory (removed at the end unless --keep is given or
 something failed). Every node is stopped when the command ends, whatever the
 reason; on Linux they are killed if it dies.`,
 		Example: `  elect cluster --nodes 5
   elect cluster --nodes 8 --param heartbeat=200ms --param timeout=1s --hello 50ms
-  elect cluster --script scenarios/cluster-scripts/failover.yaml --json`,
+  elect cluster --script scenarios/cluster-scripts/failover.yaml --json
+  elect cluster --algo ring --topology ring --nodes 4 --crash-on 2=gather --elect 0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := f.config(cmd)
@@ -137,6 +165,11 @@ reason; on Linux they are killed if it dies.`,
 	fl.DurationVar(&f.duration, "duration", 0, "end after this long (0: at q, Ctrl-C or the script's end)")
 	fl.DurationVar(&f.poll, "poll", 0, "interval between polls of every node's /status (default 50ms, 2.5ms a node beyond 20)")
 	fl.DurationVar(&f.refresh, "refresh", 200*time.Millisecond, "interval between redraws of the table on a terminal")
+	fl.StringVar(&f.initiators, "initiators", "", "nodes started with --initiator, which elect right after booting: a node set like 0 or 0,3-5, all or none (default: the algorithm's, e.g. node 0 for ring and echo, all for chang-roberts)")
+	fl.StringArrayVar(&f.crashOn, "crash-on", nil, "fault injection: NODE=TYPE makes NODE die on its first message of TYPE, e.g. 2=gather (repeatable)")
+	fl.StringVar(&f.corrupt, "corrupt", "", "fault injection: these nodes (a node set) alter the payload of every message they send: the ring document's joker")
+	fl.StringVar(&f.elect, "elect", "", "act as the ring document's control process: start an election at this node (POST /elect; no other node initiates unless --initiators says so), wait until every live node follows the most valued one (--within), report the outcome and end: exit 0 when elected, 1 when not in time")
+	fl.DurationVar(&f.within, "within", 10*time.Second, "with --elect, how long to wait for the outcome")
 	return cmd
 }
 
@@ -257,6 +290,9 @@ func (f *clusterFlags) config(cmd *cobra.Command) (*clusterConfig, error) {
 			return nil, err
 		}
 	}
+	if err := f.faultsAndInitiators(cmd, cfg, s); err != nil {
+		return nil, err
+	}
 
 	// The algorithm and its parameters, checked here rather than by N
 	// processes that would all fail the same way.
@@ -342,25 +378,28 @@ func parseClusterValues(s string, n int, rng *rand.Rand) ([]int64, error) {
 	return out, nil
 }
 
-// checkNodeConfig builds (without running) a node with the cluster's
-// algorithm and parameters, so that a bad one is refused once, and refuses
-// an algorithm a cluster's nodes cannot run unattended yet
-// (node.SuitsRuntime).
+// checkNodeConfig builds (without running) every node as the cluster will
+// run it, so that an algorithm, a parameter or a fault its nodes cannot
+// take is refused once, naming what is wrong, rather than by N processes
+// that would all fail the same way: node.New checks the algorithm against
+// the network (a ring algorithm on a ring of the cluster's size).
 func checkNodeConfig(cfg *clusterConfig) error {
-	if a, err := algo.Lookup(cfg.algo); err == nil {
-		if err := node.SuitsRuntime(a); err != nil {
+	net := runtime.NewMemNetwork()
+	for i := range cfg.nodes {
+		peers := map[algo.NodeID]netip.AddrPort{}
+		for _, j := range cfg.graph.Neighbors(algo.NodeID(i)) {
+			peers[j] = netip.MustParseAddrPort("127.0.0.1:9")
+		}
+		ep := net.Listen()
+		_, err := node.New(node.Config{ID: algo.NodeID(i), Algorithm: cfg.algo, Params: cfg.params, Transport: ep, Peers: peers,
+			Hello: cfg.hello, HelloLoss: cfg.helloLoss, Size: cfg.nodes, CrashOn: cfg.crashOn[i],
+			Logger: slog.New(slog.DiscardHandler)})
+		ep.Close()
+		if err != nil {
 			return err
 		}
 	}
-	peers := map[algo.NodeID]netip.AddrPort{}
-	for i := 1; i < cfg.nodes; i++ {
-		peers[algo.NodeID(i)] = netip.MustParseAddrPort("127.0.0.1:9")
-	}
-	ep := runtime.NewMemNetwork().Listen()
-	defer ep.Close()
-	_, err := node.New(node.Config{ID: 0, Algorithm: cfg.algo, Params: cfg.params, Transport: ep, Peers: peers,
-		Hello: cfg.hello, HelloLoss: cfg.helloLoss})
-	return err
+	return nil
 }
 
 // runCluster starts the cluster, runs it until the script ends, q, Ctrl-C
@@ -509,6 +548,9 @@ func (c *cluster) summary(now time.Time) *clusterSummary {
 		Components: snap.agree.comps, Leaders: snap.agree.leaders, Final: snap.rows,
 		Failovers: []failoverJSON{}, OK: true,
 	}
+	c.mu.Lock()
+	s.Control = c.controlLocked()
+	c.mu.Unlock()
 	if s.Components == nil {
 		s.Components, s.Leaders = [][]int{}, []int{}
 	}
@@ -553,6 +595,9 @@ func (c *cluster) act(ctx context.Context, action string, ids []int, leader bool
 		if len(ids) == 0 {
 			return "", errors.New("no node leads now")
 		}
+	}
+	if action == "elect" {
+		return c.elect(ctx, ids)
 	}
 	var msgs []string
 	for _, id := range ids {
@@ -687,6 +732,11 @@ func (c *cluster) checkLocked(x clusterExpect) string {
 			add("node %d took part in %d elections since it started, want %d", e.Node, n.st.Counters.Elections, e.Count)
 		}
 	}
+	if x.Failure.Phase != "" {
+		if p := c.checkFailureLocked(x.Failure); p != "" {
+			add("%s", p)
+		}
+	}
 	if len(problems) > 6 {
 		problems = append(problems[:6], fmt.Sprintf("and %d more", len(problems)-6))
 	}
@@ -759,6 +809,7 @@ type clusterCommand struct {
 var clusterVerbs = map[string]string{
 	"k": "kill", "kill": "kill", "s": "stop", "stop": "stop",
 	"r": "restart", "restart": "restart", "c": "recover", "recover": "recover",
+	"e": "elect", "elect": "elect",
 	"p": "print", "print": "print", "h": "help", "help": "help", "?": "help",
 	"q": "quit", "quit": "quit", "exit": "quit",
 }
@@ -771,7 +822,7 @@ func parseClusterCommand(line string, n int) (clusterCommand, error) {
 	}
 	verb, ok := clusterVerbs[strings.ToLower(words[0])]
 	if !ok {
-		return clusterCommand{}, fmt.Errorf("unknown command %q (k N, s N, r N, c N, p, q; h for help)", words[0])
+		return clusterCommand{}, fmt.Errorf("unknown command %q (k N, s N, r N, c N, e N, p, q; h for help)", words[0])
 	}
 	cmd := clusterCommand{action: verb}
 	switch verb {
@@ -814,6 +865,7 @@ const clusterHelp = `commands (then Enter):
   s N, stop N      SIGTERM: a clean stop
   r N, restart N   start N again with an empty state directory: it elects
   c N, recover N   start N again with its state directory: it merges
+  e N, elect N     ask N to start an election (POST /elect)
   p, print         print the table
   q, quit          stop every node and end`
 

@@ -33,6 +33,7 @@ func (c *cluster) pollRound(ctx context.Context) {
 	wg.Wait()
 	end := time.Now()
 	c.mu.Lock()
+	var heard []string
 	for i, t := range ts {
 		if in := t.n.proc.Info(); in.Life != t.life || !in.State.Alive() {
 			continue // killed or restarted meanwhile
@@ -40,6 +41,7 @@ func (c *cluster) pollRound(ctx context.Context) {
 		t.n.pollErr = errs[i]
 		if errs[i] == nil {
 			t.n.st = sts[i]
+			heard = append(heard, c.heardLocked(t.n, end)...)
 		}
 	}
 	c.roundAt = start
@@ -47,6 +49,11 @@ func (c *cluster) pollRound(ctx context.Context) {
 	close(c.round)
 	c.round = make(chan struct{})
 	c.mu.Unlock()
+	if c.view != nil {
+		for _, line := range heard { // what the control process is told, on a terminal too
+			c.view.logf(end.Sub(c.t0), "%s", line)
+		}
+	}
 	if c.view != nil && !c.view.tty {
 		for _, line := range changes {
 			c.view.logf(end.Sub(c.t0), "%s", line)

@@ -31,6 +31,8 @@ type clusterNode struct {
 	st      *node.StatusJSON
 	pollErr error
 	lastKey string // what the line-per-change output last said of it
+	// reportSeq is the last of the current life's reports heard.
+	reportSeq uint64
 }
 
 // alive reports whether the node's current life runs.
@@ -60,7 +62,8 @@ type cluster struct {
 	roundAt   time.Time     // when the last round started
 	agreedKey string
 	failovers []*failover
-	steps     []stepResult // of the script, and commands typed
+	steps     []stepResult   // of the script, and commands typed
+	events    []controlEvent // what the control process was told (cluster_control.go)
 }
 
 // failover is a kill (or stop) of a leading node and the agreement after it.
@@ -131,6 +134,7 @@ func newCluster(cfg *clusterConfig, bin string) (*cluster, error) {
 			Name: fmt.Sprintf("node %d", nd.id), Binary: bin, Args: c.args(nd, ep, stateDir, strings.Join(peers, ",")),
 			StateDir: stateDir, Log: nd.logPath, Banner: fmt.Sprintf("elect cluster: node %d", nd.id), HTTP: ep,
 			OnExit: func(err error) {
+				c.died(nd, err)
 				if c.view != nil {
 					c.view.logf(c.since(time.Now()), "node %d exited on its own: %v (log: %s)", nd.id, err, nd.logPath)
 				}
@@ -164,6 +168,17 @@ func (c *cluster) args(n *clusterNode, ep supervisor.Endpoint, stateDir, peers s
 	}
 	if peers != "" {
 		a = append(a, "--peers", peers)
+	}
+	// The cluster's network is fixed: its topology, over ids 0..N-1.
+	a = append(a, "--size", strconv.Itoa(cfg.nodes))
+	if cfg.initiators[n.id] {
+		a = append(a, "--initiator")
+	}
+	if msg, ok := cfg.crashOn[n.id]; ok {
+		a = append(a, "--crash-on", msg)
+	}
+	if cfg.corrupt[n.id] {
+		a = append(a, "--corrupt")
 	}
 	for _, k := range cfg.paramKeys {
 		a = append(a, "--param", k+"="+cfg.params[k])
@@ -201,7 +216,7 @@ func (c *cluster) end(n *clusterNode, action string) (supervisor.Ended, error) {
 // forget drops what the last poll said of node n, whose life changed.
 func (c *cluster) forget(n *clusterNode) {
 	c.mu.Lock()
-	n.st, n.pollErr, n.lastKey = nil, nil, ""
+	n.st, n.pollErr, n.lastKey, n.reportSeq = nil, nil, "", 0
 	c.mu.Unlock()
 }
 

@@ -26,7 +26,11 @@ import (
 //	values: id              # id, random, or a mapping node: value
 //	seed: 1
 //	topology: complete      # any topo spec; peers are the graph's neighbours
+//	initiators: 0           # nodes started with --initiator (default: the algorithm's)
+//	crash_on: {node: 2, message: gather}   # node 2 dies on its first gather
+//	corrupt: 3              # node 3 alters every message it sends (a joker)
 //	steps:
+//	  - elect: 0            # POST /elect: the control process starts an election
 //	  - {at: 2s, kill: 7}   # SIGKILL; a node id, a list, or "leader"
 //	  - {at: 5s, recover: 7}
 //	  - {after: 1s, restart: 3}
@@ -42,8 +46,15 @@ type clusterScript struct {
 	Values    *sim.Values
 	Seed      *uint64
 	Topology  string
-	Steps     []clusterStep
-	set       scenario.Positions // where each field was set
+	// Initiators is a node set ("0", "all", "0,3-5"); "" leaves the
+	// algorithm's default.
+	Initiators string
+	// CrashOn maps a node to the message type it dies on; Corrupt lists
+	// the jokers.
+	CrashOn map[int]string
+	Corrupt []int
+	Steps   []clusterStep
+	set     scenario.Positions // where each field was set
 }
 
 // clusterStep is one step of a script.
@@ -52,7 +63,7 @@ type clusterStep struct {
 	Path   string        // "steps[3]"
 	At     time.Duration // not before this long after the start (-1: not given)
 	After  time.Duration // not before this long after the previous step ended
-	Action string        // kill, stop, restart, recover or expect
+	Action string        // kill, stop, restart, recover, elect or expect
 	Nodes  []int         // the nodes it acts on
 	Leader bool          // act on the leader of the moment instead
 	Expect clusterExpect
@@ -65,6 +76,9 @@ type clusterExpect struct {
 	Agree     bool // every component follows its most valued live node
 	Within    time.Duration
 	Elections []electionCount // per node, its process's election counter
+	// Failure, when Phase is set, is a failure the control process must
+	// have been told of (Node -1: whichever node).
+	Failure controlFailure
 }
 
 type electionCount struct {
@@ -101,13 +115,20 @@ func (e clusterExpect) describe() string {
 	for _, c := range e.Elections {
 		parts = append(parts, fmt.Sprintf("node %d elections = %d", c.Node, c.Count))
 	}
+	if f := e.Failure; f.Phase != "" {
+		if f.Node >= 0 {
+			parts = append(parts, fmt.Sprintf("a failure in %s naming node %d", f.Phase, f.Node))
+		} else {
+			parts = append(parts, "a failure in "+f.Phase)
+		}
+	}
 	return fmt.Sprintf("expect %s within %v", strings.Join(parts, ", "), e.Within)
 }
 
 var (
-	clusterTopFields  = []string{"nodes", "algorithm", "params", "hello", "hello_loss", "values", "seed", "topology", "steps"}
-	clusterStepFields = []string{"at", "after", "kill", "stop", "restart", "recover", "expect"}
-	clusterExpFields  = []string{"leader", "agree", "within", "elections"}
+	clusterTopFields  = []string{"nodes", "algorithm", "params", "hello", "hello_loss", "values", "seed", "topology", "initiators", "crash_on", "corrupt", "steps"}
+	clusterStepFields = []string{"at", "after", "kill", "stop", "restart", "recover", "elect", "expect"}
+	clusterExpFields  = []string{"leader", "agree", "within", "elections", "failure"}
 )
 
 // loadClusterScript reads and parses a script file.
@@ -172,6 +193,12 @@ func parseClusterScript(file string, data []byte) (*clusterScript, error) {
 				}
 				s.Seed = &seed
 			}
+		case "initiators":
+			s.Initiators, err = d.NodeSet(e.V, e.Key)
+		case "crash_on":
+			s.CrashOn, err = d.crashOn(e.V, e.Key)
+		case "corrupt":
+			s.Corrupt, err = d.nodeList(e.V, e.Key)
 		case "steps":
 			s.Steps, err = d.steps(e.V, e.Key)
 		default:
@@ -187,8 +214,19 @@ func parseClusterScript(file string, data []byte) (*clusterScript, error) {
 	return s, nil
 }
 
-// checkNodes checks the node ids of every step against the cluster's size.
+// checkNodes checks the node ids of the faults and of every step against
+// the cluster's size.
 func (s *clusterScript) checkNodes(n int) error {
+	for id := range s.CrashOn {
+		if id >= n {
+			return s.blame(fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, n-1), "crash_on")
+		}
+	}
+	for _, id := range s.Corrupt {
+		if id >= n {
+			return s.blame(fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, n-1), "corrupt")
+		}
+	}
 	bad := func(st clusterStep, path string, id int) error {
 		return &scenario.Error{File: s.File, Line: st.where.Line, Column: st.where.Column, Path: path,
 			Msg: fmt.Sprintf("node %d is out of range: the cluster has nodes 0..%d", id, n-1)}
@@ -198,6 +236,9 @@ func (s *clusterScript) checkNodes(n int) error {
 			if id >= n {
 				return bad(st, st.Path+"."+st.Action, id)
 			}
+		}
+		if st.Expect.Failure.Node >= n {
+			return bad(st, st.Path+".expect.failure.node", st.Expect.Failure.Node)
 		}
 		if st.Expect.Leader >= n {
 			return bad(st, st.Path+".expect.leader", st.Expect.Leader)
@@ -293,7 +334,7 @@ func (d *scriptDecoder) steps(n *yaml.Node, path string) ([]clusterStep, error) 
 }
 
 func (d *scriptDecoder) step(n *yaml.Node, path string) (clusterStep, error) {
-	st := clusterStep{Line: n.Line, Path: path, At: -1, Expect: clusterExpect{Leader: -1}}
+	st := clusterStep{Line: n.Line, Path: path, At: -1, Expect: clusterExpect{Leader: -1, Failure: controlFailure{Node: -1}}}
 	if n.Kind != yaml.MappingNode {
 		return st, d.Errf(n, path, "want a step, a mapping like {at: 2s, kill: 7}, got %s", scenario.Describe(n))
 	}
@@ -308,7 +349,7 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (clusterStep, error) {
 			st.At, err = d.Duration(e.V, path+".at")
 		case "after":
 			st.After, err = d.Duration(e.V, path+".after")
-		case "kill", "stop", "restart", "recover", "expect":
+		case "kill", "stop", "restart", "recover", "elect", "expect":
 			acts = append(acts, e)
 		default:
 			err = d.Unknown(e, path, clusterStepFields)
@@ -322,7 +363,7 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (clusterStep, error) {
 		if len(acts) > 1 {
 			got = acts[0].Key + ", " + acts[1].Key
 		}
-		return st, d.Errf(n, path, "a step needs exactly one action: kill, stop, restart, recover or expect (got %s)", got)
+		return st, d.Errf(n, path, "a step needs exactly one action: kill, stop, restart, recover, elect or expect (got %s)", got)
 	}
 	if st.At >= 0 && st.After > 0 {
 		return st, d.Errf(n, path, `give "at" or "after", not both`)
@@ -360,7 +401,7 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (clusterStep, error) {
 }
 
 func (d *scriptDecoder) expect(n *yaml.Node, path string) (clusterExpect, error) {
-	x := clusterExpect{Leader: -1, Within: defaultWithin}
+	x := clusterExpect{Leader: -1, Within: defaultWithin, Failure: controlFailure{Node: -1}}
 	entries, err := d.mapping(n, path, "field")
 	if err != nil {
 		return x, d.Errf(n, path, "want a mapping like {leader: 7, within: 3s}, got %s", scenario.Describe(n))
@@ -380,6 +421,8 @@ func (d *scriptDecoder) expect(n *yaml.Node, path string) (clusterExpect, error)
 			if err == nil && x.Within <= 0 {
 				err = d.Errf(e.V, p, "want a positive duration")
 			}
+		case "failure":
+			x.Failure, err = d.failure(e.V, p)
 		case "elections":
 			var es []scenario.Entry
 			if es, err = d.mapping(e.V, p, "node"); err != nil {
@@ -403,8 +446,105 @@ func (d *scriptDecoder) expect(n *yaml.Node, path string) (clusterExpect, error)
 			return x, err
 		}
 	}
-	if x.Leader < 0 && !x.Agree && len(x.Elections) == 0 {
-		return x, d.Errf(n, path, "expect what? give leader: ID, agree: true or elections: {NODE: COUNT}")
+	if x.Leader < 0 && !x.Agree && len(x.Elections) == 0 && x.Failure.Phase == "" {
+		return x, d.Errf(n, path, "expect what? give leader: ID, agree: true, elections: {NODE: COUNT} or failure: PHASE")
 	}
 	return x, nil
+}
+
+// crashOn reads crash_on: {node: N, message: TYPE}, or a list of them.
+func (d *scriptDecoder) crashOn(n *yaml.Node, path string) (map[int]string, error) {
+	n = scenario.Resolve(n)
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
+	}
+	out := map[int]string{}
+	for i, item := range items {
+		p := path
+		if n.Kind == yaml.SequenceNode {
+			p = fmt.Sprintf("%s[%d]", path, i)
+		}
+		item = scenario.Resolve(item)
+		if item.Kind != yaml.MappingNode {
+			return nil, d.Errf(item, p, "want {node: N, message: TYPE}, got %s", scenario.Describe(item))
+		}
+		entries, err := d.mapping(item, p, "field")
+		if err != nil {
+			return nil, err
+		}
+		id, msg := -1, ""
+		for _, e := range entries {
+			switch e.Key {
+			case "node":
+				id, err = d.nodeID(e.V, p+".node")
+			case "message":
+				msg, err = d.Name(e.V, p+".message", "a message type of the algorithm")
+			default:
+				err = d.Unknown(e, p, []string{"node", "message"})
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if id < 0 || msg == "" {
+			return nil, d.Errf(item, p, "want {node: N, message: TYPE}: both fields")
+		}
+		if _, dup := out[id]; dup {
+			return nil, d.Errf(item, p, "node %d is given twice", id)
+		}
+		out[id] = msg
+	}
+	return out, nil
+}
+
+// nodeList reads a node id or a list of them.
+func (d *scriptDecoder) nodeList(n *yaml.Node, path string) ([]int, error) {
+	n = scenario.Resolve(n)
+	if n.Kind != yaml.SequenceNode {
+		id, err := d.nodeID(n, path)
+		return []int{id}, err
+	}
+	var out []int
+	for i, item := range n.Content {
+		id, err := d.nodeID(scenario.Resolve(item), fmt.Sprintf("%s[%d]", path, i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+// failure reads an expected failure: a phase (gathering, confirmation,
+// checksum, or a message type), or {phase: P, node: N}.
+func (d *scriptDecoder) failure(n *yaml.Node, path string) (controlFailure, error) {
+	f := controlFailure{Node: -1}
+	n = scenario.Resolve(n)
+	if n.Kind == yaml.ScalarNode {
+		var err error
+		f.Phase, err = d.Name(n, path, "a phase: gathering, confirmation or checksum")
+		return f, err
+	}
+	entries, err := d.mapping(n, path, "field")
+	if err != nil {
+		return f, d.Errf(n, path, "want a phase or {phase: P, node: N}, got %s", scenario.Describe(n))
+	}
+	for _, e := range entries {
+		switch e.Key {
+		case "phase":
+			f.Phase, err = d.Name(e.V, path+".phase", "a phase: gathering, confirmation or checksum")
+		case "node":
+			f.Node, err = d.nodeID(e.V, path+".node")
+		default:
+			err = d.Unknown(e, path, []string{"phase", "node"})
+		}
+		if err != nil {
+			return f, err
+		}
+	}
+	if f.Phase == "" {
+		return f, d.Errf(n, path, "want {phase: P, node: N}: the phase is missing")
+	}
+	return f, nil
 }

@@ -310,8 +310,11 @@ type clusterSummary struct {
 	Final      []nodeRow         `json:"final"`
 	Failovers  []failoverJSON    `json:"failovers"`
 	Steps      []stepResult      `json:"steps"`
-	OK         bool              `json:"ok"`
-	Error      string            `json:"error,omitempty"`
+	// Control is what the ring document's control process reports: the
+	// elected node, the failures and their phases, the jokers.
+	Control controlJSON `json:"control"`
+	OK      bool        `json:"ok"`
+	Error   string      `json:"error,omitempty"`
 }
 
 // failoverJSON is a failover: a leading node killed (or stopped) and the
@@ -362,6 +365,15 @@ func writeSummaryText(w io.Writer, s *clusterSummary) {
 			} else {
 				fmt.Fprintf(w, "  %8.3fs  %s %d -> no agreement before the end\n", f.AtMS/1000, f.How, f.Node)
 			}
+		}
+	}
+	if len(s.Control.Events) > 0 {
+		fmt.Fprintln(w, "control process (elections asked, reports heard, nodes dead):")
+		for _, e := range s.Control.Events {
+			fmt.Fprintf(w, "  %8.3fs  node %d %s: %s\n", e.AtMS/1000, e.Node, e.Kind, e.What)
+		}
+		for _, l := range s.Control.Lines {
+			fmt.Fprintf(w, "Control process says: %q\n", l)
 		}
 	}
 	if s.Script != "" {

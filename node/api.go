@@ -38,13 +38,15 @@ func (n *Node) SetValue(v int64) {
 }
 
 // Elect asks the node to start an election now (an operator's or an
-// application's trigger).
+// application's trigger), or as soon as it boots if it has not yet.
 func (n *Node) Elect() {
 	n.do(func() {
-		if n.booted {
-			n.m.Elect(n.env())
-			n.after()
+		if !n.booted {
+			n.electAtBoot = true
+			return
 		}
+		n.m.Elect(n.env())
+		n.after()
 	})
 }
 

@@ -41,29 +41,30 @@ type Node struct {
 	log   *slog.Logger
 
 	// Owned by Run's goroutine.
-	start      time.Time
-	value      int64
-	rng        *rand.Rand
-	seq        uint64
-	nbrs       map[algo.NodeID]*neighbor
-	up         []algo.NodeID // live neighbours, ascending
-	timers     []*time.Timer
-	gens       []uint64 // per timer: the generation of its pending expiry
-	booted     bool
-	early      []algo.Message // messages that arrived before boot
-	saved      []byte         // the machine's state as last written to disk
-	last       Status         // as last published
-	leading    context.CancelFunc
-	lastLeader algo.NodeID // the last leader followed, for OnNewLeader
-	savedIndex uint64      // the election index as last written to disk
-	runCtx     context.Context
-	buf        []byte          // the encoding buffer
-	sendErred  bool            // a send error was logged (logged once, counted always)
-	reliable   bool            // messages go over reliable links (links.go)
-	linkEpoch  uint64          // the epoch of the link made last
-	crashOn    algo.MsgType    // Config.CrashOn's type (noCrash: none)
-	dead       *CrashedOnError // set when Config.CrashOn killed the node
-	reports    reportLog
+	start       time.Time
+	value       int64
+	rng         *rand.Rand
+	seq         uint64
+	nbrs        map[algo.NodeID]*neighbor
+	up          []algo.NodeID // live neighbours, ascending
+	timers      []*time.Timer
+	gens        []uint64 // per timer: the generation of its pending expiry
+	booted      bool
+	early       []algo.Message // messages that arrived before boot
+	saved       []byte         // the machine's state as last written to disk
+	last        Status         // as last published
+	leading     context.CancelFunc
+	lastLeader  algo.NodeID // the last leader followed, for OnNewLeader
+	savedIndex  uint64      // the election index as last written to disk
+	runCtx      context.Context
+	buf         []byte          // the encoding buffer
+	sendErred   bool            // a send error was logged (logged once, counted always)
+	reliable    bool            // messages go over reliable links (links.go)
+	linkEpoch   uint64          // the epoch of the link made last
+	crashOn     algo.MsgType    // Config.CrashOn's type (noCrash: none)
+	dead        *CrashedOnError // set when Config.CrashOn killed the node
+	electAtBoot bool            // Elect was called before the boot
+	reports     reportLog
 
 	inbox  chan inbound
 	timerC chan timerFire
@@ -325,11 +326,12 @@ func (n *Node) boot(saved *runtime.Saved) {
 		}
 	} else {
 		n.m.Start(env)
-		if n.cfg.Initiator {
-			// As the simulator's driver does for a run's initiators:
-			// right after the boot, before any message is handled.
-			n.m.Elect(env)
-		}
+	}
+	// An initiator elects as the simulator's driver has a run's initiators
+	// elect: right after its first boot, before any message is handled. A
+	// node asked to elect before it booted elects then too.
+	if n.cfg.Initiator && saved == nil || n.electAtBoot {
+		n.m.Elect(env)
 	}
 	n.after()
 	for _, m := range n.early {

@@ -76,13 +76,13 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 		case "range":
 			s.Range, err = d.rangeM(e.V, e.Key)
 		case "initiators":
-			s.Initiators, err = d.runNodeSet(e.V, e.Key)
+			s.Initiators, err = d.NodeSet(e.V, e.Key)
 		case "unelected":
 			if v := Resolve(e.V); v.Kind == yaml.ScalarNode && strings.TrimSpace(v.Value) == Uninitiated {
 				s.Unelected = Uninitiated
 				break
 			}
-			s.Unelected, err = d.runNodeSet(e.V, e.Key)
+			s.Unelected, err = d.NodeSet(e.V, e.Key)
 		case "check":
 			err = d.check(e.V, e.Key, &s.Check)
 		case "events":
@@ -360,10 +360,10 @@ func (d *decoder) nodeSet(n *yaml.Node, path string) ([]algo.NodeID, error) {
 	return ids, nil
 }
 
-// runNodeSet reads a node set that applies to the whole run (initiators,
+// NodeSet reads a node set that applies to the whole run (initiators,
 // unelected): "all", "none", one id, a list of ids, or a set like "0,3-5".
 // It is kept as a set string, to be resolved against the network.
-func (d *decoder) runNodeSet(n *yaml.Node, path string) (string, error) {
+func (d *Doc) NodeSet(n *yaml.Node, path string) (string, error) {
 	n = Resolve(n)
 	if n.Kind == yaml.SequenceNode {
 		parts := make([]string, len(n.Content))

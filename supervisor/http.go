@@ -43,3 +43,23 @@ func (p *Process) Status(ctx context.Context) (*node.StatusJSON, error) {
 	}
 	return &st, nil
 }
+
+// Elect asks the node to start an election (POST /elect), within a second.
+func (p *Process) Elect(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	url := p.URL("/elect")
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		return fmt.Errorf("POST %s: %s", url, resp.Status)
+	}
+	return nil
+}
