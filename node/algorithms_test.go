@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
@@ -47,9 +48,13 @@ func TestStaticAlgorithmsOnRealNodes(t *testing.T) {
 		// Its timeouts assume every message in time: at 20% loss a
 		// message may be sent again for seconds.
 		{alg: "bully", topology: "complete:4", values: []int64{5, 9, 2, 7}, params: map[string]string{"answer_timeout": "1s", "coordinator_timeout": "3s"}},
+		// Synchronous: over the synchronizer, in the simulator's pulses.
+		{alg: "all-to-all", topology: "complete:4", values: []int64{5, 9, 2, 7}, exact: true, want: n * (n - 1)},
+		{alg: "capture-sync", topology: "complete:4", values: []int64{5, 9, 2, 7}, exact: true},
 	}
 	for _, c := range cases {
-		simCount := simMessages(t, c)
+		sum := simRun(t, c)
+		simCount := sum.Messages.Total
 		if c.want != 0 && simCount != c.want {
 			t.Errorf("%s: the simulator sent %d messages, the theory says %d", c.alg, simCount, c.want)
 		}
@@ -58,17 +63,29 @@ func TestStaticAlgorithmsOnRealNodes(t *testing.T) {
 				if testing.Short() && loss > 0 && !c.exact {
 					t.Skip("the lossy runs of the timing-dependent algorithms take seconds")
 				}
-				got := runReal(t, c, loss)
+				got, cl := runReal(t, c, loss)
 				if c.exact && got != simCount {
 					t.Errorf("%d messages on real nodes, %d in the simulator", got, simCount)
+				}
+				if a, _ := algo.Lookup(c.alg); a.Model.Synchronous {
+					// The last decision falls in the pulse the simulator
+					// ends the election in.
+					var last int64
+					for _, nd := range cl.nodes {
+						last = max(last, nd.Status().Pulse)
+					}
+					el := sum.Elections.List
+					if want := int64(el[len(el)-1].EndMS / float64(algo.PulseLength/time.Millisecond)); last != want {
+						t.Errorf("the last decision in pulse %d on real nodes, %d in the simulator", last, want)
+					}
 				}
 			})
 		}
 	}
 }
 
-// simMessages runs c in the simulator and returns its message count.
-func simMessages(t *testing.T, c realCase) uint64 {
+// simRun runs c in the simulator and returns its summary.
+func simRun(t *testing.T, c realCase) *metrics.Summary {
 	t.Helper()
 	var y strings.Builder
 	fmt.Fprintf(&y, "algorithm: %s\ntopology: %s\nduration: 0\nvalues: {", c.alg, c.topology)
@@ -88,13 +105,14 @@ func simMessages(t *testing.T, c realCase) uint64 {
 	if err != nil {
 		t.Fatalf("%s in the simulator: %v", c.alg, err)
 	}
-	return sum.Messages.Total
+	return sum
 }
 
 // runReal runs c on real nodes whose sends are lost with probability loss,
 // waits for every node to follow the most valued one and returns the
-// algorithm's messages sent (retransmissions and acks are the links').
-func runReal(t *testing.T, c realCase, loss float64) uint64 {
+// algorithm's messages sent (retransmissions, acks and the synchronizer's
+// safe messages are the runtime's), and the nodes.
+func runReal(t *testing.T, c realCase, loss float64) (uint64, *cluster) {
 	t.Helper()
 	sp, err := topo.Parse(c.topology, 0)
 	if err != nil {
@@ -137,7 +155,7 @@ func runReal(t *testing.T, c realCase, loss float64) uint64 {
 			t.Errorf("node %d: %d link failures", nd.cfg.ID, f)
 		}
 	}
-	return sent
+	return sent, cl
 }
 
 // linked keeps the peers that are neighbours in the graph.

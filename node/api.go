@@ -45,6 +45,10 @@ func (n *Node) Elect() {
 			n.electAtBoot = true
 			return
 		}
+		if n.sync != nil {
+			n.later(func() { n.m.Elect(n.env()); n.after() })
+			return
+		}
 		n.m.Elect(n.env())
 		n.after()
 	})

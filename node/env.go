@@ -13,9 +13,14 @@ type env Node
 
 func (n *Node) env() *env { return (*env)(n) }
 
-func (e *env) ID() algo.NodeID          { return e.cfg.ID }
-func (e *env) Value() int64             { return e.value }
-func (e *env) Now() time.Duration       { return time.Since(e.start) }
+func (e *env) ID() algo.NodeID { return e.cfg.ID }
+func (e *env) Value() int64    { return e.value }
+func (e *env) Now() time.Duration {
+	if e.sync != nil {
+		return e.sync.now // the synchronizer's clock (pulses.go)
+	}
+	return time.Since(e.start)
+}
 func (e *env) Rand() *rand.Rand         { return e.rng }
 func (e *env) Neighbors() []algo.NodeID { return e.up }
 
@@ -31,6 +36,9 @@ func (e *env) Send(to algo.NodeID, m algo.Message) {
 	m.From, m.To = n.cfg.ID, to
 	if n.cfg.Corrupt {
 		m.Corrupt() // a joker's message leaves altered
+	}
+	if n.sync != nil {
+		n.sync.sent++
 	}
 	if n.reliable {
 		n.sendReliable(to, nb, m)
@@ -55,6 +63,10 @@ func (e *env) Send(to algo.NodeID, m algo.Message) {
 // older generation that is already on its way to the loop is ignored there.
 func (e *env) SetTimer(t algo.Timer, d time.Duration) {
 	n := (*Node)(e)
+	if n.sync != nil {
+		n.sync.timers[t] = n.sync.now + d
+		return
+	}
 	for int(t) >= len(n.timers) {
 		n.timers = append(n.timers, nil)
 		n.gens = append(n.gens, 0)
@@ -75,6 +87,10 @@ func (e *env) SetTimer(t algo.Timer, d time.Duration) {
 // StopTimer disarms timer t.
 func (e *env) StopTimer(t algo.Timer) {
 	n := (*Node)(e)
+	if n.sync != nil {
+		delete(n.sync.timers, t)
+		return
+	}
 	if int(t) < len(n.timers) && n.timers[t] != nil {
 		n.timers[t].Stop()
 		n.gens[t]++

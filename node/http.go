@@ -30,6 +30,9 @@ type StatusJSON struct {
 	ChangedUnixNS int64        `json:"changed_unix_ns"`
 	LeaderlessMS  float64      `json:"leaderless_ms"`
 	Counters      CountersJSON `json:"counters"`
+	// Pulse is Status.Pulse: for a synchronous algorithm, the pulse in
+	// which the status last changed.
+	Pulse int64 `json:"pulse"`
 	// Reports are the algorithm's latest reports (Node.Reports), oldest
 	// first: what a control process is told.
 	Reports []ReportJSON `json:"reports"`
@@ -70,7 +73,7 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 		ID: st.ID, Value: st.Value, Algorithm: st.Algorithm, Cluster: st.Cluster,
 		Leader: st.Leader, State: st.State.String(), Leading: st.Leading(),
 		ElectionIndex: st.ElectionIndex, Computation: IndexJSON{st.Computation.Num, st.Computation.ID},
-		Neighbors:    st.Neighbors,
+		Neighbors: st.Neighbors, Pulse: st.Pulse,
 		LeaderlessMS: ms(c.leaderlessTotal(now)),
 		Counters: CountersJSON{
 			Sent: map[string]uint64{}, Received: map[string]uint64{}, Rejected: map[string]uint64{},

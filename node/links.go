@@ -17,7 +17,8 @@ import (
 // silent neighbour is taken down, and the machine hears NeighborDown.
 
 // needsReliable says an algorithm of model m runs over reliable links.
-func needsReliable(m algo.Model) bool { return !m.Loss }
+// A synchronous algorithm's synchronizer needs them whatever the model says.
+func needsReliable(m algo.Model) bool { return !m.Loss || m.Synchronous }
 
 // linkTick is how often the links' retransmission deadlines are looked at:
 // well under their first wait (runtime.DefaultReliable.RTO), or that wait
@@ -57,6 +58,13 @@ func (n *Node) receiveFrame(d *runtime.Datagram, nb *neighbor) {
 	msgs, out := l.Receive(runtime.Frame[algo.Message]{FrameHeader: d.Frame, Payload: d.Message}, time.Now())
 	n.countLink(before, l.Stats())
 	n.sendFrames(d.Sender, nb, out)
+	if n.sync != nil {
+		for i := range msgs {
+			n.receivePulsed(d.Sender, &msgs[i])
+		}
+		n.pulseProgress() // an acknowledgement, a safe or a message may let the pulse move
+		return
+	}
 	for i := range msgs {
 		n.deliver(&msgs[i])
 	}

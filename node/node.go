@@ -65,6 +65,7 @@ type Node struct {
 	dead        *CrashedOnError // set when Config.CrashOn killed the node
 	electAtBoot bool            // Elect was called before the boot
 	reports     reportLog
+	sync        *pulser // the synchronizer of a synchronous algorithm (pulses.go)
 
 	inbox  chan inbound
 	timerC chan timerFire
@@ -112,9 +113,6 @@ func New(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := SuitsNode(alg); err != nil {
-		return nil, err
-	}
 	if err := fitsNetwork(alg, cfg); err != nil {
 		return nil, err
 	}
@@ -141,6 +139,9 @@ func New(cfg Config) (*Node, error) {
 		}
 	}
 	nd.reliable = needsReliable(alg.Model)
+	if alg.Model.Synchronous {
+		nd.sync = newPulser()
+	}
 	if !alg.Model.Crash {
 		nd.log.Warn("this algorithm does not survive crashes (Model.Crash is false): a node that crashes may stall it")
 	}
@@ -153,40 +154,26 @@ func New(cfg Config) (*Node, error) {
 	return nd, nil
 }
 
-// SuitsNode refuses an algorithm whose Model assumes what a real node of
-// datagrams does not give, whatever its configuration, naming the
-// assumption: pulses (Model.Synchronous). Whoever wrote the algorithm, the
-// rest runs: one that does not tolerate lost messages (Loss false) over
-// reliable FIFO links (links.go); one that elects only where an initiator
-// starts an election (Spontaneous false) where a node is started with
-// Config.Initiator or asked by Elect (POST /elect); one written for a fixed
-// network (Model.Topology) on a node given that network (Config.Size,
-// checked by New); one that does not survive crashes too, a crash then
-// being outside its model, as in the simulator (New logs it).
-func SuitsNode(a *algo.Algorithm) error {
-	if a.Model.Synchronous {
-		return fmt.Errorf("algorithm %s runs in synchronous pulses (Model.Synchronous), which a real network does not give", a.Name)
-	}
-	return nil
-}
-
-// SuitsRuntime is SuitsNode for the nodes of a cluster or an emulation,
-// which run on their own, unattended, and get no initiators yet: it also
-// refuses an algorithm that is not spontaneous or does not survive
-// crashes.
+// SuitsRuntime refuses an algorithm that the nodes of an emulation cannot
+// run, naming the first such assumption: they run unattended, moving, with
+// neighbours in radio range and no initiators, so an algorithm that needs
+// a fixed network, initiators or no crashes is refused. A node alone
+// (New) and a cluster (a fixed network, initiators) run every algorithm:
+// one that does not tolerate lost messages over reliable FIFO links
+// (links.go); one that is not spontaneous where a node is started with
+// Config.Initiator or asked by Elect; one for a ring or a complete network
+// on a node given that network (Config.Size); a synchronous one over the
+// synchronizer (pulses.go).
 func SuitsRuntime(a *algo.Algorithm) error {
-	if err := SuitsNode(a); err != nil {
-		return err
-	}
 	m := a.Model
 	why := ""
 	switch {
 	case m.Topology != "":
 		why = fmt.Sprintf("assumes a fixed %s network (Model.Topology); an emulation's neighbours are the nodes in range", m.Topology)
 	case !m.Spontaneous:
-		why = "elects only where an initiator starts an election (Model.Spontaneous is false); a cluster's or an emulation's nodes get no initiators yet (elect node --initiator does)"
+		why = "elects only where an initiator starts an election (Model.Spontaneous is false); an emulation's nodes get no initiators (elect node --initiator and elect cluster do)"
 	case !m.Crash:
-		why = "does not survive crashes (Model.Crash is false); a cluster's nodes crash and restart"
+		why = "does not survive crashes (Model.Crash is false); an emulation's nodes crash and restart"
 	default:
 		return nil
 	}
@@ -334,6 +321,12 @@ func (n *Node) boot(saved *runtime.Saved) {
 		n.m.Elect(env)
 	}
 	n.after()
+	if n.sync != nil {
+		// Pulse 0 begins with the boot, at the synchronizer's time 0.
+		n.runPulse()
+		n.pulseProgress()
+		return
+	}
 	for _, m := range n.early {
 		if n.nbrs[m.From] != nil && n.nbrs[m.From].up {
 			n.m.Receive(n.env(), &m)
@@ -456,7 +449,10 @@ func (n *Node) neighborUp(id algo.NodeID, nb *neighbor) {
 	n.up = slices.Insert(n.up, i, id)
 	n.log.Debug("neighbour up", "peer", id, "addr", nb.addr)
 	n.hello(nb.addr)
-	if n.booted {
+	switch {
+	case n.booted && n.sync != nil:
+		n.later(func() { n.m.NeighborUp(n.env(), id); n.after() })
+	case n.booted:
 		n.m.NeighborUp(n.env(), id)
 		n.after()
 	}
@@ -515,7 +511,12 @@ func (n *Node) lose(id algo.NodeID, nb *neighbor) {
 	nb.up, nb.link = false, nil
 	i, _ := slices.BinarySearch(n.up, id)
 	n.up = slices.Delete(n.up, i, i+1)
-	if n.booted {
+	switch {
+	case n.booted && n.sync != nil:
+		// It no longer holds the pulses back; the machine hears of it at
+		// the next one.
+		n.later(func() { n.m.NeighborDown(n.env(), id); n.after() })
+	case n.booted:
 		n.m.NeighborDown(n.env(), id)
 		n.after()
 	}

@@ -34,6 +34,11 @@ type Status struct {
 	Neighbors []algo.NodeID
 	// Changed is when this status last changed.
 	Changed time.Time
+	// Pulse is, for a synchronous algorithm run over the synchronizer
+	// (pulses.go), the pulse in which this status last changed: the pulse
+	// of a decision, as the simulator's clock gives it in PulseLengths.
+	// Zero for other algorithms.
+	Pulse int64
 }
 
 // Leading reports whether the node is the leader: in Norm, following itself.
@@ -61,6 +66,9 @@ func (n *Node) after() {
 		next.Neighbors = slices.Clone(n.up)
 	}
 	if !next.same(n.last) {
+		if n.sync != nil {
+			next.Pulse = n.sync.pulse
+		}
 		n.changed(n.last, next)
 	}
 	n.persist()

@@ -264,6 +264,11 @@ func (r *Reliable[T]) Next() (time.Time, bool) {
 	return next, true
 }
 
+// Settled reports whether every message sent so far has been acknowledged:
+// none in flight, none held back by the window. A synchronizer's pulse
+// ends when its links are settled.
+func (r *Reliable[T]) Settled() bool { return len(r.inFlight) == 0 && len(r.waiting) == 0 }
+
 // Failed reports whether a frame went unacknowledged Tries times.
 func (r *Reliable[T]) Failed() bool { return r.failed }
 

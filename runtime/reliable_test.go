@@ -206,6 +206,20 @@ func TestReliableWindow(t *testing.T) {
 	if st := b.Stats(); st.Acks != 1 {
 		t.Errorf("b sent %d bare acknowledgements, want 1", st.Acks)
 	}
+	// a is settled once every message is acknowledged, those the window
+	// held back too.
+	for i := 1; i < 5; i++ {
+		if a.Settled() {
+			t.Fatalf("a is settled with frames %d to 4 unacknowledged", i)
+		}
+		_, back := b.Receive(Frame[string]{FrameHeader: FrameHeader{Epoch: 1, Seq: uint32(i), Data: true}, Payload: fmt.Sprint(i)}, now)
+		for _, f := range back {
+			a.Receive(f, now)
+		}
+	}
+	if !a.Settled() {
+		t.Error("a is not settled with every frame acknowledged")
+	}
 }
 
 // A neighbour that restarts (a higher epoch) starts the link over both
