@@ -15,6 +15,7 @@ import (
 func TestEmulateBadInput(t *testing.T) {
 	dir := t.TempDir()
 	zero := writeFile(t, dir, "zero.yaml", "algorithm: vkt\ntopology: ring:4\nduration: 0\n")
+	echoCrash := writeFile(t, dir, "echo-crash.yaml", "algorithm: echo\ntopology: ring:4\nduration: 5s\nevents:\n  - {at: 1s, crash: 2}\n")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -25,7 +26,7 @@ func TestEmulateBadInput(t *testing.T) {
 		{[]string{"--port", "70000"}, "--port 70000: want 1 to 65535"},
 		{[]string{"--cleanup", "--topology", "ring:3"}, "--cleanup takes no scenario"},
 		{[]string{"--algo", "ring", "--topology", "ring:4"}, "algorithm ring assumes a fixed ring network (Model.Topology)"},
-		{[]string{"--algo", "echo", "--topology", "ring:4"}, "algorithm echo elects only where an initiator starts an election"},
+		{[]string{echoCrash}, echoCrash + ":5: crash: algorithm echo does not survive crashes (Model.Crash is false)"},
 		{[]string{"--topology", "ring:4", "--duration", "0"}, "an emulation runs in real time until its duration"},
 		{[]string{zero}, zero + ":3:11: duration: an emulation runs in real time"},
 		{[]string{"--topology", "ring:x"}, "--topology: "},

@@ -187,6 +187,36 @@ func TestEmulateGrid(t *testing.T) {
 	assertGone(t, res.Tag)
 }
 
+// TestEmulateEcho runs an algorithm that is not spontaneous and does not
+// tolerate loss on real nodes in namespaces: the scenario's initiator
+// (node 0, the model's default) starts the wave, the reliable links carry
+// it, and the wave sends exactly the simulator's messages, 2|E| + n - 1 on
+// a 3x3 grid, electing 8.
+func TestEmulateEcho(t *testing.T) {
+	bin := electBinary(t)
+	s, err := scenario.Parse("echo.yaml", []byte("algorithm: echo\ntopology: grid:3x3\nvalues: id\nduration: 3s\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec events
+	res, err := Run(context.Background(), Config{Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6,
+		Observers: []trace.Observer{&rec}, Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rec.leaders(sec(2.9), 0, 8), repeat("8", 9); got != want {
+		t.Errorf("leaders of 0..8 = %s, want %s", got, want)
+	}
+	em, si := res.Emulated.Messages, res.Simulated.Messages
+	if em.Total != 2*12+8 || em.Total != si.Total || em.Dropped != 0 {
+		t.Errorf("%d messages sent (%v), %d dropped; the simulator sent %d, the theory says %d", em.Total, em.ByType, em.Dropped, si.Total, 2*12+8)
+	}
+	if res.Emulated.ViolationCount != 0 {
+		t.Errorf("violations: %+v", res.Emulated.Violations)
+	}
+	assertGone(t, res.Tag)
+}
+
 // assertGone fails if anything named after run tag is left.
 func assertGone(t *testing.T, tag string) {
 	t.Helper()

@@ -46,8 +46,8 @@ type launcher struct {
 // newProc is node id, to run in namespace ns with its files in dir
 // (short names, since a Unix socket's path has at most 107 bytes). It
 // serves HTTP on a Unix socket: its loopback is its namespace's, out of
-// the emulator's reach.
-func (l *launcher) newProc(id int, value int64, ns, dir string) *proc {
+// the emulator's reach. own are flags of this node alone (--initiator).
+func (l *launcher) newProc(id int, value int64, ns, dir string, own []string) *proc {
 	p := &proc{id: id, value: value}
 	state := filepath.Join(dir, "state", strconv.Itoa(id))
 	log := filepath.Join(dir, "log", fmt.Sprintf("node-%d.log", id))
@@ -59,7 +59,7 @@ func (l *launcher) newProc(id int, value int64, ns, dir string) *proc {
 			"--listen", fmt.Sprintf("0.0.0.0:%d", l.port),
 			"--broadcast", fmt.Sprintf("%s:%d", broadcast(), l.port),
 			"--http", ep.String(), "--state-dir", state,
-		}, l.args...),
+		}, append(own, l.args...)...),
 		StateDir: state, Log: log, HTTP: ep,
 		OnExit: func(err error) {
 			l.log("node %d ended on its own (%v); its log: %s", id, err, log)

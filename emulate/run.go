@@ -121,8 +121,16 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Crashed, Node: algo.NodeID(pr.id), Peer: algo.None})
 		},
 	}
+	initiators, _, err := runner.Initiators(s, a, len(p.values))
+	if err != nil {
+		return nil, err
+	}
 	for v, val := range p.values {
-		e.procs = append(e.procs, e.l.newProc(v, val, nsName(e.tag, v), dir))
+		var own []string
+		if slices.Contains(initiators, algo.NodeID(v)) {
+			own = append(own, "--initiator") // elects right after its first boot, as the simulator's initiators do
+		}
+		e.procs = append(e.procs, e.l.newProc(v, val, nsName(e.tag, v), dir, own))
 	}
 	setupStart := time.Now()
 	if err := setUp(ctx, e.tag, len(e.procs), p.initial, s.Loss); err != nil {
@@ -205,8 +213,8 @@ func validate(sc *scenario.Scenario) (*algo.Algorithm, error) {
 	if err != nil {
 		return nil, sc.Blame(err, "algorithm")
 	}
-	if err := node.SuitsRuntime(a); err != nil {
-		return nil, sc.Blame(err, "algorithm")
+	if t := a.Model.Topology; t != "" {
+		return nil, sc.Blame(fmt.Errorf("algorithm %s assumes a fixed %s network (Model.Topology); an emulation's neighbours are the nodes in radio range (elect cluster --topology %s gives it)", a.Name, t, t), "algorithm")
 	}
 	if sc.Duration <= 0 {
 		return nil, sc.Blame(errors.New("an emulation runs in real time until its duration: give one (duration: 60s, or --duration)"), "duration")
@@ -215,6 +223,10 @@ func validate(sc *scenario.Scenario) (*algo.Algorithm, error) {
 		switch act.Kind {
 		case sim.CrashOn, sim.Corrupt:
 			return nil, fmt.Errorf("%s: %s is a fault of the simulator's ring model; the emulator runs real nodes and cannot arm it", act.Where, act.Kind)
+		case sim.Crash, sim.Restart, sim.Recover:
+			if !a.Model.Crash {
+				return nil, fmt.Errorf("%s: %s: algorithm %s does not survive crashes (Model.Crash is false)", act.Where, act.Kind, a.Name)
+			}
 		}
 	}
 	return a, nil

@@ -154,32 +154,6 @@ func New(cfg Config) (*Node, error) {
 	return nd, nil
 }
 
-// SuitsRuntime refuses an algorithm that the nodes of an emulation cannot
-// run, naming the first such assumption: they run unattended, moving, with
-// neighbours in radio range and no initiators, so an algorithm that needs
-// a fixed network, initiators or no crashes is refused. A node alone
-// (New) and a cluster (a fixed network, initiators) run every algorithm:
-// one that does not tolerate lost messages over reliable FIFO links
-// (links.go); one that is not spontaneous where a node is started with
-// Config.Initiator or asked by Elect; one for a ring or a complete network
-// on a node given that network (Config.Size); a synchronous one over the
-// synchronizer (pulses.go).
-func SuitsRuntime(a *algo.Algorithm) error {
-	m := a.Model
-	why := ""
-	switch {
-	case m.Topology != "":
-		why = fmt.Sprintf("assumes a fixed %s network (Model.Topology); an emulation's neighbours are the nodes in range", m.Topology)
-	case !m.Spontaneous:
-		why = "elects only where an initiator starts an election (Model.Spontaneous is false); an emulation's nodes get no initiators (elect node --initiator and elect cluster do)"
-	case !m.Crash:
-		why = "does not survive crashes (Model.Crash is false); an emulation's nodes crash and restart"
-	default:
-		return nil
-	}
-	return fmt.Errorf("algorithm %s %s", a.Name, why)
-}
-
 // Run boots the node and runs it until ctx ends or the transport fails. It
 // closes the transport when it returns; it returns nil after ctx ends.
 func (n *Node) Run(ctx context.Context) error {
