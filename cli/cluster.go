@@ -59,6 +59,7 @@ type clusterFlags struct {
 	corrupt           string
 	elect             string
 	within            time.Duration
+	faults            string
 }
 
 // clusterConfig is what the cluster runs with, flags and script merged.
@@ -84,6 +85,7 @@ type clusterConfig struct {
 	initiators []bool
 	crashOn    map[int]string
 	corrupt    []bool
+	faults     runtime.Faults // injected into what every node sends (seeded per node)
 }
 
 func newClusterCmd() *cobra.Command {
@@ -168,7 +170,8 @@ reason; on Linux they are killed if it dies.`,
 	fl.StringVar(&f.initiators, "initiators", "", "nodes started with --initiator, which elect right after booting: a node set like 0 or 0,3-5, all or none (default: the algorithm's, e.g. node 0 for ring and echo, all for chang-roberts)")
 	fl.StringArrayVar(&f.crashOn, "crash-on", nil, "fault injection: NODE=TYPE makes NODE die on its first message of TYPE, e.g. 2=gather (repeatable)")
 	fl.StringVar(&f.corrupt, "corrupt", "", "fault injection: these nodes (a node set) alter the payload of every message they send: the ring document's joker")
-	fl.StringVar(&f.elect, "elect", "", "act as the ring document's control process: start an election at this node (POST /elect; no other node initiates unless --initiators says so), wait until every live node follows the most valued one (--within), report the outcome and end: exit 0 when elected, 1 when not in time")
+	fl.StringVar(&f.elect, "elect", "", "act as the ring document's control process: start an election at this node (POST /elect; no other node initiates unless --initiators says so), or none (the initiators start it: --initiators, or the algorithm's), wait until every live node follows the most valued one (--within), report the outcome and end: exit 0 when elected, 1 when not in time")
+	fl.StringVar(&f.faults, "faults", "", "inject faults into what every node sends (elect node --faults, each node seeded apart): loss=P,duplicate=P,delay=D,jitter=D,seed=N, e.g. loss=0.2")
 	fl.DurationVar(&f.within, "within", 10*time.Second, "with --elect, how long to wait for the outcome")
 	return cmd
 }
@@ -289,6 +292,9 @@ func (f *clusterFlags) config(cmd *cobra.Command) (*clusterConfig, error) {
 		if err := s.checkNodes(cfg.nodes); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.faults, err = runtime.ParseFaults(f.faults); err != nil {
+		return nil, fmt.Errorf("--faults: %w", err)
 	}
 	if err := f.faultsAndInitiators(cmd, cfg, s); err != nil {
 		return nil, err

@@ -47,9 +47,13 @@ type controlFailure struct {
 type controlJSON struct {
 	// Elected is the node every live node follows at the end, when all
 	// follow the most valued live node; -1 otherwise.
-	Elected  int              `json:"elected"`
-	Failures []controlFailure `json:"failures"`
-	Events   []controlEvent   `json:"events"`
+	Elected int `json:"elected"`
+	// ElectionMS is, when a node is elected, the time from the first node
+	// leaving normal operation (an election began) to the last status
+	// change of a live node, by the nodes' own clocks; -1 otherwise.
+	ElectionMS float64          `json:"election_ms"`
+	Failures   []controlFailure `json:"failures"`
+	Events     []controlEvent   `json:"events"`
 	// Lines are the outcome as the document's control process says it.
 	Lines []string `json:"lines"`
 }
@@ -109,7 +113,7 @@ func (c *cluster) failuresLocked() []controlFailure {
 
 // controlLocked is the control process's outcome now; c.mu is held.
 func (c *cluster) controlLocked() controlJSON {
-	out := controlJSON{Elected: -1, Failures: c.failuresLocked(), Events: append([]controlEvent{}, c.events...)}
+	out := controlJSON{Elected: -1, ElectionMS: -1, Failures: c.failuresLocked(), Events: append([]controlEvent{}, c.events...)}
 	for _, f := range out.Failures {
 		switch {
 		case f.Phase == "checksum":
@@ -123,6 +127,19 @@ func (c *cluster) controlLocked() controlJSON {
 	a := c.agreementLocked()
 	if a.all && len(a.comps) == 1 {
 		out.Elected = a.leaders[0]
+		var began, ended int64
+		for _, n := range c.nodes {
+			if !n.answered() {
+				continue
+			}
+			if b := n.st.FirstElectionUnixNS; b != 0 && (began == 0 || b < began) {
+				began = b
+			}
+			ended = max(ended, n.st.ChangedUnixNS)
+		}
+		if began != 0 && ended >= began {
+			out.ElectionMS = msOf(time.Duration(ended - began))
+		}
 		out.Lines = append(out.Lines, fmt.Sprintf("Election confirmed. Elected: node %d", out.Elected))
 	} else {
 		out.Lines = append(out.Lines, "No elected node agreed on by every live node")
@@ -218,7 +235,7 @@ func (f *clusterFlags) faultsAndInitiators(cmd *cobra.Command, cfg *clusterConfi
 	case fl.Changed("initiators"):
 	case s != nil && s.Initiators != "":
 		set, field = s.Initiators, "initiators"
-	case f.elect != "":
+	case f.elect != "" && f.elect != "none":
 		set = "none" // the control process starts the election
 	}
 	ids, _, err := a.Initiators(set, cfg.params, n)
@@ -287,18 +304,21 @@ func (f *clusterFlags) faultsAndInitiators(cmd *cobra.Command, cfg *clusterConfi
 		if cfg.script != nil {
 			return errors.New("--elect and --script: give one (a script starts elections with its elect steps)")
 		}
-		id, err := strconv.Atoi(f.elect)
-		if err != nil || id < 0 || id >= n {
-			return fmt.Errorf("--elect %q: want a node id from 0 to %d", f.elect, n-1)
-		}
 		if f.within <= 0 {
 			return fmt.Errorf("--within %v: want a positive duration", f.within)
 		}
-		// The control process's run is a script of two steps.
-		cfg.script = &clusterScript{File: "--elect", set: scenario.Positions{}, Steps: []clusterStep{
-			{Path: "--elect", At: -1, Action: "elect", Nodes: []int{id}, Expect: clusterExpect{Leader: -1, Failure: controlFailure{Node: -1}}},
-			{Path: "--within", At: -1, Action: "expect", Expect: clusterExpect{Leader: -1, Agree: true, Within: f.within, Failure: controlFailure{Node: -1}}},
-		}}
+		// The control process's run is a script of two steps, or of the
+		// wait alone when the initiators start the election (none).
+		var steps []clusterStep
+		if f.elect != "none" {
+			id, err := strconv.Atoi(f.elect)
+			if err != nil || id < 0 || id >= n {
+				return fmt.Errorf("--elect %q: want a node id from 0 to %d, or none", f.elect, n-1)
+			}
+			steps = append(steps, clusterStep{Path: "--elect", At: -1, Action: "elect", Nodes: []int{id}, Expect: clusterExpect{Leader: -1, Failure: controlFailure{Node: -1}}})
+		}
+		steps = append(steps, clusterStep{Path: "--within", At: -1, Action: "expect", Expect: clusterExpect{Leader: -1, Agree: true, Within: f.within, Failure: controlFailure{Node: -1}}})
+		cfg.script = &clusterScript{File: "--elect", set: scenario.Positions{}, Steps: steps}
 	}
 	return nil
 }

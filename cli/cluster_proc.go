@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/node"
+	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/supervisor"
 	"github.com/electgo/elect/topo"
 )
@@ -179,6 +180,11 @@ func (c *cluster) args(n *clusterNode, ep supervisor.Endpoint, stateDir, peers s
 	}
 	if cfg.corrupt[n.id] {
 		a = append(a, "--corrupt")
+	}
+	if cfg.faults != (runtime.Faults{}) {
+		f := cfg.faults
+		f.Seed += uint64(n.id) + 1 // each node its own draws
+		a = append(a, "--faults", f.String())
 	}
 	for _, k := range cfg.paramKeys {
 		a = append(a, "--param", k+"="+cfg.params[k])

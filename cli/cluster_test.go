@@ -420,7 +420,7 @@ var badScripts = []struct {
 	{"", []string{"--nodes", "3", "--crash-on", "2"}, `--crash-on "2": want NODE=TYPE, e.g. 2=gather`},
 	{"", []string{"--nodes", "3", "--crash-on", "5=election"}, `--crash-on "5=election": node 5 is out of range`},
 	{"", []string{"--nodes", "3", "--corrupt", "4"}, `--corrupt: node 4 is out of range: the cluster has nodes 0..2`},
-	{"", []string{"--nodes", "3", "--elect", "x"}, `--elect "x": want a node id from 0 to 2`},
+	{"", []string{"--nodes", "3", "--elect", "x"}, `--elect "x": want a node id from 0 to 2, or none`},
 	{"", []string{"--nodes", "3", "--initiators", "7"}, `--initiators "7": `},
 	{"nodes: 3\ntopology: hexagon\nsteps: []\n", nil, `s.yaml:2:11: topology: topology "hexagon" (nodes=3): unknown`},
 	{"nodes: 4\ntopology: grid:3x3\nsteps: []\n", nil, `s.yaml:1:8: nodes: topology grid:3x3 has 9 nodes, but nodes says 4`},

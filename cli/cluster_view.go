@@ -105,24 +105,30 @@ func clip(s string, cols int) string {
 
 // nodeRow is a node in the table and in the summary.
 type nodeRow struct {
-	ID            int     `json:"id"`
-	Value         int64   `json:"value"`
-	Alive         bool    `json:"alive"`
-	Process       string  `json:"process"` // starting, running, killed, stopped, exited
-	PID           int     `json:"pid"`     // of the current or last process
-	Started       string  `json:"started"` // how the current life began: start, fresh (no state) or recover
-	Lives         int     `json:"lives"`
-	Answered      bool    `json:"answered"` // it answered the last poll; the fields below are its answer
-	State         string  `json:"state"`
-	Leader        int     `json:"leader"` // -1: none
-	Leading       bool    `json:"leading"`
-	ElectionIndex uint64  `json:"election_index"`
-	Neighbors     int     `json:"neighbors"`
-	Sent          uint64  `json:"sent"`      // algorithm messages sent by this life
-	Elections     uint64  `json:"elections"` // elections this life took part in (entered Elect)
-	LeaderlessMS  float64 `json:"leaderless_ms"`
-	Log           string  `json:"log"`
-	Error         string  `json:"error,omitempty"` // why the last poll failed
+	ID            int    `json:"id"`
+	Value         int64  `json:"value"`
+	Alive         bool   `json:"alive"`
+	Process       string `json:"process"` // starting, running, killed, stopped, exited
+	PID           int    `json:"pid"`     // of the current or last process
+	Started       string `json:"started"` // how the current life began: start, fresh (no state) or recover
+	Lives         int    `json:"lives"`
+	Answered      bool   `json:"answered"` // it answered the last poll; the fields below are its answer
+	State         string `json:"state"`
+	Leader        int    `json:"leader"` // -1: none
+	Leading       bool   `json:"leading"`
+	ElectionIndex uint64 `json:"election_index"`
+	Neighbors     int    `json:"neighbors"`
+	Sent          uint64 `json:"sent"` // algorithm messages sent by this life
+	// The runtime's own datagrams of this life, apart from Sent: reliable
+	// links' retransmissions and bare acknowledgements, synchronizer safe
+	// messages.
+	Retransmits  uint64  `json:"retransmits"`
+	Acks         uint64  `json:"acks"`
+	SyncMessages uint64  `json:"sync_messages"`
+	Elections    uint64  `json:"elections"` // elections this life took part in (entered Elect)
+	LeaderlessMS float64 `json:"leaderless_ms"`
+	Log          string  `json:"log"`
+	Error        string  `json:"error,omitempty"` // why the last poll failed
 }
 
 // snapshot is the cluster as the last poll saw it.
@@ -151,6 +157,7 @@ func (c *cluster) snapshot(now time.Time) clusterSnapshot {
 			r.Answered, r.State, r.Leader, r.Leading = true, st.State, int(st.Leader), st.Leading
 			r.ElectionIndex, r.Neighbors, r.LeaderlessMS = st.ElectionIndex, len(st.Neighbors), st.LeaderlessMS
 			r.Elections = st.Counters.Elections
+			r.Retransmits, r.Acks, r.SyncMessages = st.Counters.LinkRetransmits, st.Counters.LinkAcks, st.Counters.SyncMessages
 			for _, v := range st.Counters.Sent {
 				r.Sent += v
 			}

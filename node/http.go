@@ -27,9 +27,13 @@ type StatusJSON struct {
 	// ChangedUnixNS is when the status last changed, in nanoseconds since
 	// the Unix epoch (0 before the first change): the exact time of a
 	// change that a watcher on the same machine reads later.
-	ChangedUnixNS int64        `json:"changed_unix_ns"`
-	LeaderlessMS  float64      `json:"leaderless_ms"`
-	Counters      CountersJSON `json:"counters"`
+	ChangedUnixNS int64   `json:"changed_unix_ns"`
+	LeaderlessMS  float64 `json:"leaderless_ms"`
+	// FirstElectionUnixNS is when the node first left Norm (an election
+	// began for it: Elect or Wait), 0 if it never has: with ChangedUnixNS,
+	// what a watcher times an election from.
+	FirstElectionUnixNS int64        `json:"first_election_unix_ns"`
+	Counters            CountersJSON `json:"counters"`
 	// Pulse is Status.Pulse: for a synchronous algorithm, the pulse in
 	// which the status last changed.
 	Pulse int64 `json:"pulse"`
@@ -61,6 +65,13 @@ type CountersJSON struct {
 	Unroutable    uint64            `json:"unroutable"`
 	Elections     uint64            `json:"elections"`
 	LeaderChanges uint64            `json:"leader_changes"`
+	// The runtime's own traffic, apart from the algorithm's messages:
+	// reliable links' retransmissions and bare acknowledgements, their
+	// failures, and the synchronizer's safe messages.
+	LinkRetransmits uint64 `json:"link_retransmits"`
+	LinkAcks        uint64 `json:"link_acks"`
+	LinkFailures    uint64 `json:"link_failures"`
+	SyncMessages    uint64 `json:"sync_messages"`
 }
 
 // StatusJSON returns what GET /status serves.
@@ -74,11 +85,13 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 		Leader: st.Leader, State: st.State.String(), Leading: st.Leading(),
 		ElectionIndex: st.ElectionIndex, Computation: IndexJSON{st.Computation.Num, st.Computation.ID},
 		Neighbors: st.Neighbors, Pulse: st.Pulse,
-		LeaderlessMS: ms(c.leaderlessTotal(now)),
+		LeaderlessMS: ms(c.leaderlessTotal(now)), FirstElectionUnixNS: c.firstElectionNS(),
 		Counters: CountersJSON{
 			Sent: map[string]uint64{}, Received: map[string]uint64{}, Rejected: map[string]uint64{},
 			HellosSent: c.hellosSent.Load(), HellosRecv: c.hellosReceived.Load(), Unroutable: c.unroutable.Load(),
 			Elections: c.elections.Load(), LeaderChanges: c.leaderChanges.Load(),
+			LinkRetransmits: c.retransmits.Load(), LinkAcks: c.acks.Load(), LinkFailures: c.linkFailures.Load(),
+			SyncMessages: c.syncSent.Load(),
 		},
 	}
 	if !n.startedAt().IsZero() {

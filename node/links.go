@@ -47,10 +47,12 @@ func (n *Node) sendReliable(to algo.NodeID, nb *neighbor, m algo.Message) {
 // receiveFrame takes a frame from neighbour nb: the messages it completes
 // go to the machine in order, and what the link answers goes back.
 func (n *Node) receiveFrame(d *runtime.Datagram, nb *neighbor) {
-	if !n.booted {
-		// Not acknowledged, so sent again: the early queue before the boot
-		// is bounded, and a frame acknowledged and then dropped there would
-		// be a message the link promised and lost.
+	if !n.booted && n.sync == nil && len(n.early)+n.cfg.Reliable.Window > earlyLimit {
+		// Before the boot the messages a frame completes wait in the early
+		// queue, which is bounded: without room for a window's worth, the
+		// frame is not acknowledged, and so sent again later. A frame
+		// acknowledged and then dropped there would be a message the link
+		// promised and lost. (A synchronous run holds them in its pulses.)
 		return
 	}
 	l := n.linkTo(nb)

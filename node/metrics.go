@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/runtime"
 )
 
@@ -32,6 +33,7 @@ type counters struct {
 	mu              sync.Mutex
 	leaderless      time.Duration // closed spans without a leader
 	leaderlessSince time.Time     // zero while led
+	firstElection   time.Time     // when the node first left Norm (zero: never)
 }
 
 func (c *counters) init(types int) {
@@ -44,6 +46,9 @@ func (c *counters) init(types int) {
 func (c *counters) observe(prev, next Status, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if next.State != algo.Norm && c.firstElection.IsZero() {
+		c.firstElection = now
+	}
 	switch {
 	case prev.HasLeader() && !next.HasLeader():
 		c.leaderlessSince = now
@@ -51,6 +56,17 @@ func (c *counters) observe(prev, next Status, now time.Time) {
 		c.leaderless += now.Sub(c.leaderlessSince)
 		c.leaderlessSince = time.Time{}
 	}
+}
+
+// firstElectionNS is when the node first left Norm, in Unix nanoseconds
+// (0: never).
+func (c *counters) firstElectionNS() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.firstElection.IsZero() {
+		return 0
+	}
+	return c.firstElection.UnixNano()
 }
 
 // leaderlessTotal is the time spent without a leader up to now.
