@@ -116,6 +116,9 @@ func New(cfg Config) (*Node, error) {
 	if err := fitsNetwork(alg, cfg); err != nil {
 		return nil, err
 	}
+	if alg.Model.Synchronous && len(alg.Messages) > int(syncSafe) {
+		return nil, fmt.Errorf("algorithm %s has %d message types: a synchronous one runs over the synchronizer, whose own type is %d, so it may have %d at most", alg.Name, len(alg.Messages), syncSafe, syncSafe)
+	}
 	crashOn, err := crashType(alg, cfg.CrashOn)
 	if err != nil {
 		return nil, err
