@@ -124,6 +124,11 @@ func (c *cluster) controlLocked() controlJSON {
 			out.Lines = append(out.Lines, fmt.Sprintf("Election failed in %s", f.Phase))
 		}
 	}
+	for _, n := range c.nodes {
+		if n.answered() && n.st.Counters.LinkFailures > 0 {
+			out.Lines = append(out.Lines, fmt.Sprintf("Links failed at node %d: %d went unacknowledged past their bound", n.id, n.st.Counters.LinkFailures))
+		}
+	}
 	a := c.agreementLocked()
 	if a.all && len(a.comps) == 1 {
 		out.Elected = a.leaders[0]

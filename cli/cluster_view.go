@@ -122,9 +122,12 @@ type nodeRow struct {
 	// The runtime's own datagrams of this life, apart from Sent: reliable
 	// links' retransmissions and bare acknowledgements, synchronizer safe
 	// messages.
-	Retransmits  uint64  `json:"retransmits"`
-	Acks         uint64  `json:"acks"`
-	SyncMessages uint64  `json:"sync_messages"`
+	Retransmits  uint64 `json:"retransmits"`
+	Acks         uint64 `json:"acks"`
+	SyncMessages uint64 `json:"sync_messages"`
+	// LinkFailures counts the reliable links of this life that went
+	// unacknowledged past their bound, taking their neighbour down.
+	LinkFailures uint64  `json:"link_failures"`
 	Elections    uint64  `json:"elections"` // elections this life took part in (entered Elect)
 	LeaderlessMS float64 `json:"leaderless_ms"`
 	Log          string  `json:"log"`
@@ -158,6 +161,7 @@ func (c *cluster) snapshot(now time.Time) clusterSnapshot {
 			r.ElectionIndex, r.Neighbors, r.LeaderlessMS = st.ElectionIndex, len(st.Neighbors), st.LeaderlessMS
 			r.Elections = st.Counters.Elections
 			r.Retransmits, r.Acks, r.SyncMessages = st.Counters.LinkRetransmits, st.Counters.LinkAcks, st.Counters.SyncMessages
+			r.LinkFailures = st.Counters.LinkFailures
 			for _, v := range st.Counters.Sent {
 				r.Sent += v
 			}
