@@ -73,20 +73,31 @@ func (n *Node) receiveFrame(d *runtime.Datagram, nb *neighbor) {
 }
 
 // tickLinks sends again the frames whose acknowledgement is late, and takes
-// down the neighbours whose link failed.
+// down the neighbours whose link failed. A neighbour taken down by silence
+// keeps its link (lose), whose frames keep going to where it was last
+// heard: an answer brings it back up, and the link's bound finds it gone.
 func (n *Node) tickLinks(now time.Time) {
-	for _, id := range slices.Clone(n.up) {
-		nb := n.nbrs[id]
-		if nb.link == nil {
-			continue
+	var ids []algo.NodeID
+	for id, nb := range n.nbrs {
+		if nb.link != nil {
+			ids = append(ids, id)
 		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		nb := n.nbrs[id]
 		before := nb.link.Stats()
 		n.sendFrames(id, nb, nb.link.Tick(now))
 		n.countLink(before, nb.link.Stats())
-		if nb.link.Failed() {
-			n.metrics.linkFailures.Add(1)
-			n.log.Warn("link failed: no acknowledgement", "peer", id)
-			n.lose(id, nb)
+		if !nb.link.Failed() {
+			continue
+		}
+		n.metrics.linkFailures.Add(1)
+		n.log.Warn("link failed: no acknowledgement", "peer", id)
+		if nb.up {
+			n.lose(id, nb, true)
+		} else {
+			nb.link = nil
 		}
 	}
 }

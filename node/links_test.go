@@ -167,6 +167,42 @@ func TestReliableLinkFailure(t *testing.T) {
 	}
 }
 
+// A neighbour taken down by silence keeps its link: what was in flight when
+// the pair was cut is delivered once they hear each other again, in order,
+// before what the machine sends at the new meeting.
+func TestSilenceKeepsTheLink(t *testing.T) {
+	counted.Lock()
+	counted.got = map[[2]algo.NodeID][]uint32{}
+	counted.Unlock()
+	c := newCluster(t, 2, func(cfg *Config) { cfg.Algorithm = "test-node-counted" })
+	got := func(a, b algo.NodeID) []uint32 {
+		counted.Lock()
+		defer counted.Unlock()
+		return slices.Clone(counted.got[[2]algo.NodeID{a, b}])
+	}
+	waitFor(5*time.Second, func() bool { return len(got(1, 0)) == countTo })
+	c.net.Disconnect(c.addrs[0], c.addrs[1])
+	nodes := c.nodes
+	nodes[0].do(func() { nodes[0].env().Send(1, algo.Message{Type: 0, Index: algo.Index{Num: 999, ID: 0}}) })
+	waitFor(2*time.Second, func() bool { return len(nodes[0].Status().Neighbors) == 0 })
+	if len(nodes[0].Status().Neighbors) != 0 {
+		t.Fatal("node 0 did not take its silent neighbour down")
+	}
+	c.net.Reconnect(c.addrs[0], c.addrs[1])
+	var want []uint32
+	for k := uint32(1); k <= countTo; k++ {
+		want = append(want, k)
+	}
+	want = append(append(want, 999), want...)
+	waitFor(5*time.Second, func() bool { return len(got(1, 0)) >= len(want) })
+	if g := got(1, 0); !slices.Equal(g, want) {
+		t.Errorf("node 1 got from 0: %v, want 1 to %d, 999 (in flight through the silence), then 1 to %d again", g, countTo, countTo)
+	}
+	if f := nodes[0].metrics.linkFailures.Load(); f != 0 {
+		t.Errorf("%d link failures: the silence was shorter than the link's bound", f)
+	}
+}
+
 // Echo, which tolerates neither loss nor a missing initiator, elects the
 // most valued node on real nodes: started by one initiator, over reliable
 // links that lose 20% of datagrams; its messages are exactly the

@@ -469,8 +469,14 @@ func (n *Node) nextExpiry(now time.Time) time.Duration {
 	return max(next, time.Millisecond)
 }
 
-// expire declares lost the neighbours not heard for HelloLoss beacons.
+// expire declares lost the neighbours not heard for HelloLoss beacons. A
+// synchronous algorithm's neighbours are not: its pulses wait for every
+// neighbour, a silence is most likely loss (its model has no crashes), and
+// its reliable links say when one has really gone (tickLinks).
 func (n *Node) expire(now time.Time) {
+	if n.sync != nil {
+		return
+	}
 	limit := n.lossLimit()
 	for _, id := range slices.Clone(n.up) {
 		nb := n.nbrs[id]
@@ -478,14 +484,22 @@ func (n *Node) expire(now time.Time) {
 			continue
 		}
 		n.log.Debug("neighbour lost", "peer", id, "silent", now.Sub(nb.heard).Round(time.Millisecond))
-		n.lose(id, nb)
+		n.lose(id, nb, false)
 	}
 }
 
 // lose takes down a neighbour that was up: silent too long, or its link
-// failed. What was in flight on its link is lost with it.
-func (n *Node) lose(id algo.NodeID, nb *neighbor) {
-	nb.up, nb.link = false, nil
+// failed (failed). The link of a silent one is kept: silence may be loss
+// (four beacons lost in a row happen every few seconds somewhere at 20%
+// loss), and a neighbour heard again takes the link up where it was, what
+// was in flight delivered; one that really went is found by the link's
+// own bound, or starts a new epoch when it restarts. A failed link is
+// dropped, and what was in flight with it, as in a crash.
+func (n *Node) lose(id algo.NodeID, nb *neighbor, failed bool) {
+	nb.up = false
+	if failed {
+		nb.link = nil
+	}
 	i, _ := slices.BinarySearch(n.up, id)
 	n.up = slices.Delete(n.up, i, i+1)
 	switch {
