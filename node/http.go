@@ -12,18 +12,22 @@ import (
 // StatusJSON is the body of GET /status: a stable interface for scripts,
 // `elect cluster` and the emulator. Fields are added, never renamed.
 type StatusJSON struct {
-	ID            algo.NodeID   `json:"id"`
-	Value         int64         `json:"value"`
-	Algorithm     string        `json:"algorithm"`
-	Cluster       uint32        `json:"cluster"`
-	Leader        algo.NodeID   `json:"leader"` // -1: none
-	State         string        `json:"state"`  // Norm, Elect or Wait
-	Leading       bool          `json:"leading"`
-	ElectionIndex uint64        `json:"election_index"`
-	Computation   IndexJSON     `json:"computation"`
-	Neighbors     []algo.NodeID `json:"neighbors"`
-	UptimeMS      float64       `json:"uptime_ms"`
-	ChangedMS     float64       `json:"changed_ms_ago"`
+	ID            algo.NodeID `json:"id"`
+	Value         int64       `json:"value"`
+	Algorithm     string      `json:"algorithm"`
+	Cluster       uint32      `json:"cluster"`
+	Leader        algo.NodeID `json:"leader"` // -1: none
+	State         string      `json:"state"`  // Norm, Elect or Wait
+	Leading       bool        `json:"leading"`
+	ElectionIndex uint64      `json:"election_index"`
+	// FencingToken is Status.FencingToken: the leader's token, or the
+	// highest a follower knows of. Fenced says it is the node's own.
+	FencingToken uint64        `json:"fencing_token"`
+	Fenced       bool          `json:"fenced"`
+	Computation  IndexJSON     `json:"computation"`
+	Neighbors    []algo.NodeID `json:"neighbors"`
+	UptimeMS     float64       `json:"uptime_ms"`
+	ChangedMS    float64       `json:"changed_ms_ago"`
 	// ChangedUnixNS is when the status last changed, in nanoseconds since
 	// the Unix epoch (0 before the first change): the exact time of a
 	// change that a watcher on the same machine reads later.
@@ -83,7 +87,7 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 	out := StatusJSON{
 		ID: st.ID, Value: st.Value, Algorithm: st.Algorithm, Cluster: st.Cluster,
 		Leader: st.Leader, State: st.State.String(), Leading: st.Leading(),
-		ElectionIndex: st.ElectionIndex, Computation: IndexJSON{st.Computation.Num, st.Computation.ID},
+		ElectionIndex: st.ElectionIndex, FencingToken: st.FencingToken, Fenced: st.Fenced, Computation: IndexJSON{st.Computation.Num, st.Computation.ID},
 		Neighbors: st.Neighbors, Pulse: st.Pulse,
 		LeaderlessMS: ms(c.leaderlessTotal(now)), FirstElectionUnixNS: c.firstElectionNS(),
 		Counters: CountersJSON{
@@ -163,6 +167,10 @@ func (n *Node) Handler() http.Handler {
 		}
 		if n.startedAt().IsZero() {
 			http.Error(w, "not started", http.StatusServiceUnavailable)
+			return
+		}
+		if err := n.saveErr.Load(); err != nil {
+			http.Error(w, "cannot save state: "+(*err).Error(), http.StatusServiceUnavailable)
 			return
 		}
 		w.Write([]byte("ok\n"))

@@ -118,7 +118,8 @@ func (n *Node) writePrometheus(w io.Writer) error {
 		{"elect_leaderless_seconds_total", "counter", "Time this node spent without a leader (not in Norm, or no leader).", c.leaderlessTotal(time.Now()).Seconds()},
 		{"elect_leader", "gauge", "The id of the leader this node follows (-1: none).", float64(st.Leader)},
 		{"elect_is_leader", "gauge", "1 while this node is the leader.", boolGauge(st.Leading())},
-		{"elect_election_index", "gauge", "The election index (fencing token): the newest election this node took part in.", float64(st.ElectionIndex)},
+		{"elect_election_index", "gauge", "The election index: the newest election this node took part in.", float64(st.ElectionIndex)},
+		{"elect_fencing_token", "gauge", "The fencing token: the leader's own, or the highest a follower knows of.", float64(st.FencingToken)},
 		{"elect_neighbors", "gauge", "Neighbours currently heard.", float64(len(st.Neighbors))},
 		{"elect_value", "gauge", "This node's value (desirability).", float64(st.Value)},
 	} {

@@ -65,7 +65,11 @@ type Node struct {
 	dead        *CrashedOnError // set when Config.CrashOn killed the node
 	electAtBoot bool            // Elect was called before the boot
 	reports     reportLog
-	sync        *pulser // the synchronizer of a synchronous algorithm (pulses.go)
+	sync        *pulser               // the synchronizer of a synchronous algorithm (pulses.go)
+	fence       uint64                // the highest fencing token issued or heard (fence.go)
+	token       uint64                // this node's token while it leads, else 0
+	savedFence  uint64                // the fence as last written to disk
+	saveErr     atomic.Pointer[error] // the last save's failure, nil once one works
 
 	inbox  chan inbound
 	timerC chan timerFire
@@ -221,7 +225,11 @@ func (n *Node) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			n.persist()
+			if err := n.persist(); err != nil {
+				// The state on disk is older than the node's: a restart
+				// from it would go back. Said, and not as a clean stop.
+				return fmt.Errorf("node %d: stopped, but the final save failed: %w", n.cfg.ID, err)
+			}
 			n.log.Info("stopped")
 			return nil
 		case err := <-readErr:
@@ -282,6 +290,7 @@ func (n *Node) boot(saved *runtime.Saved) {
 	env := n.env()
 	if saved != nil {
 		n.last.ElectionIndex = saved.ElectionIndex
+		n.fence = max(n.fence, saved.Fence)
 		if err := n.m.Recover(env, saved.Machine); err != nil {
 			n.log.Warn("saved state unusable; restarting with an election", "file", n.state.Path(), "err", err)
 			n.m.Restart(env)
@@ -390,6 +399,7 @@ func (n *Node) receive(in inbound) {
 	case runtime.KindHello:
 		nb.value = d.Value
 		n.metrics.hellosReceived.Add(1)
+		n.heardFence(d.Fence)
 	case runtime.KindMessage:
 		n.deliver(&d.Message)
 	case runtime.KindFrame:
@@ -528,7 +538,7 @@ func (n *Node) beacon() {
 // hello sends one hello beacon to addr.
 func (n *Node) hello(addr netip.AddrPort) {
 	n.seq++
-	b, err := n.codec.AppendHello(n.buf[:0], n.cfg.ID, n.seq, n.value)
+	b, err := n.codec.AppendHello(n.buf[:0], n.cfg.ID, n.seq, n.value, n.fence)
 	if err != nil {
 		n.log.Error("encoding a hello", "err", err)
 		return

@@ -175,13 +175,13 @@ func TestGarbageRejected(t *testing.T) {
 	evil := c.net.Listen()
 	target := c.addrs[0]
 	unsigned := runtime.Codec{}
-	b, _ := unsigned.AppendHello(nil, 9, 1, 1000)
+	b, _ := unsigned.AppendHello(nil, 9, 1, 1000, 0)
 	wrongKey := runtime.Codec{Key: []byte("guess")}
 	w, _ := wrongKey.AppendMessage(nil, 5, &algo.Message{From: 9, To: 0, Peer: algo.Peer{ID: 9, Value: 1000}})
 	// Signed with the right key: an old number from node 1 (a replay) and
 	// a message for node 1 sent to node 0.
 	right := runtime.Codec{Key: []byte("secret")}
-	replayed, _ := right.AppendHello(nil, 1, 5, 1)
+	replayed, _ := right.AppendHello(nil, 1, 5, 1, 0)
 	misaddressed, _ := right.AppendMessage(nil, 1, &algo.Message{From: 9, To: 1})
 	// A frame of a reliable link, which vkt's nodes do not take.
 	frame, _ := right.AppendFrame(nil, 9, 0, 2, &runtime.Frame[algo.Message]{FrameHeader: runtime.FrameHeader{Epoch: 1}})

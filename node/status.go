@@ -22,10 +22,10 @@ type Status struct {
 	Leader algo.NodeID
 	State  algo.State
 	// ElectionIndex is the number of the newest election this node has
-	// taken part in. It never decreases, across recoveries too, so a
-	// leader can use it as a fencing token: a resource that refuses
-	// requests carrying an index below the highest it has seen refuses a
-	// deposed leader that has not noticed yet.
+	// taken part in. It never decreases at a node, across recoveries too,
+	// but a leader can lead without a new election (a paused leader taking
+	// its followers back by heartbeat), so it is not a fencing token:
+	// FencingToken is.
 	ElectionIndex uint64
 	// Computation is the algorithm's computation index <num, id> behind
 	// ElectionIndex.
@@ -39,10 +39,21 @@ type Status struct {
 	// of a decision, as the simulator's clock gives it in PulseLengths.
 	// Zero for other algorithms.
 	Pulse int64
+	// FencingToken is, while the node leads, its token (fence.go): above
+	// every token the node has issued or heard of when it took it, and
+	// persisted before it was reported. A resource that refuses tokens
+	// below the highest it has seen refuses a deposed leader. For a node
+	// that does not lead, the highest token it knows of.
+	FencingToken uint64
+	// Fenced says the node holds a token of its own: it leads and could
+	// persist its token.
+	Fenced bool
 }
 
-// Leading reports whether the node is the leader: in Norm, following itself.
-func (s Status) Leading() bool { return s.State == algo.Norm && s.Leader == s.ID }
+// Leading reports whether the node is the leader: in Norm, following
+// itself, with a fencing token of its own (a node that cannot persist its
+// token does not lead as far as its users are told).
+func (s Status) Leading() bool { return s.State == algo.Norm && s.Leader == s.ID && s.Fenced }
 
 // HasLeader reports whether the node follows a leader (in Norm).
 func (s Status) HasLeader() bool { return s.State == algo.Norm && s.Leader != algo.None }
@@ -50,7 +61,7 @@ func (s Status) HasLeader() bool { return s.State == algo.Norm && s.Leader != al
 // same reports whether s and t differ in nothing a subscriber is told of.
 func (s Status) same(t Status) bool {
 	return s.Leader == t.Leader && s.State == t.State && s.ElectionIndex == t.ElectionIndex &&
-		s.Value == t.Value && slices.Equal(s.Neighbors, t.Neighbors)
+		s.Value == t.Value && s.FencingToken == t.FencingToken && s.Fenced == t.Fenced && slices.Equal(s.Neighbors, t.Neighbors)
 }
 
 // after runs after every input the machine handled: it reads the machine's
@@ -65,6 +76,7 @@ func (n *Node) after() {
 	if !slices.Equal(next.Neighbors, n.up) {
 		next.Neighbors = slices.Clone(n.up)
 	}
+	n.fencing(&next)
 	if !next.same(n.last) {
 		if n.sync != nil {
 			next.Pulse = n.sync.pulse
@@ -123,22 +135,32 @@ func (n *Node) stopLeading() {
 	}
 }
 
-// persist writes the machine's state when it changed since last written.
-func (n *Node) persist() {
+// persist writes the machine's state, the election index and the fence
+// when they changed since last written. A failure is counted, logged once
+// until a save works again, and makes the node unhealthy (/healthz) until
+// then; a leader's token is never reported unless it was saved.
+func (n *Node) persist() error {
 	if n.cfg.StateDir == "" || !n.booted {
-		return
+		return nil
 	}
 	b := n.m.Save()
-	if bytes.Equal(b, n.saved) && n.last.ElectionIndex == n.savedIndex {
-		return
+	if bytes.Equal(b, n.saved) && n.last.ElectionIndex == n.savedIndex && n.fence == n.savedFence && n.saveErr.Load() == nil {
+		return nil
 	}
-	err := n.state.Store(runtime.Saved{Algorithm: n.alg.Name, ID: n.cfg.ID, Cluster: n.cfg.Cluster, ElectionIndex: n.last.ElectionIndex, Machine: b})
+	err := n.state.Store(runtime.Saved{Algorithm: n.alg.Name, ID: n.cfg.ID, Cluster: n.cfg.Cluster,
+		ElectionIndex: n.last.ElectionIndex, Fence: n.fence, Machine: b})
 	if err != nil {
 		n.metrics.saveErrors.Add(1)
-		n.log.Error("saving state", "file", n.state.Path(), "err", err)
-		return
+		if n.saveErr.Swap(&err) == nil {
+			n.log.Error("saving state failed: unhealthy, and leading no more, until a save works", "file", n.state.Path(), "err", err)
+		}
+		return err
 	}
-	n.saved, n.savedIndex = b, n.last.ElectionIndex
+	if n.saveErr.Swap(nil) != nil {
+		n.log.Info("saving state works again", "file", n.state.Path())
+	}
+	n.saved, n.savedIndex, n.savedFence = b, n.last.ElectionIndex, n.fence
+	return nil
 }
 
 // publisher hands statuses to subscribers and runs callbacks, in order, on

@@ -22,6 +22,9 @@ type Saved struct {
 	// ElectionIndex is the highest election index the node had reported,
 	// so that it never goes back after a recovery.
 	ElectionIndex uint64 `json:"election_index"`
+	// Fence is the highest fencing token the node had issued or heard of
+	// (node's fence.go), so that a restarted node's tokens stay above.
+	Fence uint64 `json:"fence,omitempty"`
 	// Machine is the algorithm's own Save.
 	Machine []byte `json:"machine"`
 }

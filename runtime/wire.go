@@ -61,7 +61,7 @@ const (
 
 // Payload sizes.
 const (
-	helloPayloadLen = 8 // the sender's value
+	helloPayloadLen = 16 // the sender's value and the highest fencing token it knows
 
 	// messageFixedLen is a message payload with no peers and no data: type,
 	// destination, level, index.num, index.id, peer.id, peer.value, the peer
@@ -118,8 +118,10 @@ type Header struct {
 // Datagram is one decoded datagram.
 type Datagram struct {
 	Header
-	// Value is the sender's value (KindHello only).
+	// Value is the sender's value, and Fence the highest fencing token
+	// it knows of (KindHello only).
 	Value int64
+	Fence uint64
 	// Message is the algorithm message (KindMessage, and KindFrame when
 	// Frame.Data). Its From is Header.Sender and its To the datagram's
 	// destination field. Peers and Data are freshly allocated, owned by the
@@ -148,14 +150,16 @@ type Codec struct {
 func (c *Codec) keyed() bool { return len(c.Key) > 0 }
 
 // AppendHello appends a hello datagram to dst and returns the extended
-// slice. On error dst is returned unchanged.
-func (c *Codec) AppendHello(dst []byte, sender algo.NodeID, seq uint64, value int64) ([]byte, error) {
+// slice: the sender's value and the highest fencing token it knows of. On
+// error dst is returned unchanged.
+func (c *Codec) AppendHello(dst []byte, sender algo.NodeID, seq uint64, value int64, fence uint64) ([]byte, error) {
 	if sender < 0 {
 		return dst, fmt.Errorf("wire: hello from negative node id %d", sender)
 	}
 	start := len(dst)
 	dst = c.appendHeader(dst, KindHello, sender, seq, helloPayloadLen)
 	dst = binary.BigEndian.AppendUint64(dst, uint64(value))
+	dst = binary.BigEndian.AppendUint64(dst, fence)
 	return c.appendTrailer(dst, start), nil
 }
 
@@ -384,6 +388,7 @@ func decodeHello(d *Datagram, p []byte) error {
 		return reject(ReasonPayload, "hello payload of %d bytes, want %d", len(p), helloPayloadLen)
 	}
 	d.Value = int64(binary.BigEndian.Uint64(p))
+	d.Fence = binary.BigEndian.Uint64(p[8:])
 	return nil
 }
 

@@ -28,7 +28,7 @@ func FuzzDecode(f *testing.F) {
 			f.Add(b)
 			f.Add(append(b, "trailing"...))
 		}
-		b, err := c.AppendHello(nil, 3, 1, -42)
+		b, err := c.AppendHello(nil, 3, 1, -42, 7)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func checkReencodes(t *testing.T, c *Codec, b []byte, d Datagram) {
 	var err error
 	switch d.Kind {
 	case KindHello:
-		again, err = c.AppendHello(nil, d.Sender, d.Seq, d.Value)
+		again, err = c.AppendHello(nil, d.Sender, d.Seq, d.Value, d.Fence)
 	case KindMessage:
 		if d.Message.From != d.Sender {
 			t.Fatalf("Decode(%x): message from %d in a datagram from %d", b, d.Message.From, d.Sender)

@@ -65,11 +65,12 @@ func TestWireRoundTrip(t *testing.T) {
 		sender algo.NodeID
 		seq    uint64
 		value  int64
+		fence  uint64
 	}{
-		{0, 0, 0},
-		{3, 1767225600000000000, -42},
-		{0x7fff_ffff, 1<<64 - 1, 1<<63 - 1},
-		{1, 1, -1 << 63},
+		{0, 0, 0, 0},
+		{3, 1767225600000000000, -42, 7<<32 | 3},
+		{0x7fff_ffff, 1<<64 - 1, 1<<63 - 1, 1<<64 - 1},
+		{1, 1, -1 << 63, 1},
 	}
 	messages := []struct {
 		name string
@@ -87,7 +88,7 @@ func TestWireRoundTrip(t *testing.T) {
 
 	for _, cc := range bothCodec {
 		for _, h := range hellos {
-			b, err := cc.codec.AppendHello(nil, h.sender, h.seq, h.value)
+			b, err := cc.codec.AppendHello(nil, h.sender, h.seq, h.value, h.fence)
 			if err != nil {
 				t.Fatalf("%s: AppendHello(%d, %d, %d): %v", cc.name, h.sender, h.seq, h.value, err)
 			}
@@ -95,7 +96,7 @@ func TestWireRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: decode hello %x: %v", cc.name, b, err)
 			}
-			want := Datagram{Header: Header{Kind: KindHello, Sender: h.sender, Cluster: testCluster, Seq: h.seq}, Value: h.value}
+			want := Datagram{Header: Header{Kind: KindHello, Sender: h.sender, Cluster: testCluster, Seq: h.seq}, Value: h.value, Fence: h.fence}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: hello round trip\n got %+v\nwant %+v", cc.name, got, want)
 			}
@@ -163,7 +164,7 @@ func TestAppendKeepsPrefix(t *testing.T) {
 }
 
 func TestEncodeRefusesNegativeSender(t *testing.T) {
-	if b, err := plain.AppendHello([]byte("x"), -1, 1, 0); err == nil || string(b) != "x" {
+	if b, err := plain.AppendHello([]byte("x"), -1, 1, 0, 0); err == nil || string(b) != "x" {
 		t.Errorf("AppendHello from -1: %q, %v; want dst unchanged and an error", b, err)
 	}
 	m := typicalMessage()
@@ -192,10 +193,10 @@ const goldenSeq = 1767225600000000000 // 2026-01-01T00:00:00Z in Unix nanosecond
 // The signed hello of docs/wire.md; its tag was checked against an
 // independent HMAC-SHA256.
 const goldenHelloHex = `
-	454c 01 01 01 00 00000003 00000007 18867251edfa0001 0008
-	ffffffffffffffd6
-	3642c09d
-	bad4add1d54e16f7615d21eeb45fa263a7e59e80cb66ced8c69e68afb127af35`
+	454c 01 01 01 00 00000003 00000007 18867251edfa0001 0010
+	ffffffffffffffd6 0000000500000003
+	9b13d437
+	72be0725a698400fedb7c2825ee87f360f379372b8f9f96dfdbc80a6a6c1211b`
 
 var goldenHelloCodec = &Codec{Cluster: 7, Key: []byte("elect-example-key")}
 
@@ -214,7 +215,7 @@ func TestGoldenBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gotHello, err := goldenHelloCodec.AppendHello(nil, 3, goldenSeq+1, -42)
+	gotHello, err := goldenHelloCodec.AppendHello(nil, 3, goldenSeq+1, -42, 5<<32|3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,11 +302,11 @@ func TestDecodeRejects(t *testing.T) {
 	m := goldenMessage() // 2 peers, 2 data bytes
 	msgPlain, _ := plain.AppendMessage(nil, 1, &m)
 	msgKeyed, _ := keyed.AppendMessage(nil, 1, &m)
-	helloPlain, _ := plain.AppendHello(nil, 3, 1, 42)
-	helloKeyed, _ := keyed.AppendHello(nil, 3, 1, 42)
+	helloPlain, _ := plain.AppendHello(nil, 3, 1, 42, 0)
+	helloKeyed, _ := keyed.AppendHello(nil, 3, 1, 42, 0)
 	otherCluster := &Codec{Cluster: testCluster + 1, Key: testKey}
-	helloOther, _ := otherCluster.AppendHello(nil, 3, 1, 42)
-	helloOtherKey, _ := (&Codec{Cluster: testCluster, Key: []byte("another key")}).AppendHello(nil, 3, 1, 42)
+	helloOther, _ := otherCluster.AppendHello(nil, 3, 1, 42, 0)
+	helloOtherKey, _ := (&Codec{Cluster: testCluster, Key: []byte("another key")}).AppendHello(nil, 3, 1, 42, 0)
 
 	// edit returns datagram b with its header and payload changed by f and
 	// then sealed again, with key (nil: checksum only).
@@ -410,12 +411,12 @@ func TestDecodeRejects(t *testing.T) {
 }
 
 func TestWireErrorText(t *testing.T) {
-	b, _ := plain.AppendHello(nil, 3, 1, 42)
+	b, _ := plain.AppendHello(nil, 3, 1, 42, 0)
 	b[len(b)-1] ^= 1
 	_, err := plain.Decode(b)
 	want := "datagram rejected (checksum): crc 0x"
-	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "at offset 32") {
-		t.Errorf("error %q: want it to begin %q and name offset 32", err, want)
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "at offset 40") {
+		t.Errorf("error %q: want it to begin %q and name offset 40", err, want)
 	}
 }
 
@@ -514,7 +515,7 @@ func TestCodecDoesNotAllocate(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		b, _ := plain.AppendMessage(buf, 1, &m)
 		b, _ = plain.AppendMessage(b[:0], 1, &full)
-		_, _ = plain.AppendHello(b[:0], 1, 1, 1)
+		_, _ = plain.AppendHello(b[:0], 1, 1, 1, 1)
 	})
 	if allocs != 0 {
 		t.Errorf("unkeyed encoding into a large enough buffer: %v allocations, want 0", allocs)
