@@ -41,11 +41,18 @@ func (n *Node) fencing(next *Status) {
 		next.FencingToken, next.Fenced = n.fence, false
 		return
 	}
+	if n.saveErr.Load() != nil {
+		// It cannot save: it steps down, as far as its users are told,
+		// until a save works (its token, still the highest it knows, is
+		// reported again then).
+		next.FencingToken, next.Fenced = n.fence, false
+		return
+	}
 	if n.token == 0 || n.token < n.fence {
 		t := nextToken(n.fence, next.ElectionIndex, int32(n.cfg.ID))
 		before := n.fence
 		n.fence = t
-		if err := n.persist(); err != nil {
+		if err := n.persist(next.ElectionIndex); err != nil {
 			n.fence, n.token = before, 0
 			next.FencingToken, next.Fenced = 0, false
 			return

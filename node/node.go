@@ -225,7 +225,7 @@ func (n *Node) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			if err := n.persist(); err != nil {
+			if err := n.persist(n.last.ElectionIndex); err != nil {
 				// The state on disk is older than the node's: a restart
 				// from it would go back. Said, and not as a clean stop.
 				return fmt.Errorf("node %d: stopped, but the final save failed: %w", n.cfg.ID, err)
@@ -233,7 +233,7 @@ func (n *Node) Run(ctx context.Context) error {
 			n.log.Info("stopped")
 			return nil
 		case err := <-readErr:
-			n.persist()
+			n.persist(n.last.ElectionIndex)
 			return fmt.Errorf("node %d: transport: %w", n.cfg.ID, err)
 		case <-bootAt.C:
 			if n.peersPending() {

@@ -76,6 +76,8 @@ func (n *Node) after() {
 	if !slices.Equal(next.Neighbors, n.up) {
 		next.Neighbors = slices.Clone(n.up)
 	}
+	// Saved before it is told: a status a subscriber acts on is on disk.
+	n.persist(next.ElectionIndex)
 	n.fencing(&next)
 	if !next.same(n.last) {
 		if n.sync != nil {
@@ -83,7 +85,6 @@ func (n *Node) after() {
 		}
 		n.changed(n.last, next)
 	}
-	n.persist()
 }
 
 // changed publishes a new status and acts on what changed.
@@ -139,16 +140,16 @@ func (n *Node) stopLeading() {
 // when they changed since last written. A failure is counted, logged once
 // until a save works again, and makes the node unhealthy (/healthz) until
 // then; a leader's token is never reported unless it was saved.
-func (n *Node) persist() error {
+func (n *Node) persist(index uint64) error {
 	if n.cfg.StateDir == "" || !n.booted {
 		return nil
 	}
 	b := n.m.Save()
-	if bytes.Equal(b, n.saved) && n.last.ElectionIndex == n.savedIndex && n.fence == n.savedFence && n.saveErr.Load() == nil {
+	if bytes.Equal(b, n.saved) && index == n.savedIndex && n.fence == n.savedFence && n.saveErr.Load() == nil {
 		return nil
 	}
 	err := n.state.Store(runtime.Saved{Algorithm: n.alg.Name, ID: n.cfg.ID, Cluster: n.cfg.Cluster,
-		ElectionIndex: n.last.ElectionIndex, Fence: n.fence, Machine: b})
+		ElectionIndex: index, Fence: n.fence, Machine: b})
 	if err != nil {
 		n.metrics.saveErrors.Add(1)
 		if n.saveErr.Swap(&err) == nil {
@@ -159,7 +160,7 @@ func (n *Node) persist() error {
 	if n.saveErr.Swap(nil) != nil {
 		n.log.Info("saving state works again", "file", n.state.Path())
 	}
-	n.saved, n.savedIndex, n.savedFence = b, n.last.ElectionIndex, n.fence
+	n.saved, n.savedIndex, n.savedFence = b, index, n.fence
 	return nil
 }
 

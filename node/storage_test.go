@@ -1,0 +1,98 @@
+//go:build linux
+
+package node
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The sixth finding of issue 20: a node whose state directory cannot be
+// written kept leading, said it was healthy and exited 0 after a failed
+// final save. Now it is unhealthy, leads no more as far as its users are
+// told, and a stop reports the failed save; once saves work again it is
+// healthy and leads again. Two faults: the directory gone (a file in its place),
+// and, as root, a read-only file system (a tmpfs remounted read-only).
+func TestStorageFaults(t *testing.T) {
+	for _, fault := range []string{"gone", "read-only"} {
+		t.Run(fault, func(t *testing.T) {
+			dir := t.TempDir()
+			if fault == "read-only" {
+				if os.Geteuid() != 0 {
+					t.Skip("mounting a tmpfs needs root")
+				}
+				if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m"); err != nil {
+					t.Skipf("cannot mount a tmpfs: %v", err)
+				}
+				t.Cleanup(func() { syscall.Unmount(dir, 0) })
+			}
+			other := t.TempDir() // node 0 saves elsewhere, unharmed
+			c := newCluster(t, 2, func(cfg *Config) {
+				cfg.StateDir = filepath.Join(other, "node-0")
+				if cfg.ID == 1 {
+					cfg.StateDir = filepath.Join(dir, "node-1")
+				}
+			})
+			c.waitAgree(ids(0, 2), 1, 5*time.Second)
+			leader := c.nodes[1]
+			healthz := func() (int, string) {
+				rec := httptest.NewRecorder()
+				leader.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+				return rec.Code, rec.Body.String()
+			}
+			if code, body := healthz(); code != http.StatusOK {
+				t.Fatalf("healthy leader: /healthz %d %q", code, body)
+			}
+
+			stateDir := c.cfgs[1].StateDir
+			switch fault {
+			case "gone":
+				if err := os.RemoveAll(stateDir); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(stateDir, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			case "read-only":
+				if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_REMOUNT|syscall.MS_RDONLY, "size=1m"); err != nil {
+					t.Fatalf("remounting read-only: %v", err)
+				}
+			}
+			c.nodes[0].Elect() // a change every node must save
+			waitFor(5*time.Second, func() bool { code, _ := healthz(); return code != http.StatusOK })
+			code, body := healthz()
+			if code != http.StatusServiceUnavailable || !strings.Contains(body, "cannot save state") {
+				t.Errorf("unable to save: /healthz %d %q, want 503 naming the save", code, body)
+			}
+			if st := leader.Status(); st.Leading() || leader.metrics.saveErrors.Load() == 0 {
+				t.Errorf("unable to save, node 1 still leads (%+v), %d save errors counted", st, leader.metrics.saveErrors.Load())
+			}
+
+			if fault == "gone" {
+				// Saves work again: healthy, and leading, at the next change.
+				if err := os.Remove(stateDir); err != nil {
+					t.Fatal(err)
+				}
+				c.nodes[0].Elect()
+				waitFor(5*time.Second, func() bool { code, _ := healthz(); return code == http.StatusOK && leader.Status().Leading() })
+				if code, body := healthz(); code != http.StatusOK || !leader.Status().Leading() {
+					t.Errorf("saving again: /healthz %d %q, leading %v", code, body, leader.Status().Leading())
+				}
+				return
+			}
+			// A stop now reports that the state on disk is behind.
+			c.stops[1]()
+			err := <-c.ended[1]
+			c.stops[1] = nil
+			if err == nil || !strings.Contains(err.Error(), "final save failed") {
+				t.Errorf("stopped while unable to save: Run returned %v, want the failed final save", err)
+			}
+		})
+	}
+}
