@@ -120,6 +120,20 @@ func newCluster(cfg *clusterConfig, bin string) (*cluster, error) {
 			return nil, err
 		}
 	}
+	// The nodes sign their datagrams and guard POST /elect with the
+	// user's key, or one of the cluster's own.
+	var key []byte
+	var err error
+	if cfg.keyFile == "" {
+		cfg.keyFile = filepath.Join(cfg.dir, "key")
+		key, err = runtime.NewKeyFile(cfg.keyFile)
+	} else {
+		key, err = runtime.ReadKeyFile(cfg.keyFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the cluster's key: %w", err)
+	}
+	token := node.HTTPToken(key)
 	for i := range n {
 		c.nodes = append(c.nodes, &clusterNode{id: i, value: cfg.values[i], udpPort: ps[i].udp,
 			logPath: filepath.Join(cfg.dir, fmt.Sprintf("node-%d.log", i))})
@@ -133,7 +147,7 @@ func newCluster(cfg *clusterConfig, bin string) (*cluster, error) {
 		stateDir := filepath.Join(cfg.dir, fmt.Sprintf("node-%d", nd.id), "state")
 		nd.proc = supervisor.New(supervisor.Spec{
 			Name: fmt.Sprintf("node %d", nd.id), Binary: bin, Args: c.args(nd, ep, stateDir, strings.Join(peers, ",")),
-			StateDir: stateDir, Log: nd.logPath, Banner: fmt.Sprintf("elect cluster: node %d", nd.id), HTTP: ep,
+			StateDir: stateDir, Log: nd.logPath, Banner: fmt.Sprintf("elect cluster: node %d", nd.id), HTTP: ep, Token: token,
 			OnExit: func(err error) {
 				c.died(nd, err)
 				if c.view != nil {

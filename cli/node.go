@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -37,6 +36,7 @@ type nodeFlags struct {
 	size                int
 	crashOn             string
 	corrupt             bool
+	insecure            bool
 	logLevel, logFormat string
 }
 
@@ -76,7 +76,8 @@ it cleanly, saving its state first.`,
 	fl.Int64Var(&f.value, "value", 0, "this node's value, its desirability as leader (default: its id)")
 	fl.StringVar(&f.listen, "listen", "", "UDP address to listen on, HOST:PORT (required)")
 	fl.StringVar(&f.peers, "peers", "", "the other nodes: ID=HOST:PORT,... (hello beacons go to each)")
-	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect on this address (HOST:PORT, or unix:PATH for a Unix socket)")
+	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect on this address: HOST:PORT, :PORT (loopback), or unix:PATH for a Unix socket; beyond loopback it needs a key or --insecure")
+	fl.BoolVar(&f.insecure, "insecure", false, "run without a key on an address beyond loopback (UDP or HTTP): anyone who reaches it can forge datagrams and start elections")
 	fl.StringVar(&f.keyFile, "key-file", "", "a file holding the cluster's shared key: datagrams are signed with HMAC-SHA256 and unsigned ones refused")
 	fl.StringVar(&f.stateDir, "state-dir", "", "keep what recovery needs in this directory")
 	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one (elect algos): one that does not tolerate loss runs over reliable links, one that is not spontaneous elects where --initiator or POST /elect asks, one written for a ring or a complete network needs --size")
@@ -141,19 +142,36 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 		}
 	}
 	if f.keyFile != "" {
-		key, err := os.ReadFile(f.keyFile)
+		key, err := runtime.ReadKeyFile(f.keyFile)
 		if err != nil {
 			return cfg, fmt.Errorf("--key-file: %w", err)
-		}
-		key = bytes.TrimSpace(key)
-		if len(key) < 16 {
-			return cfg, fmt.Errorf("--key-file %s: the key has %d bytes; use at least 16 (e.g. head -c 32 /dev/urandom | base64 > %s)", f.keyFile, len(key), f.keyFile)
 		}
 		cfg.Key = key
 	}
 	faults, err := runtime.ParseFaults(f.faults)
 	if err != nil {
 		return cfg, fmt.Errorf("--faults: %w", err)
+	}
+	// Secure by default: beyond loopback, a key, unless told otherwise.
+	listenHost, _, err := net.SplitHostPort(f.listen)
+	if err != nil {
+		return cfg, fmt.Errorf("--listen %q: want HOST:PORT (%v)", f.listen, err)
+	}
+	if !loopback(listenHost) && cfg.Key == nil && !f.insecure {
+		return cfg, fmt.Errorf("--listen %s reaches beyond this machine and there is no --key-file: anyone who reaches it could forge datagrams and lead the cluster; give --key-file (the same file on every node), or --insecure to run so anyway", f.listen)
+	}
+	if f.http != "" {
+		addr, wide, err := httpAddr(f.http)
+		if err != nil {
+			return cfg, fmt.Errorf("--http %w", err)
+		}
+		if wide && cfg.Key == nil && !f.insecure {
+			return cfg, fmt.Errorf("--http %s reaches beyond this machine and there is no --key-file to guard POST /elect; give --key-file, serve on loopback or unix:PATH, or --insecure", f.http)
+		}
+		if wide {
+			warnWide(logger, addr, cfg.Key != nil)
+		}
+		f.http = addr
 	}
 	// The listen address is opened last: a bad flag after it would leave
 	// nothing open.
@@ -219,9 +237,9 @@ func runNode(ctx context.Context, cfg node.Config, addr string) error {
 			cfg.Transport.Close()
 			return fmt.Errorf("--http: %w", err)
 		}
-		srv = &http.Server{Handler: n.Handler(), ReadHeaderTimeout: 5 * time.Second}
+		srv = newHTTPServer(n.Handler())
 		go func() {
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := srv.Serve(limited(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				cfg.Logger.Error("http", "err", err)
 				cancel()
 			}

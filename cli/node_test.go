@@ -22,7 +22,7 @@ func TestNodeBadFlags(t *testing.T) {
 		{[]string{"node", "--id", "1"}, "--listen is required"},
 		{[]string{"node", "--id", "-4", "--listen", "127.0.0.1:0"}, "--id -4"},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--peers", "2:127.0.0.1:7"}, `--peers: peer 1 "2:127.0.0.1:7": want ID=HOST:PORT`},
-		{[]string{"node", "--id", "1", "--listen", "nowhere"}, "--listen: "},
+		{[]string{"node", "--id", "1", "--listen", "nowhere"}, `--listen "nowhere": want HOST:PORT`},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--algo", "ring"}, "algorithm ring assumes a fixed ring network (Model.Topology)"},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--param", "heartbeat"}, `--param "heartbeat": want NAME=VALUE`},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--param", "beat=1s"}, `vkt has no parameter "beat"`},
@@ -31,6 +31,10 @@ func TestNodeBadFlags(t *testing.T) {
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--hello-loss", "0"}, "--hello-loss 0"},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--faults", "loss=0.3,drop=1"}, `--faults: faults: unknown fault "drop"`},
 		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--faults", "loss=1.5"}, "--faults: faults: loss 1.5: want a probability in [0, 1)"},
+		// Secure by default (issue 20): beyond loopback, a key or --insecure.
+		{[]string{"node", "--id", "1", "--listen", "0.0.0.0:0"}, "--listen 0.0.0.0:0 reaches beyond this machine and there is no --key-file"},
+		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--http", "0.0.0.0:0"}, "--http 0.0.0.0:0 reaches beyond this machine and there is no --key-file to guard POST /elect"},
+		{[]string{"node", "--id", "1", "--listen", "127.0.0.1:0", "--http", "8000"}, `--http "8000": want HOST:PORT, :PORT or unix:PATH`},
 	} {
 		t.Run(strings.Join(c.args[1:], " "), func(t *testing.T) {
 			code, _, errOut := cli(t, c.args...)
@@ -52,5 +56,36 @@ func TestNodeFaults(t *testing.T) {
 	defer cfg.Transport.Close()
 	if _, ok := cfg.Transport.(*runtime.Faulty); !ok {
 		t.Errorf("transport %T, want the faults around the UDP socket", cfg.Transport)
+	}
+}
+
+// Beyond loopback a node runs with a key, or with --insecure; --http :PORT
+// binds loopback.
+func TestNodeSecureByDefault(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "key")
+	if _, err := runtime.NewKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    nodeFlags
+		http string // the address served, "" for an error
+	}{
+		{nodeFlags{listen: "0.0.0.0:0", keyFile: key, http: ":0"}, "127.0.0.1:0"},
+		{nodeFlags{listen: "0.0.0.0:0", insecure: true, http: "0.0.0.0:0"}, "0.0.0.0:0"},
+		{nodeFlags{listen: "0.0.0.0:0", http: ":0"}, ""},
+		{nodeFlags{listen: "127.0.0.1:0", http: "unix:/tmp/x.sock"}, "unix:/tmp/x.sock"},
+	} {
+		f := c.f
+		f.id, f.algo, f.hello, f.helloLoss, f.logLevel, f.logFormat = 1, node.DefaultAlgorithm, node.DefaultHello, node.DefaultHelloLoss, "error", "text"
+		cfg, err := f.config(newNodeCmd())
+		if err == nil {
+			cfg.Transport.Close()
+		}
+		switch {
+		case c.http == "" && err == nil:
+			t.Errorf("%+v: accepted", c.f)
+		case c.http != "" && (err != nil || f.http != c.http):
+			t.Errorf("%+v: %v, serving %q, want %q", c.f, err, f.http, c.http)
+		}
 	}
 }

@@ -41,6 +41,7 @@ type launcher struct {
 	j         *journal
 	log       func(format string, args ...any)
 	unplanned func(p *proc) // called when a node's process ends on its own
+	token     string        // the credential of the run's key, for POST /elect
 }
 
 // newProc is node id, to run in namespace ns with its files in dir
@@ -60,7 +61,7 @@ func (l *launcher) newProc(id int, value int64, ns, dir string, own []string) *p
 			"--broadcast", fmt.Sprintf("%s:%d", broadcast(), l.port),
 			"--http", ep.String(), "--state-dir", state,
 		}, append(own, l.args...)...),
-		StateDir: state, Log: log, HTTP: ep,
+		StateDir: state, Log: log, HTTP: ep, Token: l.token,
 		OnExit: func(err error) {
 			l.log("node %d ended on its own (%v); its log: %s", id, err, log)
 			if l.unplanned != nil {
@@ -178,14 +179,8 @@ func (l *launcher) kill(ctx context.Context, p *proc) (time.Time, bool) {
 
 // elect asks a live node to start an election.
 func (l *launcher) elect(ctx context.Context, p *proc) error {
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, p.sup.URL("/elect"), nil)
-	resp, err := p.sup.Client().Do(req)
-	if err != nil {
+	if err := p.sup.Elect(ctx); err != nil {
 		return fmt.Errorf("node %d: %w", p.id, err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusAccepted {
-		return fmt.Errorf("node %d: POST /elect: %s", p.id, resp.Status)
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/supervisor"
@@ -112,8 +113,16 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		}
 	}()
 	logf("run %s: %d nodes, files in %s", e.tag, len(p.values), dir)
+	// The nodes listen on every address of their namespaces: they sign
+	// their datagrams with a key of the run's own.
+	keyFile := filepath.Join(dir, "key")
+	key, err := runtime.NewKeyFile(keyFile)
+	if err != nil {
+		return nil, err
+	}
 	e.l = &launcher{
-		bin: cfg.Binary, args: nodeArgs(a.Name, params, cfg), port: cfg.Port, log: logf,
+		bin: cfg.Binary, args: append(nodeArgs(a.Name, params, cfg), "--key-file", keyFile), port: cfg.Port, log: logf,
+		token: node.HTTPToken(key),
 		unplanned: func(pr *proc) {
 			e.mu.Lock()
 			e.unplanned++

@@ -1,8 +1,14 @@
 package node
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -129,7 +135,11 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 //   - GET /status/stream: the status as JSON lines, the current one at once
 //     and then one line per change, for as long as the client reads (what
 //     Subscribe gives, over HTTP);
-//   - POST /elect: asks the node to start an election (Elect), 202 Accepted;
+//   - POST /elect: asks the node to start an election (Elect), 202 Accepted.
+//     With a key (Config.Key), only a request carrying the credential
+//     derived from it (Authorization: Bearer HTTPToken(key)) is taken: 401
+//     otherwise. Its body, if any, is read whole first (1 KiB at most, 413
+//     beyond), so that nothing happens before the request has arrived;
 //   - GET /metrics: the counters in the Prometheus text format;
 //   - GET /healthz: 200 while Run runs.
 func (n *Node) Handler() http.Handler {
@@ -142,15 +152,29 @@ func (n *Node) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /status/stream", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")
-		flush := http.NewResponseController(w).Flush
+		rc := http.NewResponseController(w)
 		enc := json.NewEncoder(w)
 		for st := range n.Subscribe(r.Context()) {
-			if enc.Encode(n.statusJSON(st, time.Now())) != nil || flush() != nil {
+			// A server's write timeout would end a stream that is quiet
+			// for long: each line gets a deadline of its own instead.
+			rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+			if enc.Encode(n.statusJSON(st, time.Now())) != nil || rc.Flush() != nil {
 				return
 			}
+			rc.SetWriteDeadline(time.Time{})
 		}
 	})
 	mux.HandleFunc("POST /elect", func(w http.ResponseWriter, r *http.Request) {
+		if !n.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="elect"`)
+			http.Error(w, "unauthorized: POST /elect needs Authorization: Bearer <the token derived from the cluster key>", http.StatusUnauthorized)
+			n.metrics.httpRefused.Add(1)
+			return
+		}
+		if _, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, maxBody)); err != nil {
+			http.Error(w, "request body: "+err.Error(), http.StatusRequestEntityTooLarge)
+			return
+		}
 		n.Elect()
 		w.WriteHeader(http.StatusAccepted)
 	})
@@ -184,4 +208,33 @@ func (n *Node) startedAt() time.Time {
 		return time.Unix(0, ns)
 	}
 	return time.Time{}
+}
+
+// maxBody bounds the body of a request that changes state.
+const maxBody = 1 << 10
+
+// streamWriteTimeout bounds the write of one line of /status/stream to a
+// client that does not read.
+const streamWriteTimeout = 10 * time.Second
+
+// HTTPToken is the credential that state-changing requests to a node with
+// key must carry, as "Authorization: Bearer TOKEN": derived from the
+// cluster's key (HMAC-SHA256 of a fixed label), so that whoever holds the
+// key can compute it and nobody else, and it differs from every datagram
+// tag.
+func HTTPToken(key []byte) string {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("elect http token v1"))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// authorized says whether r may change the node's state: always without a
+// key (a node without one runs on loopback, or was told --insecure), else
+// with the token, compared in constant time.
+func (n *Node) authorized(r *http.Request) bool {
+	if len(n.cfg.Key) == 0 {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(n.httpToken)) == 1
 }

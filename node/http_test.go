@@ -151,3 +151,55 @@ func TestHTTPStreamAndElect(t *testing.T) {
 		}
 	}
 }
+
+// The second finding of issue 20: POST /elect needed no key, and an
+// election started before a slow body arrived. With a key, a request
+// without the credential derived from it is refused (401, counted) and one
+// with it taken; a body is read whole, 1 KiB at most, before anything
+// happens.
+func TestElectNeedsTheKey(t *testing.T) {
+	key := []byte("the cluster's key, 32 bytes long")
+	c := newCluster(t, 2, func(cfg *Config) { cfg.Key = key })
+	c.waitAgree(ids(0, 2), 1, 5*time.Second)
+	nd := c.nodes[0]
+	h := nd.Handler()
+	post := func(auth string, body io.Reader) int {
+		req := httptest.NewRequest(http.MethodPost, "/elect", body)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	elections := func() uint64 { return nd.metrics.elections.Load() }
+	before := elections()
+	for _, auth := range []string{"", "Bearer wrong", "Bearer " + HTTPToken([]byte("another key, 32 bytes long too!!")), HTTPToken(key)} {
+		if code := post(auth, nil); code != http.StatusUnauthorized {
+			t.Errorf("Authorization %q: %d, want 401", auth, code)
+		}
+	}
+	if got := nd.metrics.httpRefused.Load(); got != 4 || elections() != before {
+		t.Errorf("%d refusals counted, %d elections started; want 4 and none", got, elections()-before)
+	}
+	if code := post("Bearer "+HTTPToken(key), strings.NewReader(strings.Repeat("x", 2000))); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 2000-byte body: %d, want 413", code)
+	}
+	// A body that has not arrived starts nothing.
+	body, w := io.Pipe()
+	done := make(chan int)
+	go func() { done <- post("Bearer "+HTTPToken(key), body) }()
+	time.Sleep(100 * time.Millisecond)
+	if elections() != before {
+		t.Errorf("an election started before the body arrived")
+	}
+	w.Write([]byte("go"))
+	w.Close()
+	if code := <-done; code != http.StatusAccepted {
+		t.Errorf("with the credential: %d, want 202", code)
+	}
+	waitFor(2*time.Second, func() bool { return elections() > before })
+	if elections() == before {
+		t.Errorf("no election after an authorized POST /elect")
+	}
+}

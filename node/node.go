@@ -66,6 +66,7 @@ type Node struct {
 	electAtBoot bool            // Elect was called before the boot
 	reports     reportLog
 	sync        *pulser               // the synchronizer of a synchronous algorithm (pulses.go)
+	httpToken   string                // HTTPToken(cfg.Key), when there is a key
 	fence       uint64                // the highest fencing token issued or heard (fence.go)
 	token       uint64                // this node's token while it leads, else 0
 	savedFence  uint64                // the fence as last written to disk
@@ -144,6 +145,9 @@ func New(cfg Config) (*Node, error) {
 		if id != cfg.ID {
 			nd.nbrs[id] = &neighbor{addr: addr}
 		}
+	}
+	if len(cfg.Key) > 0 {
+		nd.httpToken = HTTPToken(cfg.Key)
 	}
 	nd.reliable = needsReliable(alg.Model)
 	if alg.Model.Synchronous {

@@ -53,6 +53,9 @@ func (p *Process) Elect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if p.spec.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+p.spec.Token)
+	}
 	resp, err := p.client.Do(req)
 	if err != nil {
 		return err

@@ -30,6 +30,10 @@ type Spec struct {
 	Banner string
 	// HTTP is where a life serves its status: AwaitUp and Status ask it.
 	HTTP Endpoint
+	// Token is the credential Elect's request carries (Authorization:
+	// Bearer), node.HTTPToken of the cluster's key; "" for a node without
+	// a key.
+	Token string
 	// OnExit, when set, is called with the error of cmd.Wait once a life
 	// that ended on its own (not by Kill, Stop or a failed AwaitUp) is
 	// reaped: an unplanned exit, which the supervisor's user may count,

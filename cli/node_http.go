@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"golang.org/x/net/netutil"
+)
+
+// The node's HTTP server faces whatever can reach its address: every
+// phase of a request is bounded in time, headers and bodies in size, and
+// the connections held at once in number, so that idle or slow clients
+// cannot exhaust the node's file descriptors or stall it.
+const (
+	httpMaxConns      = 128
+	httpHeaderTimeout = 5 * time.Second
+	httpReadTimeout   = 10 * time.Second
+	httpWriteTimeout  = 10 * time.Second // /status/stream sets its own per line
+	httpIdleTimeout   = 60 * time.Second
+	httpMaxHeader     = 8 << 10
+)
+
+// newHTTPServer is the node's server for h.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: httpHeaderTimeout, ReadTimeout: httpReadTimeout,
+		WriteTimeout: httpWriteTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeader}
+}
+
+// limited caps the connections ln holds at once.
+func limited(ln net.Listener) net.Listener { return netutil.LimitListener(ln, httpMaxConns) }
+
+// httpAddr reads --http: a port alone (":8000") binds loopback, not every
+// interface; unix:PATH is a socket file. It says whether the address
+// reaches beyond this machine.
+func httpAddr(addr string) (string, bool, error) {
+	if strings.HasPrefix(addr, "unix:") {
+		return addr, false, nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", false, fmt.Errorf("%q: want HOST:PORT, :PORT or unix:PATH (%v)", addr, err)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), !loopback(host), nil
+}
+
+// loopback says whether host names this machine only.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
+}
+
+// warnWide logs that the node's HTTP is served beyond loopback.
+func warnWide(log *slog.Logger, addr string, keyed bool) {
+	what := "anyone who reaches it reads the status; POST /elect needs the credential derived from the key"
+	if !keyed {
+		what = "anyone who reaches it reads the status and may start elections (--insecure, no key)"
+	}
+	log.Warn("HTTP served beyond loopback", "http", addr, "exposure", what)
+}
