@@ -18,14 +18,10 @@ import (
 // fixed reports whether the node is in a fixed network (Config.Size).
 func (n *Node) fixed() bool { return n.cfg.Size > 0 }
 
-// stranger reports whether id is outside the node's fixed network: not one
-// of its peers there.
+// stranger reports whether id may not be a neighbour: outside a fixed
+// network, or not listed while the node does not discover (guard.go).
 func (n *Node) stranger(id algo.NodeID) bool {
-	if !n.fixed() {
-		return false
-	}
-	_, listed := n.cfg.Peers[id]
-	return !listed
+	return !n.listed(id) && (n.fixed() || !n.discovers())
 }
 
 // networkSize is the n the algorithm is built for: the fixed network's

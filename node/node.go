@@ -67,6 +67,9 @@ type Node struct {
 	reports     reportLog
 	sync        *pulser               // the synchronizer of a synchronous algorithm (pulses.go)
 	httpToken   string                // HTTPToken(cfg.Key), when there is a key
+	unlisted    int                   // neighbours in nbrs that are not listed peers (guard.go)
+	newTokens   float64               // the new-sender allowance left
+	newAt       time.Time             // when it was last topped up
 	fence       uint64                // the highest fencing token issued or heard (fence.go)
 	token       uint64                // this node's token while it leads, else 0
 	savedFence  uint64                // the fence as last written to disk
@@ -249,6 +252,7 @@ func (n *Node) Run(ctx context.Context) error {
 			n.beacon()
 		case now := <-expiry.C:
 			n.expire(now)
+			n.forget(now)
 			expiry.Reset(n.nextExpiry(now))
 		case in := <-n.inbox:
 			n.receive(in)
@@ -378,10 +382,19 @@ func (n *Node) receive(in inbound) {
 		n.metrics.rejected[runtime.ReasonStranger].Add(1)
 		return
 	}
+	if ahead(d.Seq, in.at) {
+		n.metrics.rejected[runtime.ReasonReplay].Add(1)
+		return
+	}
 	nb := n.nbrs[d.Sender]
 	if nb == nil {
+		if !n.admitNew(in.at) {
+			n.metrics.rejected[runtime.ReasonFlood].Add(1)
+			return
+		}
 		nb = &neighbor{addr: in.from}
 		n.nbrs[d.Sender] = nb
+		n.unlisted++
 	}
 	// Frames may come in any order: their link puts them back in order.
 	if !nb.window.Accept(d.Seq, n.alg.Model.FIFO && d.Kind != runtime.KindFrame) {

@@ -505,6 +505,9 @@ const (
 	// ReasonStranger: a sender outside a fixed network (node.Config.Size),
 	// whose nodes hear only the neighbours the network gives them.
 	ReasonStranger
+	// ReasonFlood: a sender the node has not seen, past the rate or the
+	// number of new senders it takes (node's guard.go).
+	ReasonFlood
 
 	// NumReasons is the number of reasons, so that counters can be a
 	// fixed array indexed by Reason.
@@ -528,6 +531,7 @@ var reasonNames = [NumReasons]string{
 	ReasonReplay:       "replay",
 	ReasonMisaddressed: "misaddressed",
 	ReasonStranger:     "stranger",
+	ReasonFlood:        "flood",
 }
 
 // String is the reason's label value in /metrics: lower_snake_case.

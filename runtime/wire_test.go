@@ -535,7 +535,7 @@ func TestReasons(t *testing.T) {
 		t.Fatalf("AllReasons has %d reasons, NumReasons is %d", len(all), NumReasons)
 	}
 	want := []string{"short", "oversized", "magic", "version", "kind", "flags", "length", "checksum",
-		"unsigned", "bad_mac", "cluster", "payload", "sender", "replay", "misaddressed", "stranger"}
+		"unsigned", "bad_mac", "cluster", "payload", "sender", "replay", "misaddressed", "stranger", "flood"}
 	var got []string
 	for i, r := range all {
 		if r != Reason(i) {
@@ -546,7 +546,7 @@ func TestReasons(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("reason names %q\nwant %q", got, want)
 	}
-	if s := Reason(NumReasons).String(); s != "Reason(16)" {
+	if s := Reason(NumReasons).String(); s != "Reason(17)" {
 		t.Errorf("an unknown reason prints %q", s)
 	}
 	if KindHello.String() != "hello" || KindMessage.String() != "message" || Kind(9).String() != "Kind(9)" {
