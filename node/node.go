@@ -65,11 +65,13 @@ type Node struct {
 	dead        *CrashedOnError // set when Config.CrashOn killed the node
 	electAtBoot bool            // Elect was called before the boot
 	reports     reportLog
-	sync        *pulser               // the synchronizer of a synchronous algorithm (pulses.go)
-	httpToken   string                // HTTPToken(cfg.Key), when there is a key
-	unlisted    int                   // neighbours in nbrs that are not listed peers (guard.go)
-	newTokens   float64               // the new-sender allowance left
-	newAt       time.Time             // when it was last topped up
+	sync        *pulser   // the synchronizer of a synchronous algorithm (pulses.go)
+	httpToken   string    // HTTPToken(cfg.Key), when there is a key
+	unlisted    int       // neighbours in nbrs that are not listed peers (guard.go)
+	newTokens   float64   // the new-sender allowance left
+	newAt       time.Time // when it was last topped up
+	heardDirty  bool      // the windows moved since last saved (heard.go)
+	savedHeard  map[algo.NodeID]uint64
 	fence       uint64                // the highest fencing token issued or heard (fence.go)
 	token       uint64                // this node's token while it leads, else 0
 	savedFence  uint64                // the fence as last written to disk
@@ -196,6 +198,12 @@ func (n *Node) Run(ctx context.Context) error {
 		n.cfg.Transport.Close()
 		return err
 	}
+	if saved != nil {
+		// Before the first datagram is read: what came before the
+		// restart is refused when replayed after it.
+		n.resumeHeard(saved)
+		n.fence = max(n.fence, saved.Fence)
+	}
 
 	readErr := make(chan error, 1)
 	go n.read(readErr)
@@ -223,6 +231,8 @@ func (n *Node) Run(ctx context.Context) error {
 	// to every failover.
 	expiry := time.NewTimer(n.lossLimit())
 	defer expiry.Stop()
+	heardTicks := time.NewTicker(heardEvery)
+	defer heardTicks.Stop()
 	var linkTicks <-chan time.Time // nil without reliable links: never ready
 	if n.reliable {
 		t := time.NewTicker(n.linkTick())
@@ -232,6 +242,7 @@ func (n *Node) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			n.heardDirty = true
 			if err := n.persist(n.last.ElectionIndex); err != nil {
 				// The state on disk is older than the node's: a restart
 				// from it would go back. Said, and not as a clean stop.
@@ -254,6 +265,8 @@ func (n *Node) Run(ctx context.Context) error {
 			n.expire(now)
 			n.forget(now)
 			expiry.Reset(n.nextExpiry(now))
+		case <-heardTicks.C:
+			n.heardTick()
 		case in := <-n.inbox:
 			n.receive(in)
 		case now := <-linkTicks:
@@ -298,7 +311,6 @@ func (n *Node) boot(saved *runtime.Saved) {
 	env := n.env()
 	if saved != nil {
 		n.last.ElectionIndex = saved.ElectionIndex
-		n.fence = max(n.fence, saved.Fence)
 		if err := n.m.Recover(env, saved.Machine); err != nil {
 			n.log.Warn("saved state unusable; restarting with an election", "file", n.state.Path(), "err", err)
 			n.m.Restart(env)

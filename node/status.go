@@ -145,11 +145,12 @@ func (n *Node) persist(index uint64) error {
 		return nil
 	}
 	b := n.m.Save()
-	if bytes.Equal(b, n.saved) && index == n.savedIndex && n.fence == n.savedFence && n.saveErr.Load() == nil {
+	if bytes.Equal(b, n.saved) && index == n.savedIndex && n.fence == n.savedFence && !n.heardDirty && n.saveErr.Load() == nil {
 		return nil
 	}
+	heard := n.heardTops()
 	err := n.state.Store(runtime.Saved{Algorithm: n.alg.Name, ID: n.cfg.ID, Cluster: n.cfg.Cluster,
-		ElectionIndex: index, Fence: n.fence, Machine: b})
+		ElectionIndex: index, Fence: n.fence, Heard: heard, Machine: b})
 	if err != nil {
 		n.metrics.saveErrors.Add(1)
 		if n.saveErr.Swap(&err) == nil {
@@ -160,7 +161,7 @@ func (n *Node) persist(index uint64) error {
 	if n.saveErr.Swap(nil) != nil {
 		n.log.Info("saving state works again", "file", n.state.Path())
 	}
-	n.saved, n.savedIndex, n.savedFence = b, index, n.fence
+	n.saved, n.savedIndex, n.savedFence, n.heardDirty, n.savedHeard = b, index, n.fence, false, heard
 	return nil
 }
 

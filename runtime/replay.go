@@ -42,3 +42,14 @@ func (w *ReplayWindow) Accept(seq uint64, fifo bool) bool {
 	w.seen |= 1 << behind
 	return true
 }
+
+// Top is the highest number accepted, and false if none was.
+func (w *ReplayWindow) Top() (uint64, bool) { return w.top, w.any }
+
+// ResumeWindow is a window that has accepted every number up to top: what
+// a receiver restarted from saved state holds for a sender, so that
+// datagrams captured before the restart are refused when replayed after
+// it.
+func ResumeWindow(top uint64) ReplayWindow {
+	return ReplayWindow{top: top, seen: ^uint64(0), any: true}
+}

@@ -25,6 +25,10 @@ type Saved struct {
 	// Fence is the highest fencing token the node had issued or heard of
 	// (node's fence.go), so that a restarted node's tokens stay above.
 	Fence uint64 `json:"fence,omitempty"`
+	// Heard is, per sender, the highest sequence number accepted from it
+	// (saved at least once a second while it changes, and at a clean
+	// stop), so that a restarted node refuses datagrams captured before.
+	Heard map[algo.NodeID]uint64 `json:"heard,omitempty"`
 	// Machine is the algorithm's own Save.
 	Machine []byte `json:"machine"`
 }
