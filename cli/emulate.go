@@ -13,6 +13,7 @@ import (
 	"github.com/electgo/elect/emulate"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/trace"
 )
 
@@ -29,6 +30,7 @@ func newEmulateCmd() *cobra.Command {
 	var asJSON, compare, cleanup, keep, quiet bool
 	var tracePath, dir, hello, serve string
 	var helloLoss, port int
+	var faults string
 	cmd := &cobra.Command{
 		Use:   "emulate [SCENARIO]",
 		Short: "Run one scenario on real nodes in Linux network namespaces and check it",
@@ -87,6 +89,9 @@ run left behind.`,
 			}
 			if cmd.Flags().Changed("hello-loss") && helloLoss < 1 {
 				return fmt.Errorf("--hello-loss %d: want at least 1", helloLoss)
+			}
+			if cfg.Faults, err = runtime.ParseFaults(faults); err != nil {
+				return fmt.Errorf("--faults: %w", err)
 			}
 			if cmd.Flags().Changed("port") && (port < 1 || port > 65535) {
 				return fmt.Errorf("--port %d: want 1 to 65535", port)
@@ -187,6 +192,7 @@ run left behind.`,
 	fl.StringVar(&hello, "hello", "", "the nodes' hello beacon period (default 250ms)")
 	fl.IntVar(&helloLoss, "hello-loss", 0, "beacons unheard before a node drops a neighbour (default 4)")
 	fl.IntVar(&port, "port", 0, fmt.Sprintf("the nodes' UDP port (default %d)", emulate.DefaultPort))
+	fl.StringVar(&faults, "faults", "", "inject faults into what every node sends, on the real links (elect node --faults, each node seeded apart): loss=P,duplicate=P,delay=D,jitter=D,seed=N")
 	fl.StringVar(&dir, "dir", "", "keep the nodes' logs, state directories and sockets in this directory (default: a temporary one, removed)")
 	fl.BoolVar(&keep, "keep", false, "keep the temporary directory of logs and state, and say where it is")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "say nothing on stderr while the run goes")

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/trace"
 )
@@ -43,6 +44,11 @@ type Config struct {
 	// Port is the nodes' UDP port (0: 7946); every node has its own
 	// address, so they share it.
 	Port int
+	// Faults, when set, are injected into what every node sends (elect
+	// node --faults, each node seeded apart): duplication, delay, jitter
+	// and reordering, and loss beside the scenario's (which the kernel
+	// drops), on the real links, where the kernel has no tc netem.
+	Faults runtime.Faults
 	// Dir holds the nodes' logs, state directories and sockets; "" makes
 	// a temporary one, removed at the end unless Keep.
 	Dir  string

@@ -139,6 +139,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		if slices.Contains(initiators, algo.NodeID(v)) {
 			own = append(own, "--initiator") // elects right after its first boot, as the simulator's initiators do
 		}
+		if cfg.Faults != (runtime.Faults{}) {
+			f := cfg.Faults
+			f.Seed += uint64(v) + 1 // each node its own draws
+			own = append(own, "--faults", f.String())
+		}
 		e.procs = append(e.procs, e.l.newProc(v, val, nsName(e.tag, v), dir, own))
 	}
 	setupStart := time.Now()
