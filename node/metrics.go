@@ -81,9 +81,11 @@ func (c *counters) leaderlessTotal(now time.Time) time.Duration {
 	return d
 }
 
-// writePrometheus writes the counters in the Prometheus text exposition
-// format (version 0.0.4).
-func (n *Node) writePrometheus(w io.Writer) error {
+// WritePrometheus writes the node's metrics, what GET /metrics serves, in
+// the Prometheus text exposition format (version 0.0.4). A program that
+// registers its own metrics with client_golang takes them through
+// nodemetrics.Collector instead.
+func (n *Node) WritePrometheus(w io.Writer) error {
 	c := &n.metrics
 	st := n.Status()
 	p := promWriter{w: w}
