@@ -49,6 +49,8 @@ type Config struct {
 	// and reordering, and loss beside the scenario's (which the kernel
 	// drops), on the real links, where the kernel has no tc netem.
 	Faults runtime.Faults
+	// Pauses freeze nodes for a while (SIGSTOP, then SIGCONT): see Pause.
+	Pauses []Pause
 	// Dir holds the nodes' logs, state directories and sockets; "" makes
 	// a temporary one, removed at the end unless Keep.
 	Dir  string

@@ -204,3 +204,20 @@ func add(a, b node.CountersJSON) node.CountersJSON {
 		LeaderChanges: a.LeaderChanges + b.LeaderChanges,
 	}
 }
+
+// lastStatus is the status p's live life last reported, as the checker
+// takes it.
+func (p *proc) lastStatus() (algo.Status, bool) {
+	in := p.sup.Info()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.status
+	if st == nil || p.statusLife != in.Life {
+		return algo.Status{}, false
+	}
+	state, err := algo.ParseState(st.State)
+	if err != nil {
+		return algo.Status{}, false
+	}
+	return algo.Status{Leader: st.Leader, State: state, Index: algo.Index{Num: st.Computation.Num, ID: st.Computation.ID}}, true
+}

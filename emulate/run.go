@@ -282,9 +282,11 @@ func (e *emulation) startAll(ctx context.Context) error {
 // step is one entry of the emulated timeline: a link change, or an action
 // of the scenario.
 type step struct {
-	at    time.Duration
-	links *linkStep
-	act   *sim.Action
+	at     time.Duration
+	links  *linkStep
+	act    *sim.Action
+	pause  *Pause
+	resume bool
 }
 
 // timeline runs the scenario's timeline in real time from t0 to its end.
@@ -300,6 +302,10 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 			steps = append(steps, step{at: a.At, act: a})
 		}
 		// Partitions, heals and link changes are in the plan's links.
+	}
+	for i := range e.cfg.Pauses {
+		p := &e.cfg.Pauses[i]
+		steps = append(steps, step{at: p.At, pause: p}, step{at: p.At + p.For, pause: p, resume: true})
 	}
 	// The scenario's actions go before the link changes of the same
 	// instant, as in the simulator, where a partition's links follow it.
@@ -325,6 +331,8 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 			err = e.applyLinks(ctx, *st.links)
 		case st.act != nil:
 			err = e.act(ctx, st.act)
+		case st.pause != nil:
+			err = e.pause(*st.pause, st.resume)
 		}
 		if err != nil {
 			return err

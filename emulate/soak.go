@@ -1,0 +1,208 @@
+package emulate
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runtime"
+	"github.com/electgo/elect/scenario"
+)
+
+// A soak runs many randomized schedules of faults on real nodes and checks
+// each against the specification, on the nodes' own status streams: the
+// chaos test of the runtime. Each schedule is drawn from its seed, so a
+// failing one is run again by its seed alone.
+//
+// A schedule, on n nodes of a complete network with random values:
+//
+//   - SIGKILL of a node or of the leader, and its restart (no state: it
+//     elects) or recovery (its state: it merges) a moment later;
+//   - SIGSTOP of a node for up to 2 s, then SIGCONT (Pause);
+//   - a partition into two groups, healed a moment later;
+//   - impairment of every link for the whole run: loss (up to 20%),
+//     duplication and jitter that reorders, at the senders (Faults).
+//
+// Faults fall in the first faultSpan of the run; the run then lasts the
+// checker's liveness bound and a margin more, so that every component's
+// liveness is judged after the faults stop.
+
+// SoakConfig is what a soak runs.
+type SoakConfig struct {
+	Binary    string
+	Algorithm string            // default vkt
+	Params    map[string]string // default: the soak's quick timings for vkt and park
+	Nodes     int               // default 5
+	Runs      int
+	Seed      uint64 // schedule i is drawn from Seed+i
+	// Hello and HelloLoss are the nodes' beacons (default 100ms and 6).
+	Hello     time.Duration
+	HelloLoss int
+	Log       func(format string, args ...any) // the emulator's lines, if wanted
+	// Each, when set, is told of every schedule's result as it ends.
+	Each func(SoakRun)
+}
+
+// SoakRun is one schedule and how it ended.
+type SoakRun struct {
+	Seed       uint64           `json:"seed"`
+	Schedule   string           `json:"schedule"` // the faults, in words
+	Faults     string           `json:"faults"`   // the impairment of the links
+	Violations int              `json:"violations"`
+	First      string           `json:"first_violation,omitempty"`
+	Elections  int              `json:"elections"`
+	Leaderless float64          `json:"leaderless_fraction"`
+	WallMS     float64          `json:"wall_ms"`
+	Err        string           `json:"error,omitempty"`
+	Summary    *metrics.Summary `json:"-"`
+}
+
+// The soak's timings: faults in the first faultSpan; the checker's bounds.
+const (
+	faultSpan         = 7 * time.Second
+	soakStabilization = 3 * time.Second
+	soakLiveness      = 5 * time.Second
+)
+
+// quick are timings that settle within the soak's bounds.
+var quick = map[string]map[string]string{
+	"vkt":  {"heartbeat": "200ms", "timeout": "1s", "probe": "200ms", "election_timeout": "2s"},
+	"park": {"heartbeat": "200ms", "timeout": "1s", "resend": "200ms", "election_timeout": "2s"},
+}
+
+// Soak runs the schedules in turn, and returns their results.
+func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
+	if cfg.Algorithm == "" {
+		cfg.Algorithm = "vkt"
+	}
+	if cfg.Params == nil {
+		cfg.Params = quick[cfg.Algorithm]
+	}
+	if cfg.Nodes == 0 {
+		cfg.Nodes = 5
+	}
+	if cfg.Nodes < 3 || cfg.Nodes > maxNodes {
+		return nil, fmt.Errorf("soak of %d nodes: want 3 to %d", cfg.Nodes, maxNodes)
+	}
+	if cfg.Hello == 0 {
+		cfg.Hello, cfg.HelloLoss = 100*time.Millisecond, 6
+	}
+	var out []SoakRun
+	for i := range cfg.Runs {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		seed := cfg.Seed + uint64(i)
+		s, pauses, faults, words, err := Schedule(cfg.Algorithm, cfg.Params, cfg.Nodes, seed)
+		if err != nil {
+			return out, err
+		}
+		start := time.Now()
+		res, err := Run(ctx, Config{Scenario: s, Binary: cfg.Binary, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss,
+			Faults: faults, Pauses: pauses, Log: cfg.Log})
+		r := SoakRun{Seed: seed, Schedule: words, Faults: faults.String(), WallMS: metrics.MS(time.Since(start))}
+		if err != nil {
+			r.Err = err.Error()
+		} else {
+			sum := res.Emulated
+			r.Summary, r.Violations, r.Elections, r.Leaderless = sum, sum.ViolationCount, sum.Elections.Completed, sum.LeaderlessFraction
+			if len(sum.Violations) > 0 {
+				r.First = fmt.Sprintf("%+v", sum.Violations[0])
+			}
+		}
+		out = append(out, r)
+		if cfg.Each != nil {
+			cfg.Each(r)
+		}
+	}
+	return out, nil
+}
+
+// Schedule draws the schedule of seed: the scenario (network, values,
+// crashes, restarts, recoveries, partitions), the pauses and the links'
+// impairment, and the faults in words.
+func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenario.Scenario, []Pause, runtime.Faults, string, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x736f616b)) // "soak"
+	var y strings.Builder
+	fmt.Fprintf(&y, "algorithm: %s\ntopology: complete:%d\nvalues: random\nseed: %d\n", alg, n, seed)
+	fmt.Fprintf(&y, "duration: %v\ncheck: {stabilization: %v, liveness: %v}\n", faultSpan+soakLiveness+2*time.Second, soakStabilization, soakLiveness)
+	if len(params) > 0 {
+		y.WriteString("params: {")
+		for _, k := range sortedKeys(params) {
+			fmt.Fprintf(&y, "%s: %s, ", k, params[k])
+		}
+		y.WriteString("}\n")
+	}
+	y.WriteString("events:\n")
+	busy := make([]time.Duration, n) // per node, until when a fault holds it
+	var partitionUntil time.Duration
+	var pauses []Pause
+	var words []string
+	ms := func(d time.Duration) time.Duration { return d.Round(10 * time.Millisecond) }
+	for range 2 + rng.IntN(5) {
+		at := ms(500*time.Millisecond + time.Duration(rng.Int64N(int64(faultSpan-3*time.Second))))
+		v := algo.NodeID(rng.IntN(n))
+		switch k := rng.IntN(4); {
+		case k == 0 && at >= busy[v]: // a crash, then a restart or a recovery
+			back := ms(at + 500*time.Millisecond + time.Duration(rng.Int64N(int64(2*time.Second))))
+			how := "restart"
+			if rng.IntN(2) == 0 {
+				how = "recover"
+			}
+			fmt.Fprintf(&y, "  - {at: %v, crash: %d}\n  - {at: %v, %s: %d}\n", at, v, back, how, v)
+			busy[v] = back + time.Second
+			words = append(words, fmt.Sprintf("%v kill %d, %s at %v", at, v, how, back))
+		case k == 1: // the leader, whichever it is then; it comes back with its state
+			back := ms(at + 500*time.Millisecond + time.Duration(rng.Int64N(int64(2*time.Second))))
+			fmt.Fprintf(&y, "  - {at: %v, crash: leader}\n", at)
+			for u := range busy {
+				busy[u] = max(busy[u], back+time.Second) // whichever it was, it may be any node
+			}
+			// Every node is brought back: the one killed recovers, the
+			// others are alive and ignore it.
+			fmt.Fprintf(&y, "  - {at: %v, recover: 0-%d}\n", back, n-1)
+			words = append(words, fmt.Sprintf("%v kill the leader, recover at %v", at, back))
+		case k == 2 && at >= busy[v]: // a freeze
+			d := ms(300*time.Millisecond + time.Duration(rng.Int64N(int64(1700*time.Millisecond))))
+			pauses = append(pauses, Pause{Node: v, At: at, For: d})
+			busy[v] = at + d + time.Second
+			words = append(words, fmt.Sprintf("%v pause %d for %v", at, v, d))
+		case k == 3 && at >= partitionUntil: // a partition in two, healed
+			perm := rng.Perm(n)
+			cut := 1 + rng.IntN(n-1)
+			a, b := slices.Sorted(slices.Values(perm[:cut])), slices.Sorted(slices.Values(perm[cut:]))
+			heal := ms(at + time.Second + time.Duration(rng.Int64N(int64(2*time.Second))))
+			fmt.Fprintf(&y, "  - {at: %v, partition: {a: %s, b: %s}}\n  - {at: %v, heal: true}\n", at, ids(a), ids(b), heal)
+			partitionUntil = heal + time.Second
+			words = append(words, fmt.Sprintf("%v partition %v|%v, heal at %v", at, a, b, heal))
+		}
+	}
+	if len(words) == 0 {
+		words = append(words, "no fault but the links'")
+	}
+	faults := runtime.Faults{Seed: seed}
+	faults.Loss = []float64{0, 0.05, 0.1, 0.2}[rng.IntN(4)]
+	faults.Duplicate = []float64{0, 0.05}[rng.IntN(2)]
+	faults.Jitter = []time.Duration{0, 2 * time.Millisecond, 5 * time.Millisecond}[rng.IntN(3)]
+	s, err := scenario.Parse(fmt.Sprintf("soak-%d.yaml", seed), []byte(y.String()), nil)
+	if err != nil {
+		return nil, nil, faults, "", fmt.Errorf("schedule %d: %w\n%s", seed, err, y.String())
+	}
+	return s, pauses, faults, strings.Join(words, "; "), nil
+}
+
+func ids(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(s, ", ") + "]"
+}
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
