@@ -50,6 +50,11 @@ Needs what elect emulate needs: Linux, root, ip and nft.`,
 				return err
 			}
 			cfg.Binary = bin
+			if cfg.KeepFailed != "" {
+				if err := os.MkdirAll(cfg.KeepFailed, 0o755); err != nil {
+					return fmt.Errorf("--keep-failed: %w", err)
+				}
+			}
 			errOut := cmd.ErrOrStderr()
 			if verbose {
 				cfg.Log = func(format string, a ...any) { fmt.Fprintf(errOut, "emulate: "+format+"\n", a...) }
@@ -104,6 +109,7 @@ Needs what elect emulate needs: Linux, root, ip and nft.`,
 	fl.Uint64Var(&cfg.Seed, "seed", 1, "seed of the first schedule; schedule i is drawn from seed+i")
 	fl.StringVar(&cfg.Algorithm, "algo", "vkt", "the algorithm: one that survives crashes, partitions and loss (vkt, park, or yours)")
 	fl.BoolVar(&asJSON, "json", false, "print every schedule's result as one JSON object")
+	fl.StringVar(&cfg.KeepFailed, "keep-failed", "", "leave in this directory the trace (soak-SEED.jsonl) and the nodes' logs and state (soak-SEED/) of every schedule that broke the specification")
 	fl.BoolVarP(&verbose, "verbose", "v", false, "also print what the emulator does")
 	return cmd
 }

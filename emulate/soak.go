@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/trace"
 )
 
 // A soak runs many randomized schedules of faults on real nodes and checks
@@ -45,6 +49,11 @@ type SoakConfig struct {
 	Hello     time.Duration
 	HelloLoss int
 	Log       func(format string, args ...any) // the emulator's lines, if wanted
+	// KeepFailed, when set, is a directory where a schedule that broke
+	// the specification (or could not run) leaves its trace
+	// (soak-SEED.jsonl, for elect check and elect viz) and its nodes'
+	// logs and state (soak-SEED/); a schedule that passed leaves nothing.
+	KeepFailed string
 	// Each, when set, is told of every schedule's result as it ends.
 	Each func(SoakRun)
 }
@@ -103,9 +112,14 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 		if err != nil {
 			return out, err
 		}
+		run := Config{Scenario: s, Binary: cfg.Binary, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss,
+			Faults: faults, Pauses: pauses, Log: cfg.Log}
+		keep, err := keepFor(cfg.KeepFailed, seed, s, &run)
+		if err != nil {
+			return out, err
+		}
 		start := time.Now()
-		res, err := Run(ctx, Config{Scenario: s, Binary: cfg.Binary, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss,
-			Faults: faults, Pauses: pauses, Log: cfg.Log})
+		res, err := Run(ctx, run)
 		r := SoakRun{Seed: seed, Schedule: words, Faults: faults.String(), WallMS: metrics.MS(time.Since(start))}
 		if err != nil {
 			r.Err = err.Error()
@@ -116,6 +130,7 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 				r.First = fmt.Sprintf("%+v", sum.Violations[0])
 			}
 		}
+		keep.done(r.Err == "" && r.Violations == 0)
 		out = append(out, r)
 		if cfg.Each != nil {
 			cfg.Each(r)
@@ -206,3 +221,45 @@ func ids(v []int) string {
 }
 
 func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
+// kept is what a schedule keeps in KeepFailed until it is known to pass.
+type kept struct {
+	trace *os.File
+	w     *trace.Writer
+	dir   string
+}
+
+// keepFor sets run up to leave its trace and files in dir (none if "").
+func keepFor(dir string, seed uint64, s *scenario.Scenario, run *Config) (*kept, error) {
+	k := &kept{}
+	if dir == "" {
+		return k, nil
+	}
+	h, err := runner.Header(s)
+	if err != nil {
+		return nil, err
+	}
+	if k.trace, err = os.Create(filepath.Join(dir, fmt.Sprintf("soak-%d.jsonl", seed))); err != nil {
+		return nil, err
+	}
+	if k.w, err = trace.NewWriter(k.trace, h); err != nil {
+		k.trace.Close()
+		return nil, err
+	}
+	k.dir = filepath.Join(dir, fmt.Sprintf("soak-%d", seed))
+	run.Observers, run.Dir = append(run.Observers, k.w), k.dir
+	return k, nil
+}
+
+// done closes what was kept, and removes it if the schedule passed.
+func (k *kept) done(passed bool) {
+	if k.trace == nil {
+		return
+	}
+	k.w.Close()
+	k.trace.Close()
+	if passed {
+		os.Remove(k.trace.Name())
+		os.RemoveAll(k.dir)
+	}
+}
