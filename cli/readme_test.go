@@ -70,6 +70,12 @@ var readmeShortForms = map[string]readmeShortForm{
 		help: true, why: "3 s of real processes; TestClusterLineSplit runs it whole"},
 	"emulate scenarios/emulate-grid.yaml --compare": {
 		help: true, why: "needs root, ip and nft, and lasts 24 s of real time"},
+	"cluster --script scenarios/cluster-scripts/ring-dead-at-gathering.yaml": {
+		help: true, why: "real processes; TestRingControlScenarios runs it whole"},
+	"cluster --algo capture-sync --topology complete --nodes 6 --elect none --faults loss=0.2": {
+		help: true, why: "seconds of real processes at 20% loss; TestEveryAlgorithmOnProcesses runs its kind"},
+	"soak --runs 200": {
+		help: true, why: "needs root, ip and nft, and lasts 50 minutes of real time"},
 	"emulate --topology geometric:30:300 --mobility waypoint:1:10:2s --duration 60s": {
 		help: true, why: "needs root, ip and nft, and lasts 60 s of real time"},
 	"emulate --cleanup": {
