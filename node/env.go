@@ -25,11 +25,17 @@ func (e *env) Rand() *rand.Rand         { return e.rng }
 func (e *env) Neighbors() []algo.NodeID { return e.up }
 
 // Send encodes m and sends it to its neighbour's last known address. A
-// message to a node that is not a neighbour is lost, as the contract says.
+// message to a node that is not a neighbour is lost, as the contract says,
+// with one exception: a neighbour taken down by silence keeps its reliable
+// link (lose), and a message for it goes on that link rather than being
+// lost. Silence at high loss is most often loss, and an algorithm that
+// tolerates none would wait for ever for the message the false alarm cost
+// (a ring's gather); if the neighbour really went, the link's bound says
+// so.
 func (e *env) Send(to algo.NodeID, m algo.Message) {
 	n := (*Node)(e)
 	nb := n.nbrs[to]
-	if nb == nil || !nb.up {
+	if nb == nil || !nb.up && (!n.reliable || nb.link == nil) {
 		n.metrics.unroutable.Add(1)
 		return
 	}
