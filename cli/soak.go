@@ -82,15 +82,15 @@ Needs what elect emulate needs: Linux, root, ip and nft.`,
 			}
 			if asJSON {
 				b, _ := json.Marshal(struct {
-					Runs      []emulate.SoakRun `json:"runs"`
-					Violated  []uint64          `json:"violated"`
-					Failed    []uint64          `json:"failed"`
-					MinutesMS float64           `json:"wall_ms"`
+					Runs     []emulate.SoakRun `json:"runs"`
+					Violated []uint64          `json:"violated"`
+					Failed   []uint64          `json:"failed"`
+					WallMS   float64           `json:"wall_ms"`
 				}{runs, nonNil(violated), nonNil(failed), float64(time.Since(start).Milliseconds())})
 				fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
 			} else {
 				fmt.Fprintf(cmd.OutOrStdout(), "soak: %d schedules on %d nodes in %v: %d broke the specification %v, %d failed to run %v\n",
-					len(runs), max(cfg.Nodes, 5), time.Since(start).Round(time.Second), len(violated), violated, len(failed), failed)
+					len(runs), cfg.Nodes, time.Since(start).Round(time.Second), len(violated), violated, len(failed), failed)
 			}
 			switch {
 			case err != nil:

@@ -111,7 +111,7 @@ func (l *launcher) watch(ctx context.Context, p *proc, life int) {
 			l.log("node %d: unreadable status line: %v", p.id, err)
 			continue
 		}
-		state, err := algo.ParseState(st.State)
+		status, err := algoStatus(&st)
 		if err != nil {
 			l.log("node %d: %v", p.id, err)
 			continue
@@ -129,7 +129,7 @@ func (l *launcher) watch(ctx context.Context, p *proc, life int) {
 			at = l.j.since(time.Now())
 		}
 		l.j.add(trace.Event{At: max(at, 0), Kind: trace.StatusChanged, Node: algo.NodeID(p.id), Peer: algo.None,
-			Status: algo.Status{Leader: st.Leader, State: state, Index: algo.Index{Num: st.Computation.Num, ID: st.Computation.ID}}})
+			Status: status})
 	}
 }
 
@@ -215,9 +215,15 @@ func (p *proc) lastStatus() (algo.Status, bool) {
 	if st == nil || p.statusLife != in.Life {
 		return algo.Status{}, false
 	}
+	status, err := algoStatus(st)
+	return status, err == nil
+}
+
+// algoStatus is a node's /status as the checker takes it.
+func algoStatus(st *node.StatusJSON) (algo.Status, error) {
 	state, err := algo.ParseState(st.State)
 	if err != nil {
-		return algo.Status{}, false
+		return algo.Status{}, err
 	}
-	return algo.Status{Leader: st.Leader, State: state, Index: algo.Index{Num: st.Computation.Num, ID: st.Computation.ID}}, true
+	return algo.Status{Leader: st.Leader, State: state, Index: algo.Index{Num: st.Computation.Num, ID: st.Computation.ID}}, nil
 }

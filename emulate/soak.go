@@ -60,16 +60,15 @@ type SoakConfig struct {
 
 // SoakRun is one schedule and how it ended.
 type SoakRun struct {
-	Seed       uint64           `json:"seed"`
-	Schedule   string           `json:"schedule"` // the faults, in words
-	Faults     string           `json:"faults"`   // the impairment of the links
-	Violations int              `json:"violations"`
-	First      string           `json:"first_violation,omitempty"`
-	Elections  int              `json:"elections"`
-	Leaderless float64          `json:"leaderless_fraction"`
-	WallMS     float64          `json:"wall_ms"`
-	Err        string           `json:"error,omitempty"`
-	Summary    *metrics.Summary `json:"-"`
+	Seed       uint64  `json:"seed"`
+	Schedule   string  `json:"schedule"` // the faults, in words
+	Faults     string  `json:"faults"`   // the impairment of the links
+	Violations int     `json:"violations"`
+	First      string  `json:"first_violation,omitempty"`
+	Elections  int     `json:"elections"`
+	Leaderless float64 `json:"leaderless_fraction"`
+	WallMS     float64 `json:"wall_ms"`
+	Err        string  `json:"error,omitempty"`
 }
 
 // The soak's timings: faults in the first faultSpan; the checker's bounds.
@@ -125,7 +124,7 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 			r.Err = err.Error()
 		} else {
 			sum := res.Emulated
-			r.Summary, r.Violations, r.Elections, r.Leaderless = sum, sum.ViolationCount, sum.Elections.Completed, sum.LeaderlessFraction
+			r.Violations, r.Elections, r.Leaderless = sum.ViolationCount, sum.Elections.Completed, sum.LeaderlessFraction
 			if len(sum.Violations) > 0 {
 				r.First = fmt.Sprintf("%+v", sum.Violations[0])
 			}

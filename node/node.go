@@ -263,10 +263,13 @@ func (n *Node) Run(ctx context.Context) error {
 			n.beacon()
 		case now := <-expiry.C:
 			n.expire(now)
-			n.forget(now)
 			expiry.Reset(n.nextExpiry(now))
-		case <-heardTicks.C:
+		case now := <-heardTicks.C:
+			// Upkeep once a second: the windows saved, silent strangers
+			// forgotten (a sweep of the whole table, kept off the expiry
+			// timer, which may fire every millisecond).
 			n.heardTick()
+			n.forget(now)
 		case in := <-n.inbox:
 			n.receive(in)
 		case now := <-linkTicks:
