@@ -133,13 +133,16 @@ func (l *launcher) watch(ctx context.Context, p *proc, life int) {
 	}
 }
 
-// following is the leader p's live life follows in Norm, if any.
+// following is the leader p's live life names, if any, in whatever state:
+// a node in an election still names the leader it had, and the simulator's
+// "the leader" of a crash counts it too, so that a schedule kills the same
+// node in both.
 func (p *proc) following() (algo.NodeID, bool) {
 	in := p.sup.Info()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := p.status
-	if !in.State.Alive() || p.statusLife != in.Life || st == nil || st.State != algo.Norm.String() || st.Leader == algo.None {
+	if !in.State.Alive() || p.statusLife != in.Life || st == nil || st.Leader == algo.None {
 		return algo.None, false
 	}
 	return st.Leader, true

@@ -88,7 +88,13 @@ func (c *Config) Backoff(env algo.Env) time.Duration {
 type Leadership struct {
 	Cfg    *Config
 	Leader algo.Peer // NoPeer: none
-	seq    uint32    // leader: last beat sent; follower: last beat of Leader seen
+	seq    uint32    // last beat of Leader seen (a follower)
+	// beat is the last beat this node sent as leader. It never goes back
+	// in the node's life: a leader elected again (another node's election
+	// chose it, or it came back to itself) goes on from where it was, for
+	// a follower that did not take part in that election still holds the
+	// old sequence number and would take every beat below it for a copy.
+	beat uint32
 }
 
 // Follow makes lid the leader: the leader beats, the others watch for its
@@ -102,6 +108,7 @@ func (l *Leadership) Follow(env algo.Env, self, lid algo.Peer) bool {
 	}
 	l.Leader, l.seq = lid, 0
 	if lid.ID == self.ID {
+		l.seq = l.beat
 		env.StopTimer(TimerTimeout)
 		env.SetTimer(TimerBeat, l.Cfg.Heartbeat)
 		return true
@@ -131,9 +138,10 @@ func (l *Leadership) Leads(self algo.NodeID) bool { return l.Leader.ID == self }
 
 // Beat sends the leader's next heartbeat and schedules the one after.
 func (l *Leadership) Beat(env algo.Env) {
-	l.seq++
+	l.beat++
+	l.seq = l.beat
 	l.Leader.Value = env.Value() // the leader's own value may have changed
-	hb := algo.Message{Type: l.Cfg.Type, Peer: l.Leader, Index: algo.Index{Num: l.seq, ID: l.Leader.ID}}
+	hb := algo.Message{Type: l.Cfg.Type, Peer: l.Leader, Index: algo.Index{Num: l.beat, ID: l.Leader.ID}}
 	for _, u := range env.Neighbors() {
 		env.Send(u, hb)
 	}

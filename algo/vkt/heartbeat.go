@@ -33,6 +33,29 @@ func (n *node) probe(env algo.Env) {
 	env.SetTimer(timerProbe, n.cfg.probe)
 }
 
+// onProbe answers a probe of this node's computation. A node that still
+// owes the prober its Ack (its parent, the subtree not done) replies that
+// it is there. One that owes nothing any more (it acked the parent, or the
+// prober is not its parent and was answered at once) sends that Ack again:
+// the prober would not probe had the Ack arrived, so it was lost, and on
+// lossy links (UDP, as the document runs) waiting for the election
+// timeout instead costs a whole new election. An Ack the prober already
+// has settles nothing (settle finds nobody), so the answer is harmless
+// when the probe merely crossed the Ack.
+func (n *node) onProbe(env algo.Env, m *algo.Message) {
+	if m.Index != n.src || !n.delta {
+		return
+	}
+	switch {
+	case m.From == n.parent && n.acked:
+		env.Send(m.From, algo.Message{Type: Ack, Index: n.src, Peer: n.max})
+	case m.From != n.parent:
+		env.Send(m.From, algo.Message{Type: Ack, Index: n.src, Peer: algo.NoPeer})
+	default:
+		env.Send(m.From, algo.Message{Type: Reply, Index: m.Index})
+	}
+}
+
 func (n *node) onReply(m *algo.Message) {
 	if m.Index != n.src {
 		return

@@ -63,16 +63,56 @@ func TestProbeKeepsLiveChild(t *testing.T) {
 	}
 }
 
-// A node answers a Probe of its computation while it elects, and not after.
+// A node answers a Probe of its computation while it elects, and not after:
+// with a Reply while it still owes the prober its Ack, with the Ack again
+// once it owes nothing (the Ack was lost, or crossed the probe).
 func TestReply(t *testing.T) {
-	env := newEnv(3, 0, 5)
+	src := algo.Index{Num: 1, ID: 0}
+	probe := func(from algo.NodeID, idx algo.Index) *algo.Message {
+		return &algo.Message{Type: Probe, From: from, Index: idx}
+	}
+	env := newEnv(3, 0, 5, 7)
 	n := testNode(3)
-	n.Receive(env, &algo.Message{Type: Election, From: 0, Index: algo.Index{Num: 1, ID: 0}})
-	expect(t, env, "election>5 <1,0> 0")
-	n.Receive(env, &algo.Message{Type: Probe, From: 0, Index: algo.Index{Num: 1, ID: 0}})
+	n.Receive(env, &algo.Message{Type: Election, From: 0, Index: src})
+	expect(t, env, "election>5 <1,0> 0; election>7 <1,0> 0")
+	n.Receive(env, probe(0, src)) // the parent, its subtree not done
 	expect(t, env, "reply>0 <1,0> 0")
-	n.Receive(env, &algo.Message{Type: Probe, From: 0, Index: algo.Index{Num: 9, ID: 0}})
+	n.Receive(env, &algo.Message{Type: Election, From: 7, Index: src}) // not a child
+	expect(t, env, "ack>7 <1,0> -1")
+	n.Receive(env, probe(7, src)) // that empty Ack was lost
+	expect(t, env, "ack>7 <1,0> -1")
+	n.Receive(env, &algo.Message{Type: Ack, From: 5, Index: src, Peer: algo.Peer{ID: 5, Value: 5}})
+	n.Receive(env, &algo.Message{Type: Ack, From: 7, Index: src, Peer: algo.NoPeer})
+	expect(t, env, "ack>0 <1,0> 5")
+	n.Receive(env, probe(0, src)) // the parent probes: its Ack was lost
+	expect(t, env, "ack>0 <1,0> 5")
+	n.Receive(env, probe(0, algo.Index{Num: 9, ID: 0})) // not its computation
 	expect(t, env, "")
+	n.Receive(env, &algo.Message{Type: Leader, From: 0, Index: src, Peer: algo.Peer{ID: 5, Value: 5}})
+	env.Take()
+	n.Receive(env, probe(0, src)) // the election is over
+	expect(t, env, "")
+}
+
+// A source whose child's Ack was lost gets it again at the next probe and
+// decides then, instead of waiting for the election timeout.
+func TestLostAckRecoveredByProbe(t *testing.T) {
+	src := algo.Index{Num: 1, ID: 0}
+	parent, child := newEnv(0, 1), newEnv(1, 0)
+	p, c := testNode(0), testNode(1)
+	p.Start(parent)
+	expect(t, parent, "election>1 <1,0> 0")
+	c.Receive(child, &algo.Message{Type: Election, From: 0, Index: src})
+	expect(t, child, "ack>0 <1,0> 1") // lost on the way
+	p.Timer(parent, timerProbe)
+	expect(t, parent, "probe>1 <1,0> 0")
+	c.Receive(child, &algo.Message{Type: Probe, From: 0, Index: src})
+	expect(t, child, "ack>0 <1,0> 1")
+	p.Receive(parent, &algo.Message{Type: Ack, From: 1, Index: src, Peer: algo.Peer{ID: 1, Value: 1}})
+	expect(t, parent, "leader>1 <1,0> 1")
+	if st := p.Status(); st.State != algo.Norm || st.Leader != 1 {
+		t.Errorf("source %+v, want Norm following 1", st)
+	}
 }
 
 // Heartbeats: the leader's are forwarded once; a better leader's is adopted
