@@ -7,13 +7,15 @@ import (
 )
 
 // Every schedule a soak draws is a scenario the simulator runs (the
-// emulator's plan comes from it), and the same seed draws the same one.
+// emulator's plan comes from it) and that meets the specification there at
+// the loss its links get, and the same seed draws the same one.
 func TestSchedules(t *testing.T) {
 	for seed := range uint64(300) {
 		s, pauses, faults, words, err := Schedule("vkt", quick["vkt"], 5, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
+		s.Loss = faults.Loss // the simulator draws loss per message, as the nodes' impairment does
 		if _, err := runner.Run(s, runner.Options{}); err != nil {
 			t.Fatalf("schedule %d (%s): %v", seed, words, err)
 		}
