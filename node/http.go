@@ -82,6 +82,9 @@ type CountersJSON struct {
 	LinkAcks        uint64 `json:"link_acks"`
 	LinkFailures    uint64 `json:"link_failures"`
 	SyncMessages    uint64 `json:"sync_messages"`
+	// KernelDrops are datagrams for this node that its socket's receive
+	// buffer had no room for (Linux; 0 where the system does not tell).
+	KernelDrops uint64 `json:"kernel_drops"`
 }
 
 // StatusJSON returns what GET /status serves.
@@ -101,7 +104,7 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 			HellosSent: c.hellosSent.Load(), HellosRecv: c.hellosReceived.Load(), Unroutable: c.unroutable.Load(),
 			Elections: c.elections.Load(), LeaderChanges: c.leaderChanges.Load(),
 			LinkRetransmits: c.retransmits.Load(), LinkAcks: c.acks.Load(), LinkFailures: c.linkFailures.Load(),
-			SyncMessages: c.syncSent.Load(),
+			SyncMessages: c.syncSent.Load(), KernelDrops: n.kernelDrops(),
 		},
 	}
 	if !n.startedAt().IsZero() {

@@ -109,6 +109,7 @@ func (n *Node) WritePrometheus(w io.Writer) error {
 		{"elect_hellos_received_total", "counter", "Hello beacons received and accepted.", float64(c.hellosReceived.Load())},
 		{"elect_messages_unroutable_total", "counter", "Messages the algorithm sent to a node that is not a neighbour (lost by contract), or too large for a datagram.", float64(c.unroutable.Load())},
 		{"elect_send_errors_total", "counter", "Datagrams the socket refused to send.", float64(c.sendErrors.Load())},
+		{"elect_kernel_receive_drops_total", "counter", "Datagrams for this node the kernel dropped for want of room in the socket's receive buffer (Linux's SO_RXQ_OVFL; 0 where not told).", float64(n.kernelDrops())},
 		{"elect_link_retransmits_total", "counter", "Frames of reliable links sent again for want of an acknowledgement (not counted as messages).", float64(c.retransmits.Load())},
 		{"elect_link_acks_total", "counter", "Bare acknowledgements of reliable links sent (not counted as messages).", float64(c.acks.Load())},
 		{"elect_link_failures_total", "counter", "Reliable links that went unacknowledged past their bound, taking their neighbour down.", float64(c.linkFailures.Load())},
@@ -131,6 +132,15 @@ func (n *Node) WritePrometheus(w io.Writer) error {
 		p.line(m.name, "", m.v)
 	}
 	return p.err
+}
+
+// kernelDrops is what the transport knows of datagrams the kernel dropped
+// before the node read them (runtime.DropCounter), 0 if it knows nothing.
+func (n *Node) kernelDrops() uint64 {
+	if d, ok := n.cfg.Transport.(runtime.DropCounter); ok {
+		return d.KernelDrops()
+	}
+	return 0
 }
 
 func boolGauge(b bool) float64 {
