@@ -24,6 +24,7 @@ import (
 type nodeFlags struct {
 	id, value           int64
 	listen, peers, http string
+	admin               string
 	keyFile, stateDir   string
 	algo                string
 	params              []string
@@ -68,7 +69,7 @@ it cleanly, saving its state first.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runNode(ctx, cfg, f.http)
+			return runNode(ctx, cfg, f.http, f.admin)
 		},
 	}
 	fl := cmd.Flags()
@@ -76,7 +77,8 @@ it cleanly, saving its state first.`,
 	fl.Int64Var(&f.value, "value", 0, "this node's value, its desirability as leader (default: its id)")
 	fl.StringVar(&f.listen, "listen", "", "UDP address to listen on, HOST:PORT (required)")
 	fl.StringVar(&f.peers, "peers", "", "the other nodes: ID=HOST:PORT,... (hello beacons go to each)")
-	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect on this address: HOST:PORT, :PORT (loopback), or unix:PATH for a Unix socket; beyond loopback it needs a key or --insecure")
+	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect (on --admin instead when given) on this address: HOST:PORT, :PORT (loopback), or unix:PATH for a Unix socket; beyond loopback it needs a key or --insecure")
+	fl.StringVar(&f.admin, "admin", "", "serve POST /elect, with all that --http serves, on this address apart, for operators: unix:PATH (a socket file only this user may open) or HOST:PORT; --http then serves reading only (POST /elect there: 403)")
 	fl.BoolVar(&f.insecure, "insecure", false, "run without a key on an address beyond loopback (UDP or HTTP): anyone who reaches it can forge datagrams and start elections")
 	fl.StringVar(&f.keyFile, "key-file", "", "a file holding the cluster's shared key: datagrams are signed with HMAC-SHA256 and unsigned ones refused")
 	fl.StringVar(&f.stateDir, "state-dir", "", "keep what recovery needs in this directory")
@@ -173,6 +175,19 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 		}
 		f.http = addr
 	}
+	if f.admin != "" {
+		addr, wide, err := httpAddr(f.admin)
+		if err != nil {
+			return cfg, fmt.Errorf("--admin %w", err)
+		}
+		if wide && cfg.Key == nil && !f.insecure {
+			return cfg, fmt.Errorf("--admin %s reaches beyond this machine and there is no --key-file to guard POST /elect; give --key-file, serve on loopback or unix:PATH, or --insecure", f.admin)
+		}
+		if addr == f.http {
+			return cfg, fmt.Errorf("--admin %s is the --http address: give the operators an address of their own", f.admin)
+		}
+		f.admin = addr
+	}
 	// The listen address is opened last: a bad flag after it would leave
 	// nothing open.
 	tr, err := runtime.ListenUDP(f.listen)
@@ -206,8 +221,9 @@ func newLogger(cmd *cobra.Command, level, format string) (*slog.Logger, error) {
 // listenHTTP listens on addr: HOST:PORT over TCP, or unix:PATH on a Unix
 // socket (what the emulator uses: a file reaches into a node's network
 // namespace where no address of the host does). A socket file left by an
-// earlier life of the node is replaced.
-func listenHTTP(addr string) (net.Listener, error) {
+// earlier life of the node is replaced. With private, the socket file is
+// made so that only this user may open it (0600).
+func listenHTTP(addr string, private bool) (net.Listener, error) {
 	path, ok := strings.CutPrefix(addr, "unix:")
 	if !ok {
 		return net.Listen("tcp", addr)
@@ -218,11 +234,18 @@ func listenHTTP(addr string) (net.Listener, error) {
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSocket != 0 {
 		os.Remove(path)
 	}
-	return net.Listen("unix", path)
+	ln, err := net.Listen("unix", path)
+	if err == nil && private {
+		if err = os.Chmod(path, 0o600); err != nil {
+			ln.Close()
+		}
+	}
+	return ln, err
 }
 
-// runNode runs a node, and its HTTP server when addr is set, until ctx ends.
-func runNode(ctx context.Context, cfg node.Config, addr string) error {
+// runNode runs a node until ctx ends, and its HTTP servers: on addr, and
+// for its operators on admin apart (then addr serves reading only).
+func runNode(ctx context.Context, cfg node.Config, addr, admin string) error {
 	n, err := node.New(cfg)
 	if err != nil {
 		cfg.Transport.Close()
@@ -230,28 +253,44 @@ func runNode(ctx context.Context, cfg node.Config, addr string) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var srv *http.Server
-	if addr != "" {
-		ln, err := listenHTTP(addr)
+	var servers []*http.Server
+	serve := func(flag, addr string, h http.Handler, private bool) error {
+		ln, err := listenHTTP(addr, private)
 		if err != nil {
-			cfg.Transport.Close()
-			return fmt.Errorf("--http: %w", err)
+			return fmt.Errorf("%s: %w", flag, err)
 		}
-		srv = newHTTPServer(n.Handler())
+		srv := newHTTPServer(h)
+		servers = append(servers, srv)
 		go func() {
 			if err := srv.Serve(limited(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				cfg.Logger.Error("http", "err", err)
+				cfg.Logger.Error("http", "flag", flag, "err", err)
 				cancel()
 			}
 		}()
+		return nil
 	}
-	local := cfg.Transport.LocalAddr()
-	cfg.Logger.Info("node started", "node", cfg.ID, "algorithm", cfg.Algorithm, "listen", local, "peers", len(cfg.Peers), "http", addr)
-	err = n.Run(ctx)
-	if srv != nil {
+	if addr != "" {
+		h := n.Handler()
+		if admin != "" {
+			h = n.ReadHandler()
+		}
+		err = serve("--http", addr, h, false)
+	}
+	if err == nil && admin != "" {
+		err = serve("--admin", admin, n.Handler(), true)
+	}
+	defer func() {
 		shut, done := context.WithTimeout(context.Background(), time.Second)
 		defer done()
-		srv.Shutdown(shut)
+		for _, srv := range servers {
+			srv.Shutdown(shut)
+		}
+	}()
+	if err != nil {
+		cfg.Transport.Close()
+		return err
 	}
-	return err
+	local := cfg.Transport.LocalAddr()
+	cfg.Logger.Info("node started", "node", cfg.ID, "algorithm", cfg.Algorithm, "listen", local, "peers", len(cfg.Peers), "http", addr, "admin", admin)
+	return n.Run(ctx)
 }

@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"context"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/runtime"
@@ -87,5 +91,88 @@ func TestNodeSecureByDefault(t *testing.T) {
 		case c.http != "" && (err != nil || f.http != c.http):
 			t.Errorf("%+v: %v, serving %q, want %q", c.f, err, f.http, c.http)
 		}
+	}
+}
+
+// With --admin, operators change the node on an address of their own (a
+// socket file only its user may open) and --http serves reading only.
+func TestNodeAdminListener(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	secret, err := runtime.NewKeyFile(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := nodeFlags{id: 1, algo: node.DefaultAlgorithm, hello: node.DefaultHello, helloLoss: node.DefaultHelloLoss,
+		logLevel: "error", logFormat: "text", listen: "127.0.0.1:0", keyFile: key}
+	for _, c := range []struct{ http, admin, insecure, want string }{
+		{"unix:" + dir + "/a", "unix:" + dir + "/a", "", "an address of their own"},
+		{"", "0.0.0.0:0", "", "--admin 0.0.0.0:0 reaches beyond this machine"},
+		{"", "nohost", "", "--admin \"nohost\": want HOST:PORT"},
+	} {
+		f := base
+		f.http, f.admin, f.keyFile = c.http, c.admin, ""
+		if c.admin == "unix:"+dir+"/a" {
+			f.keyFile = key
+		}
+		cfg, err := f.config(newNodeCmd())
+		if err == nil {
+			cfg.Transport.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--http %q --admin %q: %v, want an error saying %q", c.http, c.admin, err, c.want)
+		}
+	}
+
+	f := base
+	f.http, f.admin = "unix:"+dir+"/http.sock", "unix:"+dir+"/admin.sock"
+	cfg, err := f.config(newNodeCmd())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- runNode(ctx, cfg, f.http, f.admin) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	client := func(sock string) *http.Client {
+		return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
+			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, "unix", filepath.Join(dir, sock))
+			}}}
+	}
+	do := func(sock, method, path string) int {
+		req, _ := http.NewRequest(method, "http://node"+path, nil)
+		req.Header.Set("Authorization", "Bearer "+node.HTTPToken(secret))
+		for range 50 { // until the sockets are there
+			resp, err := client(sock).Do(req)
+			if err == nil {
+				resp.Body.Close()
+				return resp.StatusCode
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("%s %s on %s: no answer", method, path, sock)
+		return 0
+	}
+	for _, c := range []struct {
+		sock, method, path string
+		want               int
+	}{
+		{"http.sock", "GET", "/status", http.StatusOK},
+		{"http.sock", "POST", "/elect", http.StatusForbidden}, // even with the credential
+		{"admin.sock", "GET", "/metrics", http.StatusOK},
+		{"admin.sock", "POST", "/elect", http.StatusAccepted},
+	} {
+		if got := do(c.sock, c.method, c.path); got != c.want {
+			t.Errorf("%s %s on %s: %d, want %d", c.method, c.path, c.sock, got, c.want)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "admin.sock")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the operators' socket: %v, mode %v, want 0600", err, fi.Mode().Perm())
 	}
 }

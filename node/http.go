@@ -146,6 +146,38 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 //   - GET /metrics: the counters in the Prometheus text format;
 //   - GET /healthz: 200 while Run runs.
 func (n *Node) Handler() http.Handler {
+	mux := n.readHandler()
+	mux.HandleFunc("POST /elect", func(w http.ResponseWriter, r *http.Request) {
+		if !n.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="elect"`)
+			http.Error(w, "unauthorized: POST /elect needs Authorization: Bearer <the token derived from the cluster key>", http.StatusUnauthorized)
+			n.metrics.httpRefused.Add(1)
+			return
+		}
+		if _, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, maxBody)); err != nil {
+			http.Error(w, "request body: "+err.Error(), http.StatusRequestEntityTooLarge)
+			return
+		}
+		n.Elect()
+		w.WriteHeader(http.StatusAccepted)
+	})
+	return mux
+}
+
+// ReadHandler serves what Handler serves but POST /elect: a node's status
+// and metrics for whoever may read them, on an address apart from the one
+// its operators change it through (elect node --http with --admin). A POST
+// /elect there is refused, 403, whatever credential it carries.
+func (n *Node) ReadHandler() http.Handler {
+	mux := n.readHandler()
+	mux.HandleFunc("POST /elect", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "forbidden: this address serves reading only; POST /elect goes to the node's operator address (elect node --admin)", http.StatusForbidden)
+		n.metrics.httpRefused.Add(1)
+	})
+	return mux
+}
+
+func (n *Node) readHandler() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -166,20 +198,6 @@ func (n *Node) Handler() http.Handler {
 			}
 			rc.SetWriteDeadline(time.Time{})
 		}
-	})
-	mux.HandleFunc("POST /elect", func(w http.ResponseWriter, r *http.Request) {
-		if !n.authorized(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="elect"`)
-			http.Error(w, "unauthorized: POST /elect needs Authorization: Bearer <the token derived from the cluster key>", http.StatusUnauthorized)
-			n.metrics.httpRefused.Add(1)
-			return
-		}
-		if _, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, maxBody)); err != nil {
-			http.Error(w, "request body: "+err.Error(), http.StatusRequestEntityTooLarge)
-			return
-		}
-		n.Elect()
-		w.WriteHeader(http.StatusAccepted)
 	})
 	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")

@@ -24,7 +24,7 @@ type counters struct {
 	acks            atomic.Uint64 // bare acknowledgements of reliable links
 	linkFailures    atomic.Uint64 // reliable links that went unacknowledged
 	syncSent        atomic.Uint64 // the synchronizer's safe messages (pulses.go)
-	httpRefused     atomic.Uint64 // state-changing HTTP requests without the credential
+	httpRefused     atomic.Uint64 // state-changing HTTP requests refused (no credential, or the reading-only address)
 	pulses          atomic.Int64  // the synchronizer's current pulse
 	sendErrors      atomic.Uint64
 	saveErrors      atomic.Uint64
@@ -115,7 +115,7 @@ func (n *Node) WritePrometheus(w io.Writer) error {
 		{"elect_link_failures_total", "counter", "Reliable links that went unacknowledged past their bound, taking their neighbour down.", float64(c.linkFailures.Load())},
 		{"elect_sync_messages_total", "counter", "Safe messages of the synchronizer that runs a synchronous algorithm in pulses (not counted as messages).", float64(c.syncSent.Load())},
 		{"elect_sync_pulse", "gauge", "The synchronizer's current pulse (0 for an asynchronous algorithm).", float64(c.pulses.Load())},
-		{"elect_http_unauthorized_total", "counter", "State-changing HTTP requests refused for want of the credential derived from the key.", float64(c.httpRefused.Load())},
+		{"elect_http_unauthorized_total", "counter", "State-changing HTTP requests refused: without the credential derived from the key, or on the reading-only address.", float64(c.httpRefused.Load())},
 		{"elect_state_save_errors_total", "counter", "Failed writes of the state directory.", float64(c.saveErrors.Load())},
 		{"elect_reports_total", "counter", "Failures the algorithm detected and reported.", float64(c.reports.Load())},
 		{"elect_elections_total", "counter", "Elections this node started as their source.", float64(c.elections.Load())},
