@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -134,8 +135,12 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
+	peers := staticPeers(a, p.initial, len(p.values), cfg.Port)
 	for v, val := range p.values {
 		var own []string
+		if peers[v] != "" {
+			own = append(own, "--peers", peers[v])
+		}
 		if slices.Contains(initiators, algo.NodeID(v)) {
 			own = append(own, "--initiator") // elects right after its first boot, as the simulator's initiators do
 		}
@@ -244,6 +249,30 @@ func validate(sc *scenario.Scenario) (*algo.Algorithm, error) {
 		}
 	}
 	return a, nil
+}
+
+// staticPeers lists, for an algorithm written for a static network
+// (Model.Mobility false: echo, extinction), each node's neighbours as
+// --peers: a node boots only once it has heard every listed peer (a few
+// beacons at most), for such an algorithm takes the neighbours it boots
+// with for the network, and a neighbour whose first hellos were lost would
+// be an edge its wave never runs over (it stalled now and then at 20%
+// loss). Nodes of algorithms for moving networks discover their
+// neighbours as they come: nil.
+func staticPeers(a *algo.Algorithm, edges []topo.Edge, n, port int) []string {
+	out := make([]string, n)
+	if a.Model.Mobility {
+		return out
+	}
+	lists := make([][]string, n)
+	for _, e := range edges {
+		lists[e.A] = append(lists[e.A], fmt.Sprintf("%d=%s:%d", e.B, addr(int(e.B)), port))
+		lists[e.B] = append(lists[e.B], fmt.Sprintf("%d=%s:%d", e.A, addr(int(e.A)), port))
+	}
+	for v, l := range lists {
+		out[v] = strings.Join(l, ",")
+	}
+	return out
 }
 
 // nodeArgs are the flags every node gets after its own.

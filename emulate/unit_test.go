@@ -799,3 +799,25 @@ func TestWriteElements(t *testing.T) {
 		}
 	}
 }
+
+// Nodes of an algorithm for a static network are told their neighbours, so
+// that they boot with all of them; those of an algorithm for moving
+// networks discover theirs.
+func TestStaticPeers(t *testing.T) {
+	path := []topo.Edge{{A: 0, B: 1}, {A: 1, B: 2}}
+	echo, err := algo.Lookup("echo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"1=10.213.0.2:7946", "0=10.213.0.1:7946,2=10.213.0.3:7946", "1=10.213.0.2:7946", ""}
+	if got := staticPeers(echo, path, 4, 7946); !slices.Equal(got, want) {
+		t.Errorf("echo: %q, want %q", got, want)
+	}
+	vkt, err := algo.Lookup("vkt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := staticPeers(vkt, path, 3, 7946); !slices.Equal(got, []string{"", "", ""}) {
+		t.Errorf("vkt: %q, want no peer lists", got)
+	}
+}

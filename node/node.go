@@ -59,6 +59,7 @@ type Node struct {
 	runCtx      context.Context
 	buf         []byte          // the encoding buffer
 	sendErred   bool            // a send error was logged (logged once, counted always)
+	peersWarned bool            // the boot's wait for listed peers was said (peersPending)
 	reliable    bool            // messages go over reliable links (links.go)
 	linkEpoch   uint64          // the epoch of the link made last
 	crashOn     algo.MsgType    // Config.CrashOn's type (noCrash: none)
@@ -481,19 +482,34 @@ func (n *Node) neighborUp(id algo.NodeID, nb *neighbor) {
 // an algorithm written for a static network (Model.Mobility false: echo,
 // Chang–Roberts) takes the neighbours it boots with for the network, and
 // one found a moment later (its hello lost) would be an edge its wave never
-// runs over. It waits for every listed peer, HelloLoss beacon intervals at
-// most; algorithms for moving networks boot after one, as they take
-// neighbours as they come.
+// runs over. It waits for every listed peer. An algorithm whose model has
+// no crashes waits for as long as it takes, for its network has every node
+// alive (a bound of HelloLoss beacons let it boot without a peer whose
+// first hellos were lost, 4 in a row: a stalled extinction in 1 run of 25
+// at 20% loss), saying once which peers it waits for after HelloLoss
+// beacons; one that survives crashes (bully) waits HelloLoss beacons at
+// most, as a peer may be down for good. Algorithms for moving networks
+// boot after one, as they take neighbours as they come.
 func (n *Node) peersPending() bool {
-	if n.alg.Model.Mobility || time.Since(n.start) >= n.lossLimit() {
+	if n.alg.Model.Mobility {
 		return false
 	}
+	late := time.Since(n.start) >= n.lossLimit()
+	if late && n.alg.Model.Crash {
+		return false
+	}
+	var missing []algo.NodeID
 	for id := range n.cfg.Peers {
 		if nb := n.nbrs[id]; id != n.cfg.ID && (nb == nil || !nb.up) {
-			return true
+			missing = append(missing, id)
 		}
 	}
-	return false
+	if late && len(missing) > 0 && !n.peersWarned {
+		n.peersWarned = true
+		slices.Sort(missing)
+		n.log.Warn("waiting for every listed peer before booting: an algorithm for a static network takes the neighbours it boots with for the network", "not_heard", missing)
+	}
+	return len(missing) > 0
 }
 
 // lossLimit is the silence after which a neighbour is lost.
