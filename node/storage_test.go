@@ -3,6 +3,7 @@
 package node
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,13 +18,14 @@ import (
 // written kept leading, said it was healthy and exited 0 after a failed
 // final save. Now it is unhealthy, leads no more as far as its users are
 // told, and a stop reports the failed save; once saves work again it is
-// healthy and leads again. Two faults: the directory gone (a file in its place),
-// and, as root, a read-only file system (a tmpfs remounted read-only).
+// healthy and leads again. Three faults: the directory gone (a file in its
+// place), and, as root, a full file system and a read-only one (a small
+// tmpfs filled up, or remounted read-only).
 func TestStorageFaults(t *testing.T) {
-	for _, fault := range []string{"gone", "read-only"} {
+	for _, fault := range []string{"gone", "full", "read-only"} {
 		t.Run(fault, func(t *testing.T) {
 			dir := t.TempDir()
-			if fault == "read-only" {
+			if fault != "gone" {
 				if os.Geteuid() != 0 {
 					t.Skip("mounting a tmpfs needs root")
 				}
@@ -59,6 +61,8 @@ func TestStorageFaults(t *testing.T) {
 				if err := os.WriteFile(stateDir, nil, 0o644); err != nil {
 					t.Fatal(err)
 				}
+			case "full":
+				fill(t, filepath.Join(dir, "filler"))
 			case "read-only":
 				if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_REMOUNT|syscall.MS_RDONLY, "size=1m"); err != nil {
 					t.Fatalf("remounting read-only: %v", err)
@@ -94,5 +98,24 @@ func TestStorageFaults(t *testing.T) {
 				t.Errorf("stopped while unable to save: Run returned %v, want the failed final save", err)
 			}
 		})
+	}
+}
+
+// fill writes path until its file system has no room left (ENOSPC).
+func fill(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(block); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatalf("filling the file system: %v, want ENOSPC", err)
+			}
+			return
+		}
 	}
 }
