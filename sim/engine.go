@@ -129,10 +129,11 @@ type Engine struct {
 	// keep links FIFO by themselves, and lasts is nil: 80 MB less to
 	// allocate and touch on a million nodes.
 	lasts []int64
-	// since hold the count of link removals (downs) when the link came up,
-	// to tell a message sent on an earlier incarnation of it (see
-	// linkSurvived). Links up from the start have 0: since is made only
-	// when a link first comes up during the run.
+	// since hold the count of link changes (changes) when the link came
+	// up, to tell a message sent on an earlier incarnation of it, or a
+	// broadcast sent before it came up (see linkSurvived). Links up from
+	// the start have 0: since is made only when a link first comes up
+	// during the run.
 	since []uint64
 	// spare holds places in the arrays above that lists moved out of, by
 	// their room, for the next list to need that room (moveOut).
@@ -159,8 +160,15 @@ type Engine struct {
 	// message during its few milliseconds in flight. Queue events and node
 	// records keep the count's low 32 bits, enough to tell a change during
 	// a flight; the message keeps all 64, for the exact comparison.
-	downs   uint64
-	env     env
+	downs uint64
+	// changes counts every link that came up or went down: a message
+	// stores it at its sending, and a link whose since is above it came up
+	// after (linkSurvived, deliverBroadcast).
+	changes uint64
+	// receivers is deliverBroadcast's list of a transmission's receivers
+	// (node records), reused: a reception can change the sender's list.
+	receivers []int32
+	env       env
 	ev      trace.Event
 	hash    trace.Hasher
 	stats   Stats
@@ -465,6 +473,8 @@ func (e *Engine) Run() Result {
 		switch ev.kind {
 		case evDeliver:
 			e.deliver(ev)
+		case evBroadcast:
+			e.deliverBroadcast(ev)
 		case evTimer:
 			e.fire(ev)
 		case evAction:
@@ -505,7 +515,7 @@ func (e *Engine) pastEnd(at int64) bool {
 // generation for an expiry).
 func (e *Engine) prefetch(ev *event) {
 	switch ev.kind {
-	case evDeliver:
+	case evDeliver, evBroadcast:
 		prefetch(uintptr(unsafe.Pointer(&e.nodes[ev.node])))
 		prefetch(uintptr(unsafe.Pointer(e.flights.at(ev.slot))))
 	case evTimer:
@@ -584,15 +594,20 @@ func (e *Engine) linkSurvived(nd *node, from algo.NodeID, gen uint32, slot int32
 	return ok && (e.since == nil || e.since[int(nd.off)+i] <= e.flights.at(slot).sent)
 }
 
+// checkType panics on a message type the algorithm does not name: the
+// algorithm's bug, named here rather than as an index out of range in
+// whichever observer counts messages by type first.
+func (e *Engine) checkType(from algo.NodeID, m *algo.Message) {
+	if int(m.Type) >= len(e.alg.Messages) {
+		panic(fmt.Sprintf("%s node %d sent message type %d, which its Messages (%d types) does not name", e.alg.Name, from, m.Type, len(e.alg.Messages)))
+	}
+}
+
 // send runs Env.Send for the node env points at.
 func (e *Engine) send(to algo.NodeID, m algo.Message) {
 	nd, from := e.env.nd, e.env.v
 	m.From, m.To = from, to
-	if int(m.Type) >= len(e.alg.Messages) {
-		// The algorithm's bug, named here rather than as an index out of
-		// range in whichever observer counts messages by type first.
-		panic(fmt.Sprintf("%s node %d sent message type %d, which its Messages (%d types) does not name", e.alg.Name, from, m.Type, len(e.alg.Messages)))
-	}
+	e.checkType(from, &m)
 	if len(e.jokers) > 0 && e.jokers[from] {
 		m.Corrupt()
 	}
@@ -617,7 +632,7 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		e.beyond++ // nor is the message stored (schedule)
 		return
 	}
-	slot := e.flights.add(&m, e.downs)
+	slot := e.flights.add(&m, e.changes)
 	e.q.push(event{at: at, kind: evDeliver, node: e.links[int(nd.off)+i], gen: uint32(e.downs), slot: slot})
 }
 

@@ -9,7 +9,8 @@ import (
 )
 
 // env is the algo.Env the engine hands a machine: one value, pointed at the
-// node whose input is being run.
+// node whose input is being run. Its medium has a broadcast
+// (algo.Broadcaster): a radio.
 type env struct {
 	e  *Engine
 	v  algo.NodeID
@@ -23,6 +24,7 @@ func (en *env) Now() time.Duration                     { return time.Duration(en
 func (en *env) Rand() *rand.Rand                       { return en.e.rng }
 func (en *env) Neighbors() []algo.NodeID               { return en.e.nbrsOf(en.nd) }
 func (en *env) Send(to algo.NodeID, m algo.Message)    { en.e.send(to, m) }
+func (en *env) Broadcast(m algo.Message)               { en.e.broadcast(m) }
 func (en *env) SetTimer(t algo.Timer, d time.Duration) { en.e.setTimer(t, d) }
 func (en *env) StopTimer(t algo.Timer)                 { en.e.stopTimer(t) }
 

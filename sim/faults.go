@@ -272,6 +272,7 @@ func (e *Engine) connect(a, b algo.NodeID) {
 	if e.since == nil {
 		e.since = make([]uint64, len(e.nbrs))
 	}
+	e.changes++
 	e.addLink(a, b)
 	e.addLink(b, a)
 }
@@ -281,6 +282,7 @@ func (e *Engine) connect(a, b algo.NodeID) {
 func (e *Engine) disconnect(a, b algo.NodeID) {
 	e.removeLink(a, b)
 	e.removeLink(b, a)
+	e.changes++
 	e.downs++
 	e.node(a).lastDown = uint32(e.downs)
 	e.node(b).lastDown = uint32(e.downs)
@@ -304,7 +306,7 @@ func (e *Engine) addLink(v, u algo.NodeID) {
 		insertAt(e.lasts, at, end, 0)
 	}
 	if e.since != nil {
-		insertAt(e.since, at, end, e.downs)
+		insertAt(e.since, at, end, e.changes)
 	}
 	nd.deg++
 }

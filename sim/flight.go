@@ -2,8 +2,8 @@ package sim
 
 import "github.com/electgo/elect/algo"
 
-// flight is a message in flight and the count of link removals when it was
-// sent (Engine.downs), side by side: a delivery reads both from one cache
+// flight is a message in flight and the count of link changes when it was
+// sent (Engine.changes), side by side: a delivery reads both from one cache
 // line.
 type flight struct {
 	m    algo.Message

@@ -47,7 +47,7 @@ func TestListsMoveOutAndReuse(t *testing.T) {
 			delete(want[u], v)
 		} else {
 			e.connect(v, u)
-			want[v][u], want[u][v] = e.downs, e.downs
+			want[v][u], want[u][v] = e.changes, e.changes
 		}
 		if step%97 != 0 {
 			continue

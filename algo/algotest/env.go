@@ -44,6 +44,18 @@ func (f *Env) Send(to algo.NodeID, m algo.Message) {
 	f.sent = append(f.sent, s)
 }
 
+// Broadcast writes the transmission down as Send does, with "*" for its
+// receivers: "TYPE>* INDEX PEER". Env is an algo.Broadcaster; a test sees
+// the fallback of algo.Broadcast (one Send per neighbour) through an Env
+// that hides the method, struct{ algo.Env }{env}.
+func (f *Env) Broadcast(m algo.Message) {
+	s := fmt.Sprintf("%s>* %v %v", f.Names[m.Type], m.Index, m.Peer.ID)
+	if m.Level == 1 {
+		s += " (again)"
+	}
+	f.sent = append(f.sent, s)
+}
+
 func (f *Env) SetTimer(t algo.Timer, d time.Duration) { f.Timers[t] = d }
 
 // Report writes the report down as "report: WHAT".

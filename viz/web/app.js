@@ -6,6 +6,7 @@
 const KEYFRAME = 2000;          // events between saved states
 const MAX_MESSAGES_DRAWN = 3000; // beyond that, an aggregate count instead
 const NS = 1e6;                  // nanoseconds per millisecond
+const EVERYONE = -2;             // the peer of a broadcast's send: every node in range
 
 const $ = (id) => document.getElementById(id);
 
@@ -521,9 +522,16 @@ class View {
         if (e.ev !== 'send' || e.peer === undefined) continue;
         if (++drawn > MAX_MESSAGES_DRAWN) break;
         const f = Math.min(1, (this.ms - e.t / NS) / span);
-        const [ax, ay] = this.xy(e.node), [bx, by] = this.xy(e.peer);
+        const colour = typeColour(this.model.types.indexOf(e.msg && e.msg.type));
+        const [ax, ay] = this.xy(e.node);
+        if (e.peer === EVERYONE) { // a broadcast: one ring widening from the sender
+          g.beginPath(); g.arc(ax, ay, 4 + 26 * f, 0, 2 * Math.PI);
+          g.strokeStyle = colour; g.stroke();
+          continue;
+        }
+        const [bx, by] = this.xy(e.peer);
         g.beginPath(); g.arc(ax + (bx - ax) * f, ay + (by - ay) * f, 3, 0, 2 * Math.PI);
-        g.fillStyle = typeColour(this.model.types.indexOf(e.msg && e.msg.type)); g.fill();
+        g.fillStyle = colour; g.fill();
       }
     }
     $('status').textContent = drawn > MAX_MESSAGES_DRAWN || shown > MAX_MESSAGES_DRAWN * 4
