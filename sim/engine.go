@@ -169,10 +169,10 @@ type Engine struct {
 	// (node records), reused: a reception can change the sender's list.
 	receivers []int32
 	env       env
-	ev      trace.Event
-	hash    trace.Hasher
-	stats   Stats
-	started bool
+	ev        trace.Event
+	hash      trace.Hasher
+	stats     Stats
+	started   bool
 
 	// Physical link state beyond the graph: partition groups (nil when not
 	// partitioned) and links taken down one by one.

@@ -10,11 +10,11 @@ import (
 type eventKind uint8
 
 const (
-	evDeliver eventKind = iota // slot: the message's slot in the flights; gen: link removals at sending (low 32 bits)
-	evTimer                    // slot: timer number; gen: timer generation
-	evAction                   // slot: index into the timeline
-	evMove                     // the motion's next change (Engine.change)
-	evBroadcast                // node: the sender's record; slot and gen as evDeliver
+	evDeliver   eventKind = iota // slot: the message's slot in the flights; gen: link removals at sending (low 32 bits)
+	evTimer                      // slot: timer number; gen: timer generation
+	evAction                     // slot: index into the timeline
+	evMove                       // the motion's next change (Engine.change)
+	evBroadcast                  // node: the sender's record; slot and gen as evDeliver
 )
 
 // event is one entry of the queue. It is kept small (24 bytes) because the
