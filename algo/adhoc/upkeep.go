@@ -32,6 +32,7 @@ var Params = []algo.Param{
 	{Name: "heartbeat", Default: "1s", Doc: "interval between the leader's heartbeats", Check: algo.CheckPositiveDuration},
 	{Name: "timeout", Default: "3s", Doc: "how long without a heartbeat before a node starts an election", Check: algo.CheckPositiveDuration},
 	{Name: "jitter", Default: "0s", Doc: "random backoff, up to this, before a node starts an election at boot or on a timeout (0: none, as in the documents)", Check: algo.CheckDuration},
+	{Name: "medium", Default: "unicast", Doc: "how Election, Leader and Heartbeat go out: unicast, one message to each neighbour (as in the documents), or broadcast, one transmission every neighbour hears (seed 000's proposal: UDP multicast, a radio); Acks go to the parent alone either way", Check: checkMedium},
 	{Name: "initiators", Default: "all", Doc: "the nodes that start an election at boot: all (as in the documents), or a set like 0 or 0,5-9; the others wait for one as a follower that lost its leader does, and elect only if none reaches them within the timeout (plus the jitter's backoff); a restart always elects", Check: algo.CheckNodeSet},
 }
 
@@ -44,6 +45,38 @@ type Config struct {
 	// ascending; otherwise (the zero Config) every node does.
 	Initiators []algo.NodeID
 	Chosen     bool
+	// Broadcast is the parameter medium=broadcast: what goes to every
+	// neighbour goes as one transmission (Spread).
+	Broadcast bool
+}
+
+// checkMedium accepts the values of the parameter medium.
+func checkMedium(s string) error {
+	if s != "unicast" && s != "broadcast" {
+		return fmt.Errorf("%q: want unicast or broadcast", s)
+	}
+	return nil
+}
+
+// Spread sends m to every neighbour but from (algo.None: to all): one Send
+// each with the unicast medium, exactly as the documents do; one
+// transmission (algo.Broadcast) with the broadcast medium, which from hears
+// too and takes for the copy it is, unless from is the only neighbour, when
+// nothing goes out, as with unicast.
+func (c *Config) Spread(env algo.Env, m algo.Message, from algo.NodeID) {
+	nbrs := env.Neighbors()
+	if !c.Broadcast {
+		for _, u := range nbrs {
+			if u != from {
+				env.Send(u, m)
+			}
+		}
+		return
+	}
+	if len(nbrs) == 0 || len(nbrs) == 1 && nbrs[0] == from {
+		return
+	}
+	algo.Broadcast(env, m)
 }
 
 // Read takes the upkeep's parameters, for a network of n nodes (a node set
@@ -62,6 +95,10 @@ func (c *Config) Read(p algo.Params, n int) error {
 		}
 	}
 	c.Initiators, c.Chosen = ids, !all
+	if err := checkMedium(p["medium"]); err != nil {
+		return fmt.Errorf("parameter medium: %w", err)
+	}
+	c.Broadcast = p["medium"] == "broadcast"
 	return nil
 }
 
@@ -141,10 +178,7 @@ func (l *Leadership) Beat(env algo.Env) {
 	l.beat++
 	l.seq = l.beat
 	l.Leader.Value = env.Value() // the leader's own value may have changed
-	hb := algo.Message{Type: l.Cfg.Type, Peer: l.Leader, Index: algo.Index{Num: l.beat, ID: l.Leader.ID}}
-	for _, u := range env.Neighbors() {
-		env.Send(u, hb)
-	}
+	l.Cfg.Spread(env, algo.Message{Type: l.Cfg.Type, Peer: l.Leader, Index: algo.Index{Num: l.beat, ID: l.Leader.ID}}, algo.None)
 	env.SetTimer(TimerBeat, l.Cfg.Heartbeat)
 }
 
@@ -177,11 +211,7 @@ func (l *Leadership) Heartbeat(env algo.Env, self algo.Peer, m *algo.Message) (e
 	}
 	l.seq = m.Index.Num
 	env.SetTimer(TimerTimeout, l.Cfg.Timeout+l.Cfg.Backoff(env))
-	for _, u := range env.Neighbors() {
-		if u != m.From {
-			env.Send(u, algo.Message{Type: l.Cfg.Type, Peer: hb, Index: m.Index})
-		}
-	}
+	l.Cfg.Spread(env, algo.Message{Type: l.Cfg.Type, Peer: hb, Index: m.Index}, m.From)
 	return false
 }
 

@@ -19,8 +19,8 @@ func (n *node) Elect(env algo.Env) {
 	n.wl = n.wl[:0]
 	for _, u := range env.Neighbors() {
 		n.wl = append(n.wl, waiting{id: u, since: env.Now()})
-		env.Send(u, algo.Message{Type: Election, Index: n.src})
 	}
+	n.cfg.up.Spread(env, algo.Message{Type: Election, Index: n.src}, algo.None)
 	env.SetTimer(adhoc.TimerTimeout, n.cfg.electionTimeout)
 	env.SetTimer(timerResend, n.cfg.resend)
 	n.checklist(env)
@@ -37,11 +37,7 @@ func (n *node) onElection(env algo.Env, m *algo.Message) {
 		n.cl, n.wl = nil, n.wl[:0]
 		env.StopTimer(timerResend)
 		n.up.Stop(env)
-		for _, u := range env.Neighbors() {
-			if u != m.From {
-				env.Send(u, algo.Message{Type: Election, Index: r})
-			}
-		}
+		n.cfg.up.Spread(env, algo.Message{Type: Election, Index: r}, m.From)
 		n.ack(env)
 		env.SetTimer(adhoc.TimerTimeout, n.cfg.electionTimeout)
 	case r == n.src && m.Level == 1 && n.status == algo.Wait:
@@ -101,9 +97,7 @@ func (n *node) checklist(env algo.Env) {
 		return
 	}
 	lid := n.best
-	for _, u := range env.Neighbors() {
-		env.Send(u, algo.Message{Type: Leader, Index: n.src, Peer: lid})
-	}
+	n.cfg.up.Spread(env, algo.Message{Type: Leader, Index: n.src, Peer: lid}, algo.None)
 	n.follow(env, lid)
 }
 
@@ -115,11 +109,7 @@ func (n *node) onLeader(env algo.Env, m *algo.Message) {
 	}
 	n.src = m.Index
 	n.num = max(n.num, m.Index.Num)
-	for _, u := range env.Neighbors() {
-		if u != m.From {
-			env.Send(u, *m)
-		}
-	}
+	n.cfg.up.Spread(env, algo.Message{Type: Leader, Index: m.Index, Peer: m.Peer}, m.From)
 	n.follow(env, m.Peer)
 }
 

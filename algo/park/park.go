@@ -41,6 +41,18 @@
 //     saved leader, as a merge.
 //   - A node waiting for a leader that never comes (its source crashed)
 //     elects after the election timeout.
+//   - With the broadcast medium (parameter medium=broadcast, package
+//     adhoc), Election, Leader and Heartbeat go out as one transmission
+//     each; nothing else changes, for Acks go to k alone already and a node
+//     in an election ignores a repeat of it: the copy k hears, and those
+//     nodes already in the election hear, are such repeats. The source's
+//     resend, the Election to a neighbour that appears and the Leader that
+//     ends a stale election stay unicast. One election on a connected
+//     network of n nodes and E links, L of them but the source with one
+//     neighbour: Election and Leader n-L transmissions each, heard 2E-L
+//     times (unicast: 2E-(n-1) messages each); Acks go along k as in
+//     unicast (with constant delays, the sum of the nodes' distances to
+//     the source in both).
 package park
 
 import (

@@ -17,20 +17,27 @@ import (
 
 // sent counts messages by type name from a time on.
 type sent struct {
-	from time.Duration
-	by   map[string]int
-	node map[algo.NodeID]int // election messages by sender
+	from  time.Duration
+	by    map[string]int
+	heard map[string]int      // receptions by type
+	node  map[algo.NodeID]int // election messages by sender
 }
 
 func newSent(from time.Duration) *sent {
-	return &sent{from: from, by: map[string]int{}, node: map[algo.NodeID]int{}}
+	return &sent{from: from, by: map[string]int{}, heard: map[string]int{}, node: map[algo.NodeID]int{}}
 }
 
 func (s *sent) Observe(e *trace.Event) {
-	if e.Kind != trace.Sent || e.At < s.from {
+	if e.At < s.from {
 		return
 	}
 	name := []string{"election", "ack", "leader", "heartbeat"}[e.Msg.Type]
+	if e.Kind == trace.Delivered {
+		s.heard[name]++
+	}
+	if e.Kind != trace.Sent {
+		return
+	}
 	s.by[name]++
 	if name == "election" {
 		s.node[e.Node]++
@@ -70,28 +77,49 @@ func load(t *testing.T, name string) *scenario.Scenario {
 // the tree's, floods one Leader likewise, and every other node's Ack travels
 // to the source one hop at a time: with constant delays the Elections arrive
 // first along shortest paths, so the Acks number the sum of the distances.
+// With the broadcast medium, Election and Leader are one transmission from
+// each node that has a neighbour besides the one it heard them from: n-L
+// each (L the nodes but the source with one neighbour), heard 2E-L times;
+// the Acks are unicast's.
 func TestOneElectionExactCounts(t *testing.T) {
-	for _, shape := range []string{"line:2", "line:10", "ring:9", "star:8", "grid:5x4", "complete:7", "tree:25", "layered:3"} {
-		t.Run(shape, func(t *testing.T) {
-			s := scenario.Default()
-			s.Algorithm, s.Topology, s.Params = "park", shape, nil
-			s.Delay = sim.DefaultDelay
-			s.Duration = 40 * time.Second
-			s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-			at := 5 * time.Second
-			s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{1}}}
-			w := newSent(at)
-			sum := runtest.Run(t, s, w)
-			g := runtest.Network(t, s)
-			want := 2*sum.Edges - (sum.Nodes - 1)
-			hops := 0
-			for _, d := range distances(g, 1) {
-				hops += d
-			}
-			if w.by["election"] != want || w.by["leader"] != want || w.by["ack"] != hops {
-				t.Errorf("election %d, leader %d, ack %d; want %d, %d, %d", w.by["election"], w.by["leader"], w.by["ack"], want, want, hops)
-			}
-		})
+	for _, medium := range []string{"unicast", "broadcast"} {
+		for _, shape := range []string{"line:2", "line:10", "ring:9", "star:8", "grid:5x4", "complete:7", "tree:25", "layered:3"} {
+			t.Run(medium+"/"+shape, func(t *testing.T) {
+				s := scenario.Default()
+				s.Algorithm, s.Topology, s.Params = "park", shape, map[string]string{"medium": medium}
+				s.Delay = sim.DefaultDelay
+				s.Duration = 40 * time.Second
+				s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+				const source = 1
+				at := 5 * time.Second
+				s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{source}}}
+				w := newSent(at)
+				sum := runtest.Run(t, s, w)
+				g := runtest.Network(t, s)
+				hops := 0
+				for _, d := range distances(g, source) {
+					hops += d
+				}
+				flood, heard := 2*sum.Edges-(sum.Nodes-1), 2*sum.Edges-(sum.Nodes-1)
+				if medium == "broadcast" {
+					l := 0
+					for v := range g.N() {
+						if len(g.Neighbors(algo.NodeID(v))) == 1 && v != source {
+							l++
+						}
+					}
+					flood, heard = sum.Nodes-l, 2*sum.Edges-l
+				}
+				for _, c := range []struct {
+					typ         string
+					sent, heard int
+				}{{"election", flood, heard}, {"leader", flood, heard}, {"ack", hops, hops}} {
+					if w.by[c.typ] != c.sent || w.heard[c.typ] != c.heard {
+						t.Errorf("%s: %d sent, heard %d times; want %d and %d", c.typ, w.by[c.typ], w.heard[c.typ], c.sent, c.heard)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -29,8 +29,15 @@ func (n *node) join(env algo.Env, src algo.Index, parent algo.NodeID) {
 	for _, u := range nbrs {
 		if u != parent {
 			n.pending = append(n.pending, awaited{id: u})
-			env.Send(u, algo.Message{Type: Election, Index: src})
+			if !n.cfg.up.Broadcast {
+				env.Send(u, algo.Message{Type: Election, Index: src})
+			}
 		}
+	}
+	if n.cfg.up.Broadcast && len(n.pending) > 0 {
+		// One transmission, naming the parent: a neighbour already in
+		// src learns from it that this node is not its child.
+		algo.Broadcast(env, algo.Message{Type: Election, Index: src, Peer: algo.Peer{ID: parent}})
 	}
 	env.SetTimer(adhoc.TimerTimeout, n.cfg.electionTimeout)
 	if len(n.pending) > 0 {
@@ -41,6 +48,10 @@ func (n *node) join(env algo.Env, src algo.Index, parent algo.NodeID) {
 
 func (n *node) onElection(env algo.Env, m *algo.Message) {
 	src := m.Index
+	if n.cfg.up.Broadcast {
+		n.onElectionBroadcast(env, m)
+		return
+	}
 	switch {
 	case n.src.Less(src):
 		// A higher computation: join it, abandoning a lower one (III-B1).
@@ -94,11 +105,7 @@ func (n *node) finish(env algo.Env) {
 // announce adopts lid as the leader of computation src and floods it to the
 // neighbours, except the one it came from.
 func (n *node) announce(env algo.Env, lid algo.Peer, from algo.NodeID) {
-	for _, u := range env.Neighbors() {
-		if u != from {
-			env.Send(u, algo.Message{Type: Leader, Index: n.src, Peer: lid})
-		}
-	}
+	n.cfg.up.Spread(env, algo.Message{Type: Leader, Index: n.src, Peer: lid}, from)
 	n.follow(env, lid)
 }
 

@@ -42,17 +42,28 @@ func (n *node) probe(env algo.Env) {
 // timeout instead costs a whole new election. An Ack the prober already
 // has settles nothing (settle finds nobody), so the answer is harmless
 // when the probe merely crossed the Ack.
+//
+// With the broadcast medium a node that finished the computation answers
+// with its Leader: the prober waits in it still (its Leader was lost).
 func (n *node) onProbe(env algo.Env, m *algo.Message) {
-	if m.Index != n.src || !n.delta {
-		return
-	}
 	switch {
-	case m.From == n.parent && n.acked:
-		env.Send(m.From, algo.Message{Type: Ack, Index: n.src, Peer: n.max})
-	case m.From != n.parent:
-		env.Send(m.From, algo.Message{Type: Ack, Index: n.src, Peer: algo.NoPeer})
+	case m.Index != n.src:
+	case n.delta:
+		n.answerProbe(env, m.From)
+	case n.cfg.up.Broadcast && n.up.Leader.ID != algo.None:
+		env.Send(m.From, algo.Message{Type: Leader, Index: n.src, Peer: n.up.Leader})
+	}
+}
+
+// answerProbe answers a probe from y of the computation this node is in.
+func (n *node) answerProbe(env algo.Env, y algo.NodeID) {
+	switch {
+	case y == n.parent && n.acked:
+		env.Send(y, algo.Message{Type: Ack, Index: n.src, Peer: n.max})
+	case y != n.parent:
+		env.Send(y, algo.Message{Type: Ack, Index: n.src, Peer: algo.NoPeer})
 	default:
-		env.Send(m.From, algo.Message{Type: Reply, Index: m.Index})
+		env.Send(y, algo.Message{Type: Reply, Index: n.src})
 	}
 }
 

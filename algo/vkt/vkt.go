@@ -285,6 +285,10 @@ func (n *node) Receive(env algo.Env, m *algo.Message) {
 // told the leader, which settles a merge at once.
 func (n *node) NeighborUp(env algo.Env, id algo.NodeID) {
 	switch {
+	case n.delta && !n.acked && n.cfg.up.Broadcast:
+		// Answered as a probe (broadcast.go): the two settle each other.
+		n.await(id)
+		env.Send(id, algo.Message{Type: Election, Index: n.src, Peer: algo.Peer{ID: n.parent}, Level: 1})
 	case n.delta && !n.acked:
 		n.await(id)
 		env.Send(id, algo.Message{Type: Election, Index: n.src})

@@ -218,3 +218,68 @@ func TestRandomFaults(t *testing.T) {
 		})
 	}
 }
+
+// air counts, from a time on, the transmissions (Sent) and receptions
+// (Delivered) of each type, and keeps the nodes' degrees from the links
+// announced at the start.
+type air struct {
+	from        time.Duration
+	sent, heard map[string]int
+	deg         map[algo.NodeID]int
+}
+
+func (a *air) Observe(e *trace.Event) {
+	if e.Kind == trace.LinkUp && e.At == 0 {
+		a.deg[e.Node]++
+		a.deg[e.Peer]++
+	}
+	if e.At < a.from {
+		return
+	}
+	switch e.Kind {
+	case trace.Sent:
+		a.sent[vkt.MessageNames[e.Msg.Type]]++
+	case trace.Delivered:
+		a.heard[vkt.MessageNames[e.Msg.Type]]++
+	}
+}
+
+// TestBroadcastElectionExactCounts: with the broadcast medium one election
+// over a settled network is one Election and one Leader transmission from
+// every node that has a neighbour besides its parent, and one Ack from
+// every node but the source: n-L, n-1 and n-L transmissions, heard
+// 2E-L, n-1 and 2E-L times (L the nodes but the source with a single
+// neighbour); unicast's 3(2E-(n-1)) messages.
+func TestBroadcastElectionExactCounts(t *testing.T) {
+	for _, shape := range []string{"line:2", "line:12", "ring:9", "star:10", "grid:5x4", "complete:8", "tree:30", "layered:3", "ba:40:2"} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/seed%d", shape, seed), func(t *testing.T) {
+				s := scenario.Default()
+				s.Algorithm, s.Topology, s.Seed = "vkt", shape, seed
+				s.Params = map[string]string{"medium": "broadcast"}
+				s.Values = sim.Values{Mode: sim.ValueRandom}
+				s.Duration = 40 * time.Second
+				s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
+				at := 5 * time.Second
+				const source = 1
+				s.Events = []sim.Action{{At: at, Kind: sim.ElectAt, Nodes: []algo.NodeID{source}}}
+				a := &air{from: at, sent: map[string]int{}, heard: map[string]int{}, deg: map[algo.NodeID]int{}}
+				sum := runtest.Run(t, s, a)
+				n, e, l := sum.Nodes, sum.Edges, 0
+				for v, d := range a.deg {
+					if d == 1 && v != source {
+						l++
+					}
+				}
+				for _, c := range []struct {
+					typ         string
+					sent, heard int
+				}{{"election", n - l, 2*e - l}, {"ack", n - 1, n - 1}, {"leader", n - l, 2*e - l}, {"probe", 0, 0}} {
+					if a.sent[c.typ] != c.sent || a.heard[c.typ] != c.heard {
+						t.Errorf("%s: %d transmissions heard %d times, want %d and %d (n %d, E %d, L %d)", c.typ, a.sent[c.typ], a.heard[c.typ], c.sent, c.heard, n, e, l)
+					}
+				}
+			})
+		}
+	}
+}
