@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,6 +48,7 @@ func newFuzzCmd() *cobra.Command {
 	var seed uint64
 	var outside, asJSON bool
 	var out string
+	var params []string
 	cmd := &cobra.Command{
 		Use:   "fuzz",
 		Short: "Run random fault schedules against an algorithm and shrink what fails",
@@ -67,6 +69,7 @@ make the command fail).
 Exit status: 0 when no run failed within the model; 1 on bad input or
 error; 2 when runs within the model broke the specification.`,
 		Example: `  elect fuzz --algo vkt --runs 10000 --seed 1
+  elect fuzz --algo vkt -p medium=broadcast --runs 10000
   elect fuzz --algo all --runs 1000 --json
   elect fuzz --algo echo --outside --runs 2000`,
 		Args: cobra.NoArgs,
@@ -90,11 +93,28 @@ error; 2 when runs within the model broke the specification.`,
 			case maxNodes < 3:
 				return fmt.Errorf("--max-nodes %d: want at least 3", maxNodes)
 			}
+			fixed := map[string]string{}
+			for _, p := range params {
+				k, v, ok := strings.Cut(p, "=")
+				if !ok || k == "" {
+					return fmt.Errorf("--param %q: want NAME=VALUE", p)
+				}
+				fixed[k] = v
+			}
+			if len(fixed) > 0 && algos == "all" {
+				return errors.New("--param names a parameter of one algorithm: give --algo NAME with it")
+			}
+			if len(fixed) > 0 {
+				a, _ := algo.Lookup(algos) // looked up above
+				if _, err := a.Resolve(fixed); err != nil {
+					return fmt.Errorf("--param: %w", err)
+				}
+			}
 			enc := json.NewEncoder(cmd.OutOrStdout())
 			var broke, inModel, violations int
 			for _, name := range names {
 				cfg := torture.Config{Algorithm: name, Runs: runs, Seed: seed, First: first, Outside: outside,
-					Limits: torture.Limits{MaxNodes: maxNodes}, ShrinkBudget: budget}
+					Limits: torture.Limits{MaxNodes: maxNodes}, ShrinkBudget: budget, Params: fixed}
 				cfg.Progress = func(done, failed int) {
 					if done%1000 == 0 && done < runs {
 						fmt.Fprintf(cmd.ErrOrStderr(), "fuzz %s: %d runs, %d failed\n", name, done, failed)
@@ -148,6 +168,7 @@ error; 2 when runs within the model broke the specification.`,
 	fl.IntVar(&budget, "shrink-budget", 300, "runs to spend shrinking each failure (negative: do not shrink)")
 	fl.StringVar(&out, "out", "fuzz-failures", "directory for the failing scenarios, shrunk")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object per algorithm instead of the report")
+	fl.StringArrayVarP(&params, "param", "p", nil, "algorithm parameter NAME=VALUE that every run takes, over what the search draws (repeatable), e.g. -p medium=broadcast")
 	return cmd
 }
 

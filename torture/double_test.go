@@ -38,8 +38,17 @@ func init() {
 			// FIFO (a node's floods of one computation arrive in order, and
 			// a flood of an old computation never overtakes a newer one).
 			Model: algo.Model{Spontaneous: true, FIFO: true, Crash: true, Partition: true},
-			Build: func(algo.Params, int) (func(algo.NodeID) algo.Machine, error) {
-				return func(algo.NodeID) algo.Machine { return &doubleNode{forgetful: forgetful} }, nil
+			// forget=true is the bug as a parameter, for a campaign that
+			// fixes it (Config.Params).
+			Params: []algo.Param{{Name: "forget", Default: "false", Doc: "take any better node from any computation (the bug)", Check: func(s string) error {
+				if s != "true" && s != "false" {
+					return fmt.Errorf("%q: want true or false", s)
+				}
+				return nil
+			}}},
+			Build: func(p algo.Params, _ int) (func(algo.NodeID) algo.Machine, error) {
+				forget := forgetful || p["forget"] == "true"
+				return func(algo.NodeID) algo.Machine { return &doubleNode{forgetful: forget} }, nil
 			},
 		})
 	}

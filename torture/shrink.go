@@ -1,6 +1,7 @@
 package torture
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -18,6 +19,12 @@ import (
 // stops when no step helps or after budget tries, and returns the smallest
 // failing scenario and the tries it made.
 func Shrink(s *scenario.Scenario, fails func(*scenario.Scenario) bool, budget int) (*scenario.Scenario, int) {
+	return shrink(s, fails, budget, nil)
+}
+
+// shrink is Shrink keeping the parameters keep: a campaign's fixed ones
+// (Config.Params), which the scenario must go on running with.
+func shrink(s *scenario.Scenario, fails func(*scenario.Scenario) bool, budget int, keep map[string]string) (*scenario.Scenario, int) {
 	best := s.Clone()
 	tries := 0
 	try := func(c *scenario.Scenario) bool {
@@ -80,7 +87,11 @@ func Shrink(s *scenario.Scenario, fails func(*scenario.Scenario) bool, budget in
 				c.Values = sim.Values{Mode: sim.ValueID}
 				return ok
 			},
-			func(c *scenario.Scenario) bool { ok := len(c.Params) > 0; c.Params = nil; return ok },
+			func(c *scenario.Scenario) bool {
+				ok := len(c.Params) > len(keep)
+				c.Params = maps.Clone(keep)
+				return ok
+			},
 			func(c *scenario.Scenario) bool { ok := c.Initiators != ""; c.Initiators = ""; return ok },
 		} {
 			c := best.Clone()

@@ -2,6 +2,7 @@ package torture
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"runtime/debug"
 	"strings"
@@ -31,6 +32,11 @@ type Config struct {
 	ShrinkBudget int
 	// Progress, when set, is called after every run.
 	Progress func(done int, failed int)
+	// Params are algorithm parameters every run takes, over what the
+	// generator draws (elect fuzz -p NAME=VALUE): a variant of the
+	// algorithm searched on its own, like vkt's medium=broadcast. Shrinking
+	// keeps them.
+	Params map[string]string
 }
 
 // Failure is a run that broke the specification.
@@ -76,10 +82,19 @@ func Run(cfg Config) (*Report, error) {
 	if cfg.ShrinkBudget == 0 {
 		cfg.ShrinkBudget = 300
 	}
+	if _, err := a.Resolve(cfg.Params); err != nil {
+		return nil, err
+	}
 	rep := &Report{Algorithm: a.Name, Faults: faults, Seed: cfg.Seed, ByProperty: map[string]int{}}
 	start := time.Now()
 	for i := cfg.First; i < cfg.First+cfg.Runs; i++ {
 		s := Scenario(a, faults, cfg.Limits, cfg.Seed, i)
+		if len(cfg.Params) > 0 {
+			if s.Params == nil {
+				s.Params = map[string]string{}
+			}
+			maps.Copy(s.Params, cfg.Params)
+		}
 		sum, err := run(s)
 		if err != nil {
 			// A generated scenario the simulator refuses is a bug of the
@@ -103,7 +118,7 @@ func Run(cfg Config) (*Report, error) {
 					f.ShrunkSummary = got
 					return true
 				}
-				f.Shrunk, f.ShrinkRuns = Shrink(s, fails, cfg.ShrinkBudget)
+				f.Shrunk, f.ShrinkRuns = shrink(s, fails, cfg.ShrinkBudget, cfg.Params)
 			}
 			rep.Failures = append(rep.Failures, f)
 		}

@@ -169,6 +169,28 @@ func TestCatchesForgetful(t *testing.T) {
 	t.Logf("test-forgetful failed %d of 300 runs", len(forgetful.Failures))
 }
 
+// A campaign's fixed parameters go into every run, over what the generator
+// draws, and stay in the shrunk scenarios: test-careful with its bug
+// switched on fails as test-forgetful does, and every failure it writes
+// still names the parameter. A parameter the algorithm refuses is an error.
+func TestFixedParams(t *testing.T) {
+	rep, err := Run(Config{Algorithm: "test-careful", Runs: 300, Seed: 1, ShrinkBudget: 200, Params: map[string]string{"forget": "true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failures) == 0 {
+		t.Fatal("with forget=true fixed, no run failed: the parameter did not reach the runs")
+	}
+	for _, f := range rep.Failures[:min(3, len(rep.Failures))] {
+		if f.Scenario.Params["forget"] != "true" || f.Shrunk.Params["forget"] != "true" || !Fails(f.Shrunk) {
+			t.Errorf("run %d: params %v, shrunk to %v (still failing: %v); want forget=true kept", f.Run, f.Scenario.Params, f.Shrunk.Params, Fails(f.Shrunk))
+		}
+	}
+	if _, err := Run(Config{Algorithm: "test-careful", Runs: 1, Params: map[string]string{"forget": "maybe"}}); err == nil || !strings.Contains(err.Error(), "forget") {
+		t.Errorf("a refused parameter: %v, want an error naming it", err)
+	}
+}
+
 // TestInModelCampaign is the short campaign CI runs: 150 runs of every
 // algorithm inside its model, with no failure (docs/BENCHMARKS.md has the
 // 10,000-run ones).
