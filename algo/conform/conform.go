@@ -26,12 +26,14 @@
 //     shrinking; a failure prints the smallest scenario found and the
 //     command that replays it.
 //
-// Options shorten or widen the work (Runs, MaxNodes); the defaults take a
-// few seconds for the built-in algorithms.
+// Options shorten or widen the work (Runs, MaxNodes), or hold a variant of
+// the algorithm to the contract (Param); the defaults take a few seconds for
+// the built-in algorithms.
 package conform
 
 import (
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -55,6 +57,7 @@ type config struct {
 	runs     int
 	maxNodes int
 	seed     uint64
+	params   map[string]string
 }
 
 // Runs sets how many random scenarios the fault search runs (default 40;
@@ -67,6 +70,18 @@ func MaxNodes(n int) Option { return func(c *config) { c.maxNodes = n } }
 // Seed sets the fault search's campaign seed (default 1), as elect fuzz
 // --seed does.
 func Seed(s uint64) Option { return func(c *config) { c.seed = s } }
+
+// Param runs the machine, runs and fuzz checks with the parameter name set
+// to value (repeatable): a variant of the algorithm, such as vkt's
+// medium=broadcast, held to the same contract.
+func Param(name, value string) Option {
+	return func(c *config) {
+		if c.params == nil {
+			c.params = map[string]string{}
+		}
+		c.params[name] = value
+	}
+}
 
 // Run runs the conformance kit on the registered algorithm name; see the
 // package comment for what it checks.
@@ -85,8 +100,8 @@ func Run(t *testing.T, name string, opts ...Option) {
 	}
 	t.Run("registry", func(t *testing.T) { checkRegistry(t, a) })
 	t.Run("params", func(t *testing.T) { checkParams(t, a) })
-	t.Run("machine", func(t *testing.T) { checkMachine(t, a) })
-	t.Run("runs", func(t *testing.T) { checkRuns(t, a) })
+	t.Run("machine", func(t *testing.T) { checkMachine(t, a, cfg.params) })
+	t.Run("runs", func(t *testing.T) { checkRuns(t, a, cfg.params) })
 	t.Run("fuzz", func(t *testing.T) { checkFuzz(t, a, cfg) })
 }
 
@@ -157,9 +172,9 @@ func checkParams(t *testing.T, a *algo.Algorithm) {
 	}
 }
 
-func checkMachine(t *testing.T, a *algo.Algorithm) {
+func checkMachine(t *testing.T, a *algo.Algorithm, params map[string]string) {
 	n := smallest(t, a)
-	_, newNode, err := a.Instantiate(nil, n)
+	_, newNode, err := a.Instantiate(params, n)
 	if err != nil {
 		t.Fatalf("build on %d nodes: %v", n, err)
 	}
@@ -218,7 +233,7 @@ func checkStatus(t *testing.T, what string, s algo.Status, n int) {
 	}
 }
 
-func checkRuns(t *testing.T, a *algo.Algorithm) {
+func checkRuns(t *testing.T, a *algo.Algorithm, params map[string]string) {
 	for _, topology := range topologies(a) {
 		for _, v := range []struct {
 			values string
@@ -228,7 +243,7 @@ func checkRuns(t *testing.T, a *algo.Algorithm) {
 			name := fmt.Sprintf("%s/%s", topology, values)
 			t.Run(name, func(t *testing.T) {
 				s := scenario.Default()
-				s.Algorithm, s.Topology, s.Seed, s.Params = a.Name, topology, 7, nil
+				s.Algorithm, s.Topology, s.Seed, s.Params = a.Name, topology, 7, maps.Clone(params)
 				s.Values = sim.Values{Mode: mode}
 				s.Events, s.Loss = nil, 0
 				if !a.Model.Spontaneous {
@@ -239,9 +254,9 @@ func checkRuns(t *testing.T, a *algo.Algorithm) {
 					return
 				}
 				if len(first.Violations) > 0 {
-					t.Errorf("%d violation(s), first: %s %s at %.3f ms (replay: elect sim --algo %s --topology %s --seed %d --values %s)",
+					t.Errorf("%d violation(s), first: %s %s at %.3f ms (replay: elect sim --algo %s --topology %s --seed %d --values %s%s)",
 						first.ViolationCount, first.Violations[0].Property, first.Violations[0].Reason, first.Violations[0].AtMS,
-						a.Name, topology, s.Seed, values)
+						a.Name, topology, s.Seed, values, paramFlags(params))
 				}
 				for _, st := range statuses {
 					checkStatus(t, "a run's input", st, first.Nodes)
@@ -286,7 +301,7 @@ func checkFuzz(t *testing.T, a *algo.Algorithm, cfg config) {
 	err := safely(func() error {
 		var err error
 		rep, err = torture.Run(torture.Config{Algorithm: a.Name, Runs: cfg.runs, Seed: cfg.seed,
-			Limits: torture.Limits{MaxNodes: cfg.maxNodes}, ShrinkBudget: 100})
+			Limits: torture.Limits{MaxNodes: cfg.maxNodes}, ShrinkBudget: 100, Params: cfg.params})
 		return err
 	})
 	if err != nil {
@@ -299,9 +314,18 @@ func checkFuzz(t *testing.T, a *algo.Algorithm, cfg config) {
 		if sum != nil && len(sum.Violations) > 0 {
 			why = fmt.Sprintf("%s at %.3f ms: %s", sum.Violations[0].Property, sum.Violations[0].AtMS, sum.Violations[0].Reason)
 		}
-		t.Errorf("run %d of the fault search (faults: %s) fails: %s\nreplay: elect fuzz --algo %s --seed %d --first %d --runs 1\nsmallest scenario (save it and run elect sim FILE):\n%s",
-			f.Run, torture.Tolerated(a.Model), why, a.Name, cfg.seed, f.Run, indent(string(file)))
+		t.Errorf("run %d of the fault search (faults: %s) fails: %s\nreplay: elect fuzz --algo %s%s --seed %d --first %d --runs 1\nsmallest scenario (save it and run elect sim FILE):\n%s",
+			f.Run, torture.Tolerated(a.Model), why, a.Name, paramFlags(cfg.params), cfg.seed, f.Run, indent(string(file)))
 	}
+}
+
+// paramFlags writes params as elect's -p flags, in name order.
+func paramFlags(params map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		fmt.Fprintf(&b, " -p %s=%s", k, params[k])
+	}
+	return b.String()
 }
 
 func indent(s string) string {

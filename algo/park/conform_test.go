@@ -10,4 +10,5 @@ import (
 // user's, must pass.
 func TestConform(t *testing.T) {
 	t.Run("park", func(t *testing.T) { conform.Run(t, "park") })
+	t.Run("park/broadcast", func(t *testing.T) { conform.Run(t, "park", conform.Param("medium", "broadcast")) })
 }

@@ -10,4 +10,5 @@ import (
 // user's, must pass.
 func TestConform(t *testing.T) {
 	t.Run("vkt", func(t *testing.T) { conform.Run(t, "vkt") })
+	t.Run("vkt/broadcast", func(t *testing.T) { conform.Run(t, "vkt", conform.Param("medium", "broadcast")) })
 }
