@@ -44,6 +44,12 @@ import "github.com/electgo/elect/algo"
 // 3n-1-2L transmissions and 4E+n-1-2L receptions. A heartbeat: 2E-(n-1)
 // messages against n-L' transmissions and 2E-L' receptions (L' the nodes
 // of one neighbour other than the leader).
+//
+// Under loss the broadcast medium is a little ahead: over the chaos soak's
+// 200 schedules in the simulator (5 nodes of a complete network; crashes,
+// freezes and partitions in the first 7 s of 14) the nodes were without a
+// leader 2.3%, 3.8% and 6.8% of the time at 5, 10 and 20% loss, against
+// 2.6%, 4.3% and 7.5% with unicast; 0.2% for both without loss.
 
 // onElectionBroadcast is onElection with the broadcast medium.
 func (n *node) onElectionBroadcast(env algo.Env, m *algo.Message) {
