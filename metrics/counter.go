@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/wiresize"
 	"github.com/electgo/elect/trace"
 )
 
@@ -16,9 +17,14 @@ type Counter struct {
 	Events    uint64   // every event of the stream
 	Reports   []Report // the first MaxReports reports
 	Reported  int      // all of them
-	Sent      []uint64 // by message type
-	Delivered []uint64 // by message type
+	Sent      []uint64 // transmissions, by message type
+	Delivered []uint64 // receptions, by message type
 	Dropped   [trace.NumDropReasons]uint64
+	// Broadcasts counts the transmissions that were broadcasts (to
+	// algo.Everyone), and Bytes the bytes of every transmission, each
+	// counted as the runtime would send it: one unsigned datagram
+	// (internal/wiresize).
+	Broadcasts, Bytes uint64
 	// LinkChanges counts the links that movement brought up or down.
 	LinkChanges uint64
 	// ElectionsStarted counts the computations nodes started: a node taking
@@ -69,6 +75,10 @@ func (c *Counter) Observe(e *trace.Event) {
 		if int(e.Msg.Type) < len(c.Sent) {
 			c.Sent[e.Msg.Type]++
 		}
+		if e.Peer == algo.Everyone {
+			c.Broadcasts++
+		}
+		c.Bytes += uint64(wiresize.Message(len(e.Msg.Peers), len(e.Msg.Data)))
 	case trace.Delivered:
 		if int(e.Msg.Type) < len(c.Delivered) {
 			c.Delivered[e.Msg.Type]++
@@ -188,12 +198,14 @@ func (c *Counter) Rates(end time.Duration, messages uint64) Rates {
 
 // Messages renders the counts with the algorithm's type names.
 func (c *Counter) Messages(names []string) Messages {
-	m := Messages{ByType: map[string]uint64{}, DropReasons: map[string]uint64{}}
+	m := Messages{ByType: map[string]uint64{}, DeliveredByType: map[string]uint64{}, DropReasons: map[string]uint64{},
+		Broadcasts: c.Broadcasts, Bytes: c.Bytes}
 	for t, n := range c.Sent {
 		m.Total += n
 		m.Delivered += c.Delivered[t]
 		if t < len(names) {
 			m.ByType[names[t]] += n
+			m.DeliveredByType[names[t]] += c.Delivered[t]
 		}
 	}
 	for r, n := range c.Dropped {

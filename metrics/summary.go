@@ -139,12 +139,20 @@ type Report struct {
 // MaxReports bounds the reports a summary lists.
 const MaxReports = 100
 
-// Messages counts traffic by the documents' type names.
+// Messages counts traffic by the documents' type names. Total and ByType
+// count transmissions: a unicast message is one, and so is a broadcast
+// (Broadcasts of them), which every node in range hears; Delivered and
+// DeliveredByType count receptions.
 type Messages struct {
-	Total     uint64            `json:"total"`
-	ByType    map[string]uint64 `json:"by_type"`
-	Delivered uint64            `json:"delivered"`
-	Dropped   uint64            `json:"dropped"`
+	Total           uint64            `json:"total"`
+	ByType          map[string]uint64 `json:"by_type"`
+	Delivered       uint64            `json:"delivered"`
+	DeliveredByType map[string]uint64 `json:"delivered_by_type"`
+	Dropped         uint64            `json:"dropped"`
+	Broadcasts      uint64            `json:"broadcasts"`
+	// Bytes are the bytes on the air: every transmission as the runtime
+	// sends it, one unsigned datagram (a signed one has 32 bytes more).
+	Bytes uint64 `json:"bytes"`
 	// DropReasons counts the dropped messages by why; always present ({}
 	// when none was dropped), so that scripts can read it.
 	DropReasons map[string]uint64 `json:"drop_reasons"`

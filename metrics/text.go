@@ -57,7 +57,12 @@ func WriteText(w io.Writer, s *Summary) error {
 			s.EndMS, stop, group(s.Events), s.WallMS, s.TraceHash)
 	}
 
-	fmt.Fprintf(&b, "messages: %s sent, %s delivered, %s dropped\n", group(s.Messages.Total), group(s.Messages.Delivered), group(s.Messages.Dropped))
+	bcast := ""
+	if s.Messages.Broadcasts > 0 {
+		bcast = fmt.Sprintf(" (%s of them broadcasts)", group(s.Messages.Broadcasts))
+	}
+	fmt.Fprintf(&b, "messages: %s sent%s, %s delivered, %s dropped; %s bytes on the air\n", group(s.Messages.Total), bcast,
+		group(s.Messages.Delivered), group(s.Messages.Dropped), group(s.Messages.Bytes))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, k := range sortedKeys(s.Messages.ByType) {
 		fmt.Fprintf(tw, "  %s\t%s\t\n", k, group(s.Messages.ByType[k]))

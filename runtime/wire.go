@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/wiresize"
 )
 
 // The wire format of every UDP datagram between elect nodes. docs/wire.md is
@@ -39,10 +40,10 @@ const (
 	offCluster    = 10
 	offSeq        = 14
 	offPayloadLen = 22
-	headerLen     = 24
+	headerLen     = wiresize.Header
 
-	checksumLen = 4
-	tagLen      = sha256.Size
+	checksumLen = wiresize.Checksum
+	tagLen      = wiresize.Tag
 
 	// minDatagram is a header, an empty payload and a checksum: anything
 	// shorter cannot even be checked.
@@ -63,11 +64,9 @@ const (
 const (
 	helloPayloadLen = 16 // the sender's value and the highest fencing token it knows
 
-	// messageFixedLen is a message payload with no peers and no data: type,
-	// destination, level, index.num, index.id, peer.id, peer.value, the peer
-	// count and the data length.
-	messageFixedLen = 1 + 4 + 4 + 4 + 4 + 4 + 8 + 2 + 2
-	peerLen         = 4 + 8
+	// messageFixedLen is a message payload with no peers and no data.
+	messageFixedLen = wiresize.MessageFixed
+	peerLen         = wiresize.Peer
 
 	// frameFixedLen is a frame's numbers before its message: destination,
 	// epoch, their epoch, ack, seq and the data byte (0: a bare

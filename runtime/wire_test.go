@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/wiresize"
 )
 
 const testCluster = 7
@@ -622,5 +623,24 @@ func TestFrameRoundTrip(t *testing.T) {
 	f := testFrames()[0]
 	if _, err := plain.AppendFrame(nil, f.Payload.From, f.Payload.To+1, 1, &f); err == nil {
 		t.Errorf("a frame to another node than its message's was encoded")
+	}
+}
+
+// The sizes the metrics count a simulated run's bytes with
+// (internal/wiresize) are those of the datagrams written here.
+func TestWireSizes(t *testing.T) {
+	m := &algo.Message{Type: 1, To: 2, Peers: []algo.Peer{{ID: 1}, {ID: 2}, {ID: 3}}, Data: []byte("hello")}
+	b, err := plain.AppendMessage(nil, 9, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := wiresize.Message(3, 5); len(b) != want {
+		t.Errorf("unsigned: %d bytes, wiresize says %d", len(b), want)
+	}
+	if b, _ = keyed.AppendMessage(nil, 9, m); len(b) != wiresize.Message(3, 5)+wiresize.Tag {
+		t.Errorf("signed: %d bytes, wiresize says %d", len(b), wiresize.Message(3, 5)+wiresize.Tag)
+	}
+	if wiresize.Tag != sha256.Size {
+		t.Errorf("the tag is %d bytes, SHA-256 %d", wiresize.Tag, sha256.Size)
 	}
 }
