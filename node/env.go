@@ -2,6 +2,7 @@ package node
 
 import (
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -63,6 +64,39 @@ func (e *env) Send(to algo.NodeID, m algo.Message) {
 	n.buf = b
 	n.write(b, nb.addr)
 	n.metrics.sent[m.Type].Add(1)
+}
+
+// Broadcast sends m as one datagram to the broadcast address (Config.Broadcast:
+// a subnet broadcast, or a multicast group), addressed to algo.Everyone,
+// which every node that hears it takes: one transmission, as on a radio.
+// Signed and numbered as any datagram, it passes each receiver's replay
+// window for its sender. A node with no broadcast address, or whose
+// algorithm runs over reliable links (one per neighbour), sends a copy to
+// each neighbour instead, as algo.Broadcast does on a driver without a
+// broadcast medium.
+func (e *env) Broadcast(m algo.Message) {
+	n := (*Node)(e)
+	if n.reliable || !n.cfg.Broadcast.IsValid() {
+		for _, u := range slices.Clone(n.up) {
+			e.Send(u, m)
+		}
+		return
+	}
+	m.From, m.To = n.cfg.ID, algo.Everyone
+	if n.cfg.Corrupt {
+		m.Corrupt()
+	}
+	n.seq++
+	b, err := n.codec.AppendMessage(n.buf[:0], n.seq, &m)
+	if err != nil {
+		n.metrics.unroutable.Add(1)
+		n.log.Error("message not sent", "type", n.names[m.Type], "to", "everyone", "err", err)
+		return
+	}
+	n.buf = b
+	n.write(b, n.cfg.Broadcast)
+	n.metrics.sent[m.Type].Add(1)
+	n.metrics.broadcasts.Add(1)
 }
 
 // SetTimer arms timer t. Each arming has a generation; an expiry of an

@@ -82,6 +82,9 @@ type CountersJSON struct {
 	LinkAcks        uint64 `json:"link_acks"`
 	LinkFailures    uint64 `json:"link_failures"`
 	SyncMessages    uint64 `json:"sync_messages"`
+	// Broadcasts are the algorithm messages (among Sent) that went as one
+	// datagram to the broadcast address.
+	Broadcasts uint64 `json:"broadcasts"`
 	// KernelDrops are datagrams for this node that its socket's receive
 	// buffer had no room for (Linux; 0 where the system does not tell).
 	KernelDrops uint64 `json:"kernel_drops"`
@@ -104,7 +107,7 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 			HellosSent: c.hellosSent.Load(), HellosRecv: c.hellosReceived.Load(), Unroutable: c.unroutable.Load(),
 			Elections: c.elections.Load(), LeaderChanges: c.leaderChanges.Load(),
 			LinkRetransmits: c.retransmits.Load(), LinkAcks: c.acks.Load(), LinkFailures: c.linkFailures.Load(),
-			SyncMessages: c.syncSent.Load(), KernelDrops: n.kernelDrops(),
+			SyncMessages: c.syncSent.Load(), Broadcasts: c.broadcasts.Load(), KernelDrops: n.kernelDrops(),
 		},
 	}
 	if !n.startedAt().IsZero() {

@@ -417,7 +417,7 @@ func (n *Node) receive(in inbound) {
 		n.metrics.rejected[runtime.ReasonReplay].Add(1)
 		return
 	}
-	if d.Kind == runtime.KindMessage && d.Message.To != n.cfg.ID || d.Kind == runtime.KindFrame && d.To != n.cfg.ID {
+	if d.Kind == runtime.KindMessage && d.Message.To != n.cfg.ID && d.Message.To != algo.Everyone || d.Kind == runtime.KindFrame && d.To != n.cfg.ID {
 		n.metrics.rejected[runtime.ReasonMisaddressed].Add(1)
 		return
 	}
