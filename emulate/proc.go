@@ -205,6 +205,7 @@ func add(a, b node.CountersJSON) node.CountersJSON {
 		HellosSent: a.HellosSent + b.HellosSent, HellosRecv: a.HellosRecv + b.HellosRecv,
 		Unroutable: a.Unroutable + b.Unroutable, Elections: a.Elections + b.Elections,
 		LeaderChanges: a.LeaderChanges + b.LeaderChanges,
+		Broadcasts:    a.Broadcasts + b.Broadcasts, MessageBytes: a.MessageBytes + b.MessageBytes,
 	}
 }
 

@@ -215,6 +215,9 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		counter.Sent[t] = counted.Sent[name]
 		counter.Delivered[t] = counted.Received[name]
 	}
+	// Transmissions, broadcasts and bytes as the nodes sent them (signed:
+	// the run has a key).
+	counter.Broadcasts, counter.Bytes = counted.Broadcasts, counted.MessageBytes
 	counter.Fill(sum, a.Messages)
 	if m := &sum.Messages; m.Total > m.Delivered {
 		// Lost in the network, whatever the cause: the kernel's drops,

@@ -64,6 +64,7 @@ func (e *env) Send(to algo.NodeID, m algo.Message) {
 	n.buf = b
 	n.write(b, nb.addr)
 	n.metrics.sent[m.Type].Add(1)
+	n.metrics.messageBytes.Add(uint64(len(b)))
 }
 
 // Broadcast sends m as one datagram to the broadcast address (Config.Broadcast:
@@ -96,6 +97,7 @@ func (e *env) Broadcast(m algo.Message) {
 	n.buf = b
 	n.write(b, n.cfg.Broadcast)
 	n.metrics.sent[m.Type].Add(1)
+	n.metrics.messageBytes.Add(uint64(len(b)))
 	n.metrics.broadcasts.Add(1)
 }
 

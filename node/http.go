@@ -85,6 +85,9 @@ type CountersJSON struct {
 	// Broadcasts are the algorithm messages (among Sent) that went as one
 	// datagram to the broadcast address.
 	Broadcasts uint64 `json:"broadcasts"`
+	// MessageBytes are the bytes of the datagrams that carried algorithm
+	// messages, as sent (signed when the node has a key).
+	MessageBytes uint64 `json:"message_bytes"`
 	// KernelDrops are datagrams for this node that its socket's receive
 	// buffer had no room for (Linux; 0 where the system does not tell).
 	KernelDrops uint64 `json:"kernel_drops"`
@@ -107,7 +110,8 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 			HellosSent: c.hellosSent.Load(), HellosRecv: c.hellosReceived.Load(), Unroutable: c.unroutable.Load(),
 			Elections: c.elections.Load(), LeaderChanges: c.leaderChanges.Load(),
 			LinkRetransmits: c.retransmits.Load(), LinkAcks: c.acks.Load(), LinkFailures: c.linkFailures.Load(),
-			SyncMessages: c.syncSent.Load(), Broadcasts: c.broadcasts.Load(), KernelDrops: n.kernelDrops(),
+			SyncMessages: c.syncSent.Load(), Broadcasts: c.broadcasts.Load(),
+			MessageBytes: c.messageBytes.Load(), KernelDrops: n.kernelDrops(),
 		},
 	}
 	if !n.startedAt().IsZero() {

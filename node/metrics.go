@@ -25,6 +25,7 @@ type counters struct {
 	linkFailures    atomic.Uint64 // reliable links that went unacknowledged
 	syncSent        atomic.Uint64 // the synchronizer's safe messages (pulses.go)
 	broadcasts      atomic.Uint64 // messages sent as one datagram to the broadcast address
+	messageBytes    atomic.Uint64 // bytes of the datagrams that carried algorithm messages (not frames)
 	httpRefused     atomic.Uint64 // state-changing HTTP requests refused (no credential, or the reading-only address)
 	pulses          atomic.Int64  // the synchronizer's current pulse
 	sendErrors      atomic.Uint64
@@ -107,6 +108,7 @@ func (n *Node) WritePrometheus(w io.Writer) error {
 		v                float64
 	}{
 		{"elect_broadcasts_total", "counter", "Algorithm messages sent as one datagram to the broadcast address (counted in elect_messages_sent_total too).", float64(c.broadcasts.Load())},
+		{"elect_message_bytes_total", "counter", "Bytes of the datagrams that carried algorithm messages (reliable links' frames apart).", float64(c.messageBytes.Load())},
 		{"elect_hellos_sent_total", "counter", "Hello beacons sent.", float64(c.hellosSent.Load())},
 		{"elect_hellos_received_total", "counter", "Hello beacons received and accepted.", float64(c.hellosReceived.Load())},
 		{"elect_messages_unroutable_total", "counter", "Messages the algorithm sent to a node that is not a neighbour (lost by contract), or too large for a datagram.", float64(c.unroutable.Load())},
