@@ -211,3 +211,34 @@ func TestReadOldCSV(t *testing.T) {
 		t.Errorf("read %+v", r)
 	}
 }
+
+// A sweep compares an algorithm with its variants: vkt and
+// vkt:medium=broadcast side by side, the variant's parameters its own, its
+// receptions apart from its transmissions; a malformed or refused variant
+// is an error naming it.
+func TestVariants(t *testing.T) {
+	for _, bad := range []string{"vkt:medium", "vkt:medium=radio", "vkt:nosuch=1", "nosuch:medium=broadcast"} {
+		if _, _, err := Variant(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	sw := &Sweep{Experiments: []string{"start"}, Algorithms: []string{"vkt", "vkt:medium=broadcast"},
+		Topologies: []Topology{{Template: "grid:{n}x{n}", Sizes: []int{4}}}, Seeds: []uint64{1},
+		Delay: sim.DefaultDelay, Values: sim.Values{Mode: sim.ValueRandom}}
+	runs, err := sw.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, failed := sw.RunAll(runs, 1, nil)
+	if failed != nil {
+		t.Fatal(failed[0])
+	}
+	uni, bc := rs[0], rs[1]
+	if uni.Algorithm != "vkt" || bc.Algorithm != "vkt:medium=broadcast" {
+		t.Fatalf("runs of %q and %q", uni.Algorithm, bc.Algorithm)
+	}
+	if uni.Receptions != uni.Messages || bc.Messages >= uni.Messages || bc.Receptions <= bc.Messages || bc.Bytes == 0 {
+		t.Errorf("unicast %d sent, %d heard; broadcast %d sent, %d heard, %d bytes: want one reception a message for unicast, fewer transmissions heard more often for broadcast",
+			uni.Messages, uni.Receptions, bc.Messages, bc.Receptions, bc.Bytes)
+	}
+}

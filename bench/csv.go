@@ -19,10 +19,17 @@ var columns = []string{
 	// Added for moving networks; files written before them still read.
 	"mobility", "speed", "link_changes", "link_changes_per_node_minute", "elections_per_node_minute",
 	"leader_changes_per_node_minute", "messages_per_node_second", "reachable_leader_fraction",
+	// Added with the broadcast medium: the receptions and bytes of the
+	// messages counted in "messages".
+	"receptions", "bytes",
 }
 
-// firstColumns are the columns of files written before mobility.
-const firstColumns = 21
+// firstColumns are the columns of files written before mobility, and
+// mobileColumns those written before the broadcast medium.
+const (
+	firstColumns  = 21
+	mobileColumns = 29
+)
 
 // WriteCSV writes results, one row each, after a header.
 func WriteCSV(w io.Writer, results []*Result) error {
@@ -40,6 +47,7 @@ func WriteCSV(w io.Writer, results []*Result) error {
 			f(r.WallMS), r.TraceHash, formatByType(r.ByType),
 			r.Motion, f(r.Speed), strconv.FormatUint(r.LinkChanges, 10), f(r.LinkChangeRate), f(r.ElectionRate),
 			f(r.LeaderChangeRate), f(r.MessagesPerNodeSecond), f(r.Reachable),
+			strconv.FormatUint(r.Receptions, 10), strconv.FormatUint(r.Bytes, 10),
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -56,7 +64,7 @@ func ReadCSV(r io.Reader, name string) ([]*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if !slices.Equal(header, columns) && !slices.Equal(header, columns[:firstColumns]) {
+	if !slices.Equal(header, columns) && !slices.Equal(header, columns[:mobileColumns]) && !slices.Equal(header, columns[:firstColumns]) {
 		return nil, fmt.Errorf("%s:1: not a results file of elect bench (the columns differ)", name)
 	}
 	var out []*Result
@@ -128,6 +136,10 @@ func parseRow(row []string) (*Result, error) {
 		float(26, &r.LeaderChangeRate)
 		float(27, &r.MessagesPerNodeSecond)
 		float(28, &r.Reachable)
+	}
+	if len(row) > mobileColumns {
+		u64(29, &r.Receptions)
+		u64(30, &r.Bytes)
 	}
 	return r, err
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -100,6 +101,10 @@ type Result struct {
 	// those.
 	Messages   uint64
 	Heartbeats uint64
+	// Receptions are the receptions of the messages counted in Messages
+	// (a broadcast is one message heard by every neighbour), and Bytes
+	// their bytes on the air (metrics.Counter.Bytes).
+	Receptions, Bytes uint64
 	// ByType counts every message type sent from From, heartbeats included.
 	ByType     map[string]uint64
 	Leaderless float64
@@ -138,13 +143,13 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := algo.Lookup(r.Algorithm)
+	a, own, err := Variant(r.Algorithm)
 	if err != nil {
 		return nil, err
 	}
 	sc := scenario.Default()
 	sc.File = ""
-	sc.Algorithm, sc.Topology, sc.Seed = r.Algorithm, r.Topology, r.Seed
+	sc.Algorithm, sc.Topology, sc.Seed = a.Name, r.Topology, r.Seed
 	sc.Mobility = r.Mobility()
 	sc.Delay, sc.Values = s.Delay, s.Values
 	sc.Params = map[string]string{}
@@ -153,6 +158,7 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 			sc.Params[p.Name] = v
 		}
 	}
+	maps.Copy(sc.Params, own)
 	x.Setup(sc)
 	if s.Duration > 0 {
 		sc.Duration = s.Duration
@@ -177,6 +183,8 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 			res.Heartbeats += c
 		} else {
 			res.Messages += c
+			res.Receptions += count.Delivered[t]
+			res.Bytes += count.Bytes[t]
 		}
 	}
 	rates := count.Rates(sum.End(), sent)

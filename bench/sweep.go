@@ -23,7 +23,8 @@ import (
 // Sweep is a study: the cross product of its lists.
 type Sweep struct {
 	Experiments []string
-	Algorithms  []string
+	// Algorithms are names or variants, NAME:PARAM=VALUE (Variant).
+	Algorithms []string
 	// Topologies are topology specs in which {n} stands for each of their
 	// sizes.
 	Topologies []Topology
@@ -195,7 +196,7 @@ func (s *Sweep) Runs() ([]Run, error) {
 		x, _ := experiment(e) // checked above
 		for _, a := range s.Algorithms {
 			if x.Outside != nil && !s.OutsideModel {
-				alg, err := algo.Lookup(a)
+				alg, _, err := Variant(a)
 				if err != nil {
 					return nil, err
 				}
@@ -230,7 +231,7 @@ func (s *Sweep) CheckParam(name, value string) error {
 	var unknown []string
 	taken := false
 	for _, an := range s.Algorithms {
-		a, err := algo.Lookup(an)
+		a, _, err := Variant(an)
 		if err != nil {
 			return err
 		}

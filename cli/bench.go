@@ -133,7 +133,7 @@ for the runs it merges).`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, mobile")
-	fl.StringVar(&f.algos, "algos", "vkt", "algorithms, comma-separated")
+	fl.StringVar(&f.algos, "algos", "vkt", "algorithms, comma-separated; a variant is NAME:PARAM=VALUE[:PARAM=VALUE], e.g. vkt,vkt:medium=broadcast")
 	fl.StringArrayVar(&f.topologies, "topology", nil, "topology with {n} for the size, and its sizes after @ (repeatable; default "+strings.Join(defaultTopologies, " and ")+")")
 	fl.StringVar(&f.sizes, "sizes", "", "sizes for the topologies given without @: 50,100 or 2..12 or 16..4096*2")
 	fl.IntVar(&f.seeds, "seeds", 3, "seeds per combination (1..N)")
@@ -162,7 +162,7 @@ func (f *benchFlags) sweep() (*bench.Sweep, error) {
 		return nil, fmt.Errorf("--experiments and --algos need at least one name each")
 	}
 	for _, a := range sw.Algorithms {
-		if _, err := algo.Lookup(a); err != nil {
+		if _, _, err := bench.Variant(a); err != nil {
 			return nil, fmt.Errorf("--algos: %w", err)
 		}
 	}

@@ -240,6 +240,46 @@ func TestEmulateEcho(t *testing.T) {
 	}
 }
 
+// TestEmulateBroadcast runs vkt with the broadcast medium on a line of
+// four namespaces: each broadcast is one datagram to the subnet's
+// broadcast address, and the bridge's rules let exactly the nodes in range
+// hear it. One election from node 0 over the settled line makes n-L = 3
+// Election and 3 Leader transmissions (node 3 has one neighbour), heard
+// 2E-L = 5 times each, and 3 Acks: the simulator's counts exactly; a
+// datagram heard beyond range would be a reception more (and a neighbour
+// too many).
+func TestEmulateBroadcast(t *testing.T) {
+	bin := electBinary(t)
+	s, err := scenario.Parse("broadcast.yaml", []byte(`
+algorithm: vkt
+topology: line:4
+values: id
+params: {medium: broadcast, initiators: none, heartbeat: 10s, timeout: 30s}
+duration: 4s
+check: {stabilization: 1s, liveness: 3s}
+events:
+  - {at: 2s, elect: 0}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	em, si := res.Emulated.Messages, res.Simulated.Messages
+	if em.Total != 9 || em.Broadcasts != 6 || em.Delivered != 13 {
+		t.Errorf("emulated: %d transmissions (%d broadcasts), %d receptions, by type %v / %v; want 9 (6), 13", em.Total, em.Broadcasts, em.Delivered, em.ByType, em.DeliveredByType)
+	}
+	if em.Total != si.Total || em.Delivered != si.Delivered || em.Broadcasts != si.Broadcasts {
+		t.Errorf("emulated %d/%d/%d (transmissions, receptions, broadcasts), simulated %d/%d/%d", em.Total, em.Delivered, em.Broadcasts, si.Total, si.Delivered, si.Broadcasts)
+	}
+	if res.Emulated.ViolationCount != 0 {
+		t.Errorf("violations: %+v", res.Emulated.Violations)
+	}
+	assertGone(t, res.Tag)
+}
+
 // assertGone fails if anything named after run tag is left.
 func assertGone(t *testing.T, tag string) {
 	t.Helper()

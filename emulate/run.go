@@ -217,8 +217,9 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	// Transmissions, broadcasts and bytes as the nodes sent them (signed:
 	// the run has a key).
-	counter.Broadcasts, counter.Bytes = counted.Broadcasts, counted.MessageBytes
+	counter.Broadcasts = counted.Broadcasts
 	counter.Fill(sum, a.Messages)
+	sum.Messages.Bytes = counted.MessageBytes
 	if m := &sum.Messages; m.Total > m.Delivered {
 		// Lost in the network, whatever the cause: the kernel's drops,
 		// a receiver that was down, or a neighbour lost by then.

@@ -21,10 +21,12 @@ type Counter struct {
 	Delivered []uint64 // receptions, by message type
 	Dropped   [trace.NumDropReasons]uint64
 	// Broadcasts counts the transmissions that were broadcasts (to
-	// algo.Everyone), and Bytes the bytes of every transmission, each
+	// algo.Everyone).
+	Broadcasts uint64
+	// Bytes are the bytes of the transmissions, by message type, each
 	// counted as the runtime would send it: one unsigned datagram
 	// (internal/wiresize).
-	Broadcasts, Bytes uint64
+	Bytes []uint64
 	// LinkChanges counts the links that movement brought up or down.
 	LinkChanges uint64
 	// ElectionsStarted counts the computations nodes started: a node taking
@@ -57,7 +59,7 @@ type seenNode struct {
 // NewCounter returns a Counter for an algorithm with the given number of
 // message types.
 func NewCounter(types int) *Counter {
-	return &Counter{Sent: make([]uint64, types), Delivered: make([]uint64, types)}
+	return &Counter{Sent: make([]uint64, types), Delivered: make([]uint64, types), Bytes: make([]uint64, types)}
 }
 
 // Observe counts one event.
@@ -78,7 +80,9 @@ func (c *Counter) Observe(e *trace.Event) {
 		if e.Peer == algo.Everyone {
 			c.Broadcasts++
 		}
-		c.Bytes += uint64(wiresize.Message(len(e.Msg.Peers), len(e.Msg.Data)))
+		if int(e.Msg.Type) < len(c.Bytes) {
+			c.Bytes[e.Msg.Type] += uint64(wiresize.Message(len(e.Msg.Peers), len(e.Msg.Data)))
+		}
 	case trace.Delivered:
 		if int(e.Msg.Type) < len(c.Delivered) {
 			c.Delivered[e.Msg.Type]++
@@ -199,10 +203,11 @@ func (c *Counter) Rates(end time.Duration, messages uint64) Rates {
 // Messages renders the counts with the algorithm's type names.
 func (c *Counter) Messages(names []string) Messages {
 	m := Messages{ByType: map[string]uint64{}, DeliveredByType: map[string]uint64{}, DropReasons: map[string]uint64{},
-		Broadcasts: c.Broadcasts, Bytes: c.Bytes}
+		Broadcasts: c.Broadcasts}
 	for t, n := range c.Sent {
 		m.Total += n
 		m.Delivered += c.Delivered[t]
+		m.Bytes += c.Bytes[t]
 		if t < len(names) {
 			m.ByType[names[t]] += n
 			m.DeliveredByType[names[t]] += c.Delivered[t]
