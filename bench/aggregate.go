@@ -23,7 +23,9 @@ type Point struct {
 	Nodes                           float64            // mean node count
 	ElectionMS                      float64            // mean election time, over the runs that elected
 	ElectionSD                      float64            // its standard deviation
-	PerElection                     float64            // mean messages per election
+	PerElection                     float64            // mean messages (transmissions) per election
+	ReceptionsPerElection           float64            // mean receptions of them per election
+	BytesPerElection                float64            // mean bytes on the air per election
 	PerNode                         float64            // mean messages per node
 	Leaderless                      float64            // mean fraction of node-time without a leader
 	ByType                          map[string]float64 // mean messages per node, by type
@@ -77,6 +79,8 @@ func Aggregate(results []*Result) []Point {
 			if r.Elections > 0 {
 				times = append(times, r.ElectionMS)
 				p.PerElection += r.PerElection()
+				p.ReceptionsPerElection += float64(r.Receptions) / float64(r.Elections)
+				p.BytesPerElection += float64(r.Bytes) / float64(r.Elections)
 				elected++
 			}
 		}
@@ -86,6 +90,8 @@ func Aggregate(results []*Result) []Point {
 		p.Elected = elected
 		if elected > 0 {
 			p.PerElection /= float64(elected)
+			p.ReceptionsPerElection /= float64(elected)
+			p.BytesPerElection /= float64(elected)
 			p.ElectionMS, p.ElectionSD = meanSD(times)
 		}
 		points = append(points, p)
@@ -149,11 +155,11 @@ func writeMoving(w io.Writer, points []Point) error {
 
 func writeStill(w io.Writer, points []Point) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tsize\truns\tnodes\telection ms\t± sd\tmsgs/election\tmsgs/node\tby type, per node\tleaderless %\tviolations\t")
+	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tsize\truns\tnodes\telection ms\t± sd\tmsgs/election\treceptions/election\tbytes/election\tmsgs/node\tby type, per node\tleaderless %\tviolations\t")
 	for _, p := range points {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%.3f\t%d\t\n",
-			p.Experiment, p.Algorithm, p.Template, p.Size, p.Runs, p.Nodes, p.ElectionMS, p.ElectionSD, p.PerElection, p.PerNode,
-			byTypeText(p.ByType), 100*p.Leaderless, p.Violations)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%s\t%.3f\t%d\t\n",
+			p.Experiment, p.Algorithm, p.Template, p.Size, p.Runs, p.Nodes, p.ElectionMS, p.ElectionSD, p.PerElection,
+			p.ReceptionsPerElection, p.BytesPerElection, p.PerNode, byTypeText(p.ByType), 100*p.Leaderless, p.Violations)
 	}
 	return tw.Flush()
 }

@@ -48,7 +48,8 @@ func elected(measured string) func(Point) string {
 
 var figures = []figure{
 	{"election-time", "mean election time", "milliseconds", func(p Point) float64 { return p.ElectionMS }, elected("the elections took no time")},
-	{"messages-per-election", "message overhead per election", "messages", func(p Point) float64 { return p.PerElection }, elected("the elections sent no message")},
+	{"messages-per-election", "message overhead per election (transmissions)", "messages", func(p Point) float64 { return p.PerElection }, elected("the elections sent no message")},
+	{"receptions-per-election", "receptions per election (a broadcast is heard by every neighbour)", "receptions", func(p Point) float64 { return p.ReceptionsPerElection }, elected("the elections sent no message")},
 	{"messages-per-node", "message overhead per node", "messages", func(p Point) float64 { return p.PerNode },
 		func(Point) string { return "no message sent from the experiment's start" }},
 	{"leaderless", "time without a leader", "% of node-time", func(p Point) float64 { return 100 * p.Leaderless },
@@ -94,6 +95,12 @@ func Plot(points []Point, dir, format string) (Plots, error) {
 	return out, nil
 }
 
+// broadcasts says some point's messages were heard more often than sent:
+// a broadcast medium.
+func broadcasts(points []Point) bool {
+	return slices.ContainsFunc(points, func(p Point) bool { return p.ReceptionsPerElection > p.PerElection })
+}
+
 func experimentNames() string {
 	names := make([]string, len(Experiments))
 	for i, x := range Experiments {
@@ -118,6 +125,9 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir, 
 		}
 	}
 	for _, fig := range figs {
+		if fig.file == "receptions-per-election" && !broadcasts(points) {
+			continue // every message was unicast: the receptions are the messages' figure again
+		}
 		file := fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, format)
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s: %s", x.Title, fig.title)
