@@ -3,6 +3,7 @@ package node
 import (
 	"io"
 	"log/slog"
+	"maps"
 	"net/netip"
 	"slices"
 	"sync"
@@ -253,6 +254,35 @@ func TestBootWaitsForPeersOnStaticNetworks(t *testing.T) {
 		nd.start = time.Now().Add(-nd.lossLimit())
 		if got := nd.peersPending(); got != c.waitLater {
 			t.Errorf("%s, HelloLoss beacons passed, peer 1 not heard: waits %v, want %v", c.alg, got, c.waitLater)
+		}
+	}
+}
+
+// A silent neighbour is taken down, unless the algorithm runs on any
+// static network with no failure in its model (the waves): there silence
+// is loss, and a false NeighborDown would end a wave without the node.
+func TestSilenceOnStaticNetworks(t *testing.T) {
+	peers := map[algo.NodeID]netip.AddrPort{0: netip.MustParseAddrPort("127.0.0.1:1"), 1: netip.MustParseAddrPort("127.0.0.1:2")}
+	for _, c := range []struct {
+		alg  string
+		kept bool
+	}{{"echo", true}, {"extinction", true}, {"ring", false}, {"vkt", false}} {
+		cfg := Config{ID: 0, Algorithm: c.alg, Peers: peers, Transport: runtime.NewMemNetwork().Listen(),
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+		if c.alg == "ring" { // a ring of three: node 0's neighbours are 1 and 2
+			cfg.Size = 3
+			cfg.Peers = maps.Clone(peers)
+			cfg.Peers[2] = netip.MustParseAddrPort("127.0.0.1:3")
+		}
+		nd, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		nd.nbrs[1].up, nd.nbrs[1].heard, nd.up = true, now.Add(-10*nd.lossLimit()), []algo.NodeID{1}
+		nd.expire(now)
+		if nd.nbrs[1].up != c.kept {
+			t.Errorf("%s: a neighbour silent for 10 loss limits is up: %v, want %v", c.alg, nd.nbrs[1].up, c.kept)
 		}
 	}
 }
