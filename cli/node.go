@@ -163,12 +163,9 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 		return cfg, fmt.Errorf("--listen %s reaches beyond this machine and there is no --key-file: anyone who reaches it could forge datagrams and lead the cluster; give --key-file (the same file on every node), or --insecure to run so anyway", f.listen)
 	}
 	if f.http != "" {
-		addr, wide, err := httpAddr(f.http)
+		addr, wide, err := guardedAddr("--http", f.http, cfg.Key != nil, f.insecure)
 		if err != nil {
-			return cfg, fmt.Errorf("--http %w", err)
-		}
-		if wide && cfg.Key == nil && !f.insecure {
-			return cfg, fmt.Errorf("--http %s reaches beyond this machine and there is no --key-file to guard POST /elect; give --key-file, serve on loopback or unix:PATH, or --insecure", f.http)
+			return cfg, err
 		}
 		if wide {
 			warnWide(logger, addr, cfg.Key != nil)
@@ -176,12 +173,9 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 		f.http = addr
 	}
 	if f.admin != "" {
-		addr, wide, err := httpAddr(f.admin)
+		addr, _, err := guardedAddr("--admin", f.admin, cfg.Key != nil, f.insecure)
 		if err != nil {
-			return cfg, fmt.Errorf("--admin %w", err)
-		}
-		if wide && cfg.Key == nil && !f.insecure {
-			return cfg, fmt.Errorf("--admin %s reaches beyond this machine and there is no --key-file to guard POST /elect; give --key-file, serve on loopback or unix:PATH, or --insecure", f.admin)
+			return cfg, err
 		}
 		if addr == f.http {
 			return cfg, fmt.Errorf("--admin %s is the --http address: give the operators an address of their own", f.admin)

@@ -51,6 +51,20 @@ func httpAddr(addr string) (string, bool, error) {
 	return net.JoinHostPort(host, port), !loopback(host), nil
 }
 
+// guardedAddr reads the address of an HTTP flag that serves POST /elect
+// (--http, --admin): beyond loopback it needs the key, or --insecure. It
+// says whether the address reaches beyond this machine.
+func guardedAddr(flag, value string, keyed, insecure bool) (string, bool, error) {
+	addr, wide, err := httpAddr(value)
+	if err != nil {
+		return "", false, fmt.Errorf("%s %w", flag, err)
+	}
+	if wide && !keyed && !insecure {
+		return "", false, fmt.Errorf("%s %s reaches beyond this machine and there is no --key-file to guard POST /elect; give --key-file, serve on loopback or unix:PATH, or --insecure", flag, value)
+	}
+	return addr, wide, nil
+}
+
 // loopback says whether host names this machine only.
 func loopback(host string) bool {
 	if host == "localhost" {
