@@ -67,21 +67,25 @@ func (e *Engine) deliverBroadcast(ev event) {
 	for _, k := range rs {
 		nd := &e.nodes[k]
 		to := nd.id
-		m := f.m // each receiver its own copy
+		// Each receiver its own copy, in one place the engine keeps: a
+		// copy of its own would escape to the heap (89 million
+		// allocations on 10,000 moving park nodes).
+		e.copy = f.m
+		m := &e.copy
 		if len(e.crashOn) > 0 {
 			if t, armed := e.crashOn[to]; armed && t == m.Type {
 				delete(e.crashOn, to)
 				e.crash(to) // it dies as the message reaches it, as in deliver
-				e.drop(from, to, &m, trace.LinkBroke)
+				e.drop(from, to, m, trace.LinkBroke)
 				continue
 			}
 		}
 		if e.cfg.Loss > 0 && e.rng.Float64() < e.cfg.Loss {
-			e.drop(from, to, &m, trace.Lost)
+			e.drop(from, to, m, trace.Lost)
 			continue
 		}
-		e.emitMsg(trace.Delivered, to, from, &m, 0)
-		nd.m.Receive(e.point(k), &m)
+		e.emitMsg(trace.Delivered, to, from, m, 0)
+		nd.m.Receive(e.point(k), m)
 		e.noteStatus()
 	}
 	e.flights.release(ev.slot)
