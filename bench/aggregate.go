@@ -36,6 +36,9 @@ type Point struct {
 	Reachable                       float64            // share of node-time following a reachable leader
 	Violations                      int                // over all runs
 	Unchecked                       int
+	// Results are the runs the point is the mean of, for the figures'
+	// intervals.
+	Results []*Result `json:"-"`
 }
 
 // Aggregate averages results by experiment, algorithm, topology and size, in
@@ -58,7 +61,7 @@ func Aggregate(results []*Result) []Point {
 	points := make([]Point, 0, len(order))
 	for _, k := range order {
 		rs := groups[k]
-		p := Point{Experiment: k.e, Algorithm: k.a, Template: k.t, Size: k.n, Motion: k.m, Speed: k.v, Runs: len(rs), ByType: map[string]float64{}}
+		p := Point{Experiment: k.e, Algorithm: k.a, Template: k.t, Size: k.n, Motion: k.m, Speed: k.v, Runs: len(rs), ByType: map[string]float64{}, Results: rs}
 		mean := 1 / float64(len(rs))
 		var times []float64
 		elected := 0

@@ -198,3 +198,38 @@ func Merge(sets ...[]*Result) ([]*Result, error) {
 	slices.SortFunc(out, func(a, b *Result) int { return a.Index - b.Index })
 	return out, nil
 }
+
+// WriteSummaryCSV writes the points, one row each: what identifies them,
+// the runs they hold, and for every figure's measure its mean, the
+// half-width of its 95% confidence interval (Student t) and the runs it is
+// taken over (the elections' measures count the runs that elected). A
+// point of still networks leaves the moving networks' figures empty, and
+// the other way round.
+func WriteSummaryCSV(w io.Writer, points []Point) error {
+	cw := csv.NewWriter(w)
+	head := []string{"experiment", "algorithm", "template", "size", "mobility", "speed", "runs", "nodes"}
+	all := append(slices.Clone(figures), movingFigures...)
+	for _, fig := range all {
+		head = append(head, fig.file, fig.file+"_ci95", fig.file+"_runs")
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	for _, p := range points {
+		row := []string{p.Experiment, p.Algorithm, p.Template, strconv.Itoa(p.Size), p.Motion, f(p.Speed), strconv.Itoa(p.Runs), f(p.Nodes)}
+		for i, fig := range all {
+			if (i >= len(figures)) != (p.Motion != "") {
+				row = append(row, "", "", "") // the figures of the other kind of network
+				continue
+			}
+			iv := fig.intervalOf(p)
+			row = append(row, f(iv.Mean), f(iv.Half), strconv.Itoa(iv.N))
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -13,7 +13,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 )
 
 // figure is one kind of plot: a figure of the measure against the number of
@@ -25,14 +24,32 @@ type figure struct {
 	// zero says what a value of 0 means, for the figures on log scales,
 	// which cannot show it.
 	zero func(p Point) string
+	// run is the measure of one run, and whether the run counts for it
+	// (the elections' figures count the runs that elected): the points'
+	// intervals are taken over these.
+	run func(r *Result) (float64, bool)
+}
+
+// always counts every run; withElection those that measured an election.
+func always(f func(r *Result) float64) func(*Result) (float64, bool) {
+	return func(r *Result) (float64, bool) { return f(r), true }
+}
+
+func withElection(f func(r *Result) float64) func(*Result) (float64, bool) {
+	return func(r *Result) (float64, bool) { return f(r), r.Elections > 0 }
 }
 
 var movingFigures = []figure{
-	{"leader-time", "time with a leader", "% of node-time", func(p Point) float64 { return 100 * (1 - p.Leaderless) }, nil},
-	{"reachable-leader-time", "time following a reachable leader", "% of node-time", func(p Point) float64 { return 100 * p.Reachable }, nil},
-	{"election-rate", "elections started", "per node per minute", func(p Point) float64 { return p.ElectionRate }, nil},
-	{"leader-changes", "leader changes", "per node per minute", func(p Point) float64 { return p.LeaderChangeRate }, nil},
-	{"messages-per-node-second", "messages, heartbeats included", "per node per second", func(p Point) float64 { return p.MessagesPerNodeSecond }, nil},
+	{"leader-time", "time with a leader", "time with a leader (% of node-time)", func(p Point) float64 { return 100 * (1 - p.Leaderless) }, nil,
+		always(func(r *Result) float64 { return 100 * (1 - r.Leaderless) })},
+	{"reachable-leader-time", "time following a reachable leader", "time following a reachable leader (% of node-time)", func(p Point) float64 { return 100 * p.Reachable }, nil,
+		always(func(r *Result) float64 { return 100 * r.Reachable })},
+	{"election-rate", "elections started", "elections started per node per minute", func(p Point) float64 { return p.ElectionRate }, nil,
+		always(func(r *Result) float64 { return r.ElectionRate })},
+	{"leader-changes", "leader changes", "leader changes per node per minute", func(p Point) float64 { return p.LeaderChangeRate }, nil,
+		always(func(r *Result) float64 { return r.LeaderChangeRate })},
+	{"messages-per-node-second", "messages, heartbeats included", "messages per node per second", func(p Point) float64 { return p.MessagesPerNodeSecond }, nil,
+		always(func(r *Result) float64 { return r.MessagesPerNodeSecond })},
 }
 
 // elected says why a figure of elections is 0: none was measured, or, when
@@ -47,13 +64,29 @@ func elected(measured string) func(Point) string {
 }
 
 var figures = []figure{
-	{"election-time", "mean election time", "milliseconds", func(p Point) float64 { return p.ElectionMS }, elected("the elections took no time")},
-	{"messages-per-election", "message overhead per election (transmissions)", "messages", func(p Point) float64 { return p.PerElection }, elected("the elections sent no message")},
-	{"receptions-per-election", "receptions per election (a broadcast is heard by every neighbour)", "receptions", func(p Point) float64 { return p.ReceptionsPerElection }, elected("the elections sent no message")},
-	{"messages-per-node", "message overhead per node", "messages", func(p Point) float64 { return p.PerNode },
-		func(Point) string { return "no message sent from the experiment's start" }},
-	{"leaderless", "time without a leader", "% of node-time", func(p Point) float64 { return 100 * p.Leaderless },
-		func(Point) string { return "never without a leader" }},
+	{"election-time", "mean election time", "election time (ms)", func(p Point) float64 { return p.ElectionMS }, elected("the elections took no time"),
+		withElection(func(r *Result) float64 { return r.ElectionMS })},
+	{"messages-per-election", "message overhead per election", "messages per election (transmissions)", func(p Point) float64 { return p.PerElection }, elected("the elections sent no message"),
+		withElection(func(r *Result) float64 { return r.PerElection() })},
+	{"receptions-per-election", "receptions per election (a broadcast is heard by every neighbour)", "receptions per election", func(p Point) float64 { return p.ReceptionsPerElection }, elected("the elections sent no message"),
+		withElection(func(r *Result) float64 { return float64(r.Receptions) / float64(r.Elections) })},
+	{"messages-per-node", "message overhead per node", "messages per node", func(p Point) float64 { return p.PerNode },
+		func(Point) string { return "no message sent from the experiment's start" }, always(func(r *Result) float64 { return r.PerNode() })},
+	{"leaderless", "time without a leader", "time without a leader (% of node-time)", func(p Point) float64 { return 100 * p.Leaderless },
+		func(Point) string { return "never without a leader" }, always(func(r *Result) float64 { return 100 * r.Leaderless })},
+}
+
+// intervalOf is fig's measure at pt with its 95% interval, over pt's runs.
+func (fig figure) intervalOf(pt Point) Interval {
+	var xs []float64
+	for _, r := range pt.Results {
+		if v, ok := fig.run(r); ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			xs = append(xs, v)
+		}
+	}
+	iv := interval(xs)
+	iv.Mean = fig.value(pt)
+	return iv
 }
 
 // Plots is what Plot made of the points.
@@ -69,18 +102,36 @@ type Plots struct {
 }
 
 // Plot writes, for every experiment among the points, one plot of each
-// figure into dir, as PNG or SVG (format "png" or "svg"). A single point is
+// figure into dir, as PNG, SVG or PDF (format "png", "svg" or "pdf"), 7 by
+// 4.5 inches; PlotStyled takes several formats and a size. A single point is
 // a plot; a figure with no point to show (every value 0 on a log scale, say)
 // is skipped, and Plots says why. The error is for a bad format or a file
 // that cannot be written.
 func Plot(points []Point, dir, format string) (Plots, error) {
+	style, err := ParseStyle(format, "")
+	if err != nil {
+		return Plots{}, err
+	}
+	return PlotStyled(points, dir, style)
+}
+
+// PlotStyled is Plot in the formats and at the size style says. Every point
+// is a mean over its runs with its 95% confidence interval as an error bar
+// (Student t); lines are named in words, in the Okabe–Ito palette with a
+// marker and a dash of their own; the axes say the measure and its unit,
+// and the number of nodes is marked at the sizes swept. The same points
+// give the same files.
+func PlotStyled(points []Point, dir string, style Style) (Plots, error) {
 	var out Plots
-	if format != "png" && format != "svg" {
-		return out, fmt.Errorf("invalid plot format %q (want png or svg)", format)
+	if len(style.Formats) == 0 {
+		style.Formats = DefaultStyle.Formats
+	}
+	if style.Width == 0 || style.Height == 0 {
+		style.Width, style.Height = DefaultStyle.Width, DefaultStyle.Height
 	}
 	for _, x := range Experiments {
 		for _, moving := range []bool{false, true} {
-			if err := plotExperiment(&out, points, x, moving, dir, format); err != nil {
+			if err := plotExperiment(&out, points, x, moving, dir, style); err != nil {
 				return out, err
 			}
 		}
@@ -112,7 +163,7 @@ func experimentNames() string {
 // plotExperiment plots the figures of one experiment: those of still
 // networks against the number of nodes on log scales, those of moving ones
 // against speed on linear scales.
-func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir, format string) error {
+func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir string, style Style) error {
 	names, lines := series(points, x.Name, moving)
 	if len(names) == 0 {
 		return nil
@@ -128,26 +179,28 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir, 
 		if fig.file == "receptions-per-election" && !broadcasts(points) {
 			continue // every message was unicast: the receptions are the messages' figure again
 		}
-		file := fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, format)
+		file := fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, style.Formats[0])
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s: %s", x.Title, fig.title)
 		p.Y.Label.Text = fig.axis
 		p.Legend.Top, p.Legend.Left = true, true
+		var xs []float64 // the swept values, for the ticks
 		if moving {
 			p.X.Label.Text = "speed (m/s)"
 			p.Legend.Top = !strings.HasSuffix(fig.file, "leader-time") // high values: the legend goes below
 		} else {
 			p.X.Label.Text = "nodes"
 			p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-			p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
+			p.Y.Tick.Marker = logTicks{}
 		}
 		total, shown := 0, 0
 		var left []leftOut
 		for i, name := range names {
-			var xy plotter.XYs
+			var pts errXYs
 			for _, pt := range lines[name] {
 				total++
-				v, px := fig.value(pt), pt.Nodes
+				iv := fig.intervalOf(pt)
+				v, px := iv.Mean, pt.Nodes
 				where := fmt.Sprintf("%s at %g node", name, pt.Nodes)
 				if pt.Nodes != 1 {
 					where += "s"
@@ -164,22 +217,35 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir, 
 				case !moving && v <= 0:
 					left = append(left, leftOut{where, "0, which a log scale cannot show (" + fig.zero(pt) + ")"})
 				default:
-					xy = append(xy, plotter.XY{X: px, Y: v})
+					low := iv.Half
+					if !moving {
+						low = min(low, 0.99*v) // a log scale has no 0 to reach
+					} else {
+						low = min(low, v) // nor does any figure of moving networks go below 0
+					}
+					pts.XYs = append(pts.XYs, plotter.XY{X: px, Y: v})
+					pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{low, iv.Half})
+					xs = append(xs, px)
 				}
 			}
-			if len(xy) == 0 {
+			if len(pts.XYs) == 0 {
 				continue
 			}
-			shown += len(xy)
-			line, marks, err := plotter.NewLinePoints(xy)
+			shown += len(pts.XYs)
+			line, marks, err := plotter.NewLinePoints(pts.XYs)
 			if err != nil {
 				return err
 			}
-			line.Color = plotutil.Color(i)
-			marks.Color = plotutil.Color(i)
-			marks.Shape = plotutil.Shape(i)
-			p.Add(line, marks)
-			p.Legend.Add(name, line, marks)
+			c := okabeIto[i%len(okabeIto)]
+			line.Color, line.Dashes = c, plotutil.Dashes(i)
+			marks.Color, marks.Shape = c, plotutil.Shape(i)
+			bars, err := plotter.NewYErrorBars(pts)
+			if err != nil {
+				return err
+			}
+			bars.Color = c
+			p.Add(line, marks, bars)
+			p.Legend.Add(words(name), line, marks)
 		}
 		if shown == 0 {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: no point to plot: %s", file, summarize(left)))
@@ -189,24 +255,58 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir, 
 			linearRange(&p.X)
 			linearRange(&p.Y)
 		} else {
+			p.X.Tick.Marker = sweptTicks(xs)
 			logRange(&p.X)
 			logRange(&p.Y)
 		}
-		path := filepath.Join(dir, file)
-		if err := save(p, path); err != nil {
-			var pe plotPanic
-			if !errors.As(err, &pe) {
-				return err
+		var failed bool
+		for _, format := range style.Formats {
+			path := filepath.Join(dir, fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, format))
+			if err := save(p, path, style); err != nil {
+				var pe plotPanic
+				if !errors.As(err, &pe) {
+					return err
+				}
+				out.Skipped = append(out.Skipped, fmt.Sprintf("%s: the plotting library failed: %v", file, pe.value))
+				failed = true
+				break
 			}
-			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: the plotting library failed: %v", file, pe.value))
-			continue
+			out.Files = append(out.Files, path)
 		}
-		out.Files = append(out.Files, path)
-		if len(left) > 0 {
+		if !failed && len(left) > 0 {
 			out.Partial = append(out.Partial, fmt.Sprintf("%s: %d of %d points left out, %s", file, len(left), total, summarize(left)))
 		}
 	}
 	return nil
+}
+
+// errXYs are a line's points with their error bars.
+type errXYs struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// sweptTicks labels a log axis at the values swept (the sizes), when they
+// are few enough to read; otherwise at 1, 2 and 5 times each power of ten.
+func sweptTicks(xs []float64) plot.Ticker {
+	vals := slices.Compact(slices.Sorted(slices.Values(xs)))
+	if len(vals) == 0 || len(vals) > 12 {
+		return logTicks{}
+	}
+	return sizeTicks(vals)
+}
+
+// sizeTicks marks an axis at given values, each labelled.
+type sizeTicks []float64
+
+func (t sizeTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for _, v := range t {
+		if v >= min && v <= max {
+			out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+		}
+	}
+	return out
 }
 
 // leftOut is a point a figure leaves out: where, and why.
@@ -266,13 +366,13 @@ func (p plotPanic) Error() string { return fmt.Sprintf("plot: %v", p.value) }
 // save draws the plot, then writes it: a plot that cannot be drawn leaves
 // no empty file behind. A panic of the plotting library (it panics on data
 // it cannot scale) comes back as a plotPanic.
-func save(p *plot.Plot, path string) (err error) {
+func save(p *plot.Plot, path string, style Style) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = plotPanic{r}
 		}
 	}()
-	c, err := p.WriterTo(7*vg.Inch, 4.5*vg.Inch, strings.TrimPrefix(filepath.Ext(path), "."))
+	c, err := p.WriterTo(style.Width, style.Height, strings.TrimPrefix(filepath.Ext(path), "."))
 	if err != nil {
 		return err
 	}

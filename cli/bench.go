@@ -32,6 +32,8 @@ type benchFlags struct {
 	jobs         int
 	out          string
 	format       string
+	plotSize     string
+	style        bench.Style
 	shard        string
 	quiet        bool
 	mobility     []string
@@ -125,7 +127,7 @@ for the runs it merges).`,
 			}
 			if shard.N > 1 {
 				fmt.Fprintf(out, "merge the shards and plot with: elect bench plot %s/results-*-of-%d.csv --out %s\n", f.out, shard.N, f.out)
-			} else if err := report(out, results, f.out, f.format); err != nil {
+			} else if err := report(out, results, f.out, f.style); err != nil {
 				return err
 			}
 			return outcome(cmd.ErrOrStderr(), path, len(runs), results, failed)
@@ -142,7 +144,8 @@ for the runs it merges).`,
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE, for the algorithms that have it (repeatable)")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "runs at once")
 	fl.StringVar(&f.out, "out", "bench-out", "directory for the results, table and plots")
-	fl.StringVar(&f.format, "format", "png", "plot format: png or svg")
+	fl.StringVar(&f.format, "format", "png", plotFormatDoc)
+	fl.StringVar(&f.plotSize, "plot-size", "", plotSizeDoc)
 	fl.StringVar(&f.shard, "shard", "", "run only part K of N of the sweep (K/N)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fl.StringArrayVar(&f.mobility, "mobility", nil, "how nodes move, {v} standing for each speed (repeatable; default "+bench.DefaultMobility+" when --speeds is given)")
@@ -226,8 +229,8 @@ func (f *benchFlags) sweep() (*bench.Sweep, error) {
 			return nil, fmt.Errorf("--duration: %w", err)
 		}
 	}
-	if f.format != "png" && f.format != "svg" {
-		return nil, fmt.Errorf("--format: %q, want png or svg", f.format)
+	if f.style, err = plotStyle(f.format, f.plotSize); err != nil {
+		return nil, err
 	}
 	return sw, nil
 }
@@ -278,7 +281,25 @@ func writeResults(path string, results []*bench.Result) error {
 
 // report writes the summary table (to out and OUT/summary.txt) and the
 // plots, and says which figures it could not plot and why.
-func report(out io.Writer, results []*bench.Result, dir, format string) error {
+// The flags of the figures' style, the same for bench and bench plot.
+const (
+	plotFormatDoc = "plot formats: png, svg or pdf, or several comma-separated (png,pdf)"
+	plotSizeDoc   = "each figure's size, WIDTHxHEIGHT in inches or centimetres: 3.5x2.5in for a column of a two-column paper (default 7x4.5in)"
+)
+
+// plotStyle reads --format and --plot-size, naming the flag at fault.
+func plotStyle(format, size string) (bench.Style, error) {
+	style, err := bench.ParseStyle(format, "")
+	if err != nil {
+		return style, fmt.Errorf("--format: %w", err)
+	}
+	if _, err := bench.ParseStyle("png", size); err != nil {
+		return style, fmt.Errorf("--plot-size: %w", err)
+	}
+	return bench.ParseStyle(format, size)
+}
+
+func report(out io.Writer, results []*bench.Result, dir string, style bench.Style) error {
 	points := bench.Aggregate(results)
 	sum, err := os.Create(filepath.Join(dir, "summary.txt"))
 	if err != nil {
@@ -291,7 +312,18 @@ func report(out io.Writer, results []*bench.Result, dir, format string) error {
 	if err := sum.Close(); err != nil {
 		return err
 	}
-	plots, err := bench.Plot(points, dir, format)
+	sc, err := os.Create(filepath.Join(dir, "summary.csv"))
+	if err != nil {
+		return err
+	}
+	if err := bench.WriteSummaryCSV(sc, points); err != nil {
+		sc.Close()
+		return err
+	}
+	if err := sc.Close(); err != nil {
+		return err
+	}
+	plots, err := bench.PlotStyled(points, dir, style)
 	if err != nil {
 		return err
 	}
@@ -373,12 +405,16 @@ func listFailures(w io.Writer, failed []*bench.RunError) {
 }
 
 func newBenchPlotCmd() *cobra.Command {
-	var out, format string
+	var out, format, size string
 	cmd := &cobra.Command{
 		Use:   "plot RESULTS.csv...",
 		Short: "Merge results files (the shards of a sweep) and make the table and plots",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			style, err := plotStyle(format, size)
+			if err != nil {
+				return err
+			}
 			var sets [][]*bench.Result
 			for _, path := range args {
 				f, err := os.Open(path)
@@ -403,13 +439,14 @@ func newBenchPlotCmd() *cobra.Command {
 			if err := writeResults(path, merged); err != nil {
 				return err
 			}
-			if err := report(cmd.OutOrStdout(), merged, out, format); err != nil {
+			if err := report(cmd.OutOrStdout(), merged, out, style); err != nil {
 				return err
 			}
 			return outcome(cmd.ErrOrStderr(), path, len(merged), merged, nil)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "bench-out", "directory for the merged results, table and plots")
-	cmd.Flags().StringVar(&format, "format", "png", "plot format: png or svg")
+	cmd.Flags().StringVar(&format, "format", "png", plotFormatDoc)
+	cmd.Flags().StringVar(&size, "plot-size", "", plotSizeDoc)
 	return cmd
 }
