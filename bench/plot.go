@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
 )
 
 // figure is one kind of plot: a figure of the measure against the number of
@@ -182,6 +183,9 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 		file := fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, style.Formats[0])
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s: %s", x.Title, fig.title)
+		if t, one := sharedTemplate(names); one {
+			p.Title.Text += " (" + topologyWords(t) + ")" // said once, not in every line's name
+		}
 		p.Y.Label.Text = fig.axis
 		p.Legend.Top, p.Legend.Left = true, true
 		var xs []float64 // the swept values, for the ticks
@@ -244,8 +248,14 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 				return err
 			}
 			bars.Color = c
+			k := vg.Length(shrink(style)) // markers and caps in proportion, as the text
+			marks.Radius, bars.CapWidth = marks.Radius*k, bars.CapWidth*k
 			p.Add(line, marks, bars)
-			p.Legend.Add(words(name), line, marks)
+			label := words(name)
+			if _, one := sharedTemplate(names); one {
+				label = words(strings.SplitN(name, " ", 2)[0])
+			}
+			p.Legend.Add(label, line, marks)
 		}
 		if shown == 0 {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: no point to plot: %s", file, summarize(left)))
@@ -259,6 +269,7 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 			logRange(&p.X)
 			logRange(&p.Y)
 		}
+		fit(p, style)
 		var failed bool
 		for _, format := range style.Formats {
 			path := filepath.Join(dir, fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, format))
@@ -278,6 +289,47 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 		}
 	}
 	return nil
+}
+
+// sharedTemplate is the topology every line of a figure was run on, when
+// they share one (a line's name is "ALGORITHM TEMPLATE[ MOTION]").
+func sharedTemplate(names []string) (string, bool) {
+	var t string
+	for i, n := range names {
+		_, rest, _ := strings.Cut(n, " ")
+		if i > 0 && rest != t {
+			return "", false
+		}
+		t = rest
+	}
+	return t, t != ""
+}
+
+// fit scales the text to the figure: the library's sizes suit its 7 by 4.5
+// inches; a paper's column (3.5 inches) gets them in proportion, 6 points
+// at least, so that the labels neither overlap nor fill the plot.
+func fit(p *plot.Plot, style Style) {
+	k := shrink(style)
+	if k >= 1 {
+		return
+	}
+	scale := func(l *vg.Length) { *l = max(vg.Length(float64(*l)*k), 6) }
+	scale(&p.Title.TextStyle.Font.Size)
+	scale(&p.Legend.TextStyle.Font.Size)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		scale(&a.Label.TextStyle.Font.Size)
+		scale(&a.Tick.Label.Font.Size)
+	}
+	p.Legend.ThumbnailWidth = vg.Length(float64(p.Legend.ThumbnailWidth) * k)
+	if lt, ok := p.Y.Tick.Marker.(logTicks); ok {
+		lt.decadesOnly = true // a short axis has no room for 2 and 5
+		p.Y.Tick.Marker = lt
+	}
+}
+
+// shrink is how much smaller than the default the figure is (1 at most).
+func shrink(style Style) float64 {
+	return min(1, float64(style.Width)/float64(DefaultStyle.Width), float64(style.Height)/float64(DefaultStyle.Height))
 }
 
 // errXYs are a line's points with their error bars.
@@ -391,9 +443,11 @@ func save(p *plot.Plot, path string, style Style) (err error) {
 // labelled, with the other integer multiples as minor ticks: a narrow range
 // (8 to 80, say) still gets labels. A range that is not positive and finite
 // has no ticks.
-type logTicks struct{}
+type logTicks struct {
+	decadesOnly bool // label the powers of ten alone, on an axis spanning more than two
+}
 
-func (logTicks) Ticks(min, max float64) []plot.Tick {
+func (lt logTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0) || !(max >= min) || math.IsInf(max, 0) {
 		return nil // log10 of 0 is -Inf: counting decades from it never ends
 	}
@@ -406,7 +460,8 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
+			wide := lt.decadesOnly && max/min > 100
+			if m == 1 || !wide && (m == 2 || m == 5) {
 				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
 			}
 			ticks = append(ticks, t)
