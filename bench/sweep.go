@@ -287,6 +287,18 @@ func ParseShard(s string) (Shard, error) {
 	return sh, nil
 }
 
+// Range is this shard's block of a campaign of runs numbered first to
+// first+runs-1 (elect fuzz): blocks of equal size but the last, in order,
+// so that shards together hold every run once.
+func (sh Shard) Range(first, runs int) (int, int) {
+	if sh.N <= 1 {
+		return first, runs
+	}
+	size := (runs + sh.N - 1) / sh.N
+	from := min((sh.K-1)*size, runs)
+	return first + from, min(size, runs-from)
+}
+
 // Of keeps the runs of this shard.
 func (sh Shard) Of(runs []Run) []Run {
 	if sh.N <= 1 {

@@ -100,13 +100,11 @@ for the runs it merges).`,
 			if len(runs) == 0 {
 				return fmt.Errorf("no run left: every experiment is outside the models of the algorithms (give --outside-model to run them anyway)")
 			}
-			shard := bench.Shard{K: 1, N: 1}
-			if f.shard != "" {
-				if shard, err = bench.ParseShard(f.shard); err != nil {
-					return fmt.Errorf("--shard: %w", err)
-				}
-				runs = shard.Of(runs)
+			shard, err := shardOf(cmd, f.shard)
+			if err != nil {
+				return err
 			}
+			runs = shard.Of(runs)
 			if err := os.MkdirAll(f.out, 0o755); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
@@ -146,7 +144,7 @@ for the runs it merges).`,
 	fl.StringVar(&f.out, "out", "bench-out", "directory for the results, table and plots")
 	fl.StringVar(&f.format, "format", "png", plotFormatDoc)
 	fl.StringVar(&f.plotSize, "plot-size", "", plotSizeDoc)
-	fl.StringVar(&f.shard, "shard", "", "run only part K of N of the sweep (K/N)")
+	fl.StringVar(&f.shard, "shard", "", "run only part K of N of the sweep (K/N); in a Slurm job array or a Kubernetes Indexed Job the task's own by default")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fl.StringArrayVar(&f.mobility, "mobility", nil, "how nodes move, {v} standing for each speed (repeatable; default "+bench.DefaultMobility+" when --speeds is given)")
 	fl.StringVar(&f.speeds, "speeds", "", "node speeds in m/s for moving networks: 0,1,2,5,10,20")
@@ -281,6 +279,27 @@ func writeResults(path string, results []*bench.Result) error {
 
 // report writes the summary table (to out and OUT/summary.txt) and the
 // plots, and says which figures it could not plot and why.
+// shardOf is the shard a command runs: --shard K/N when given, else the
+// one an array job's scheduler gives the task (Slurm, Kubernetes), said on
+// stderr; the whole of it otherwise.
+func shardOf(cmd *cobra.Command, flag string) (bench.Shard, error) {
+	if flag != "" {
+		sh, err := bench.ParseShard(flag)
+		if err != nil {
+			return sh, fmt.Errorf("--shard: %w", err)
+		}
+		return sh, nil
+	}
+	sh, from, ok, err := bench.SchedulerShard(os.Getenv)
+	if err != nil {
+		return sh, fmt.Errorf("the shard from the scheduler: %w", err)
+	}
+	if ok {
+		fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: running %s (--shard overrides it)\n", from)
+	}
+	return sh, nil
+}
+
 // The flags of the figures' style, the same for bench and bench plot.
 const (
 	plotFormatDoc = "plot formats: png, svg or pdf, or several comma-separated (png,pdf)"
@@ -431,6 +450,13 @@ func newBenchPlotCmd() *cobra.Command {
 			merged, err := bench.Merge(sets...)
 			if err != nil {
 				return err
+			}
+			names := make([]string, len(args))
+			for i, a := range args {
+				names[i] = filepath.Base(a)
+			}
+			if missing := bench.MissingShards(names); len(missing) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: shards %s are missing: the table and plots hold the others' runs only\n", strings.Join(missing, ", "))
 			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return fmt.Errorf("--out: %w", err)

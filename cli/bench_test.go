@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -236,5 +238,46 @@ func TestBenchOutsideModel(t *testing.T) {
 	code, _, errOut = cli(t, "bench", "--quiet", "--out", dir, "--experiments", "crash", "--algos", "echo", "--topology", "ring:{n}@5")
 	if code != ExitError || !strings.Contains(errOut, "no run left: every experiment is outside the models") {
 		t.Errorf("nothing left to run: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// In an array job each task runs its own shard with the same command line:
+// fuzz takes its block of runs from Slurm's variables, bench its share of
+// the sweep from Kubernetes', and bench plot says which shards it lacks.
+func TestShardsFromTheScheduler(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "3")
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "0")
+	t.Setenv("SLURM_ARRAY_TASK_MAX", "2")
+	var out, errOut bytes.Buffer
+	if code := Run([]string{"fuzz", "--algo", "vkt", "--runs", "10", "--json", "--out", dir}, &out, &errOut); code != ExitOK {
+		t.Fatalf("fuzz: exit %d: %s", code, errOut.String())
+	}
+	var r fuzzResult
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.First != 4 || r.Runs != 4 || !strings.Contains(errOut.String(), "Slurm array task 1 (shard 2 of 3)") {
+		t.Errorf("fuzz in Slurm task 1 of 0-2: first %d, runs %d (%v); stderr %q; want runs 4-7", r.First, r.Runs, err, errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := Run([]string{"fuzz", "--algo", "vkt", "--runs", "10", "--json", "--shard", "1/1", "--out", dir}, &out, &errOut); code != ExitOK || json.Unmarshal(out.Bytes(), &r) != nil || r.Runs != 10 {
+		t.Errorf("--shard 1/1 over the scheduler's: exit %d, %d runs", code, r.Runs)
+	}
+
+	for _, k := range []string{"SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX"} {
+		os.Unsetenv(k)
+	}
+	t.Setenv("JOB_COMPLETION_INDEX", "0")
+	t.Setenv("JOB_COMPLETIONS", "2")
+	out.Reset()
+	errOut.Reset()
+	args := []string{"bench", "--algos", "vkt", "--experiments", "start", "--topology", "ring:{n}@4,5", "--seeds", "1", "--out", dir, "--quiet"}
+	if code := Run(args, &out, &errOut); code != ExitOK || !strings.Contains(out.String(), "results-1-of-2.csv") {
+		t.Fatalf("bench in completion index 0 of 2: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := Run([]string{"bench", "plot", filepath.Join(dir, "results-1-of-2.csv"), "--out", dir}, &out, &errOut); code != ExitOK || !strings.Contains(errOut.String(), "shards 2/2 are missing") {
+		t.Errorf("plot of one shard of two: exit %d, stderr %q", code, errOut.String())
 	}
 }

@@ -49,6 +49,7 @@ func newFuzzCmd() *cobra.Command {
 	var outside, asJSON bool
 	var out string
 	var params []string
+	var shardFlag string
 	cmd := &cobra.Command{
 		Use:   "fuzz",
 		Short: "Run random fault schedules against an algorithm and shrink what fails",
@@ -92,6 +93,15 @@ error; 2 when runs within the model broke the specification.`,
 				return fmt.Errorf("--first %d: want 0 or more", first)
 			case maxNodes < 3:
 				return fmt.Errorf("--max-nodes %d: want at least 3", maxNodes)
+			}
+			shard, err := shardOf(cmd, shardFlag)
+			if err != nil {
+				return err
+			}
+			first, runs = shard.Range(first, runs)
+			if runs == 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: shard %d/%d holds no run\n", shard.K, shard.N)
+				return nil
 			}
 			fixed := map[string]string{}
 			for _, p := range params {
@@ -168,6 +178,7 @@ error; 2 when runs within the model broke the specification.`,
 	fl.IntVar(&budget, "shrink-budget", 300, "runs to spend shrinking each failure (negative: do not shrink)")
 	fl.StringVar(&out, "out", "fuzz-failures", "directory for the failing scenarios, shrunk")
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object per algorithm instead of the report")
+	fl.StringVar(&shardFlag, "shard", "", "run only part K of N of the runs (K/N): a block of them, the failures of every part going to the same --out without clashing; in a Slurm job array or a Kubernetes Indexed Job the task's own by default")
 	fl.StringArrayVarP(&params, "param", "p", nil, "algorithm parameter NAME=VALUE that every run takes, over what the search draws (repeatable), e.g. -p medium=broadcast")
 	return cmd
 }
