@@ -113,7 +113,8 @@ func TestWriteText(t *testing.T) {
 	s := &Summary{
 		Algorithm: "echo", Topology: "line:3", Nodes: 3, Edges: 2, Seed: 1, Quiescent: true,
 		Messages:   Messages{Total: 6, ByType: map[string]uint64{"explorer": 2, "echo": 2, "info": 2}, Delivered: 6},
-		Elections:  Elections{Completed: 1, MeanTimeMS: 4, MaxTimeMS: 4},
+		Elections:  Elections{Completed: 1, MeanTimeMS: 4, MaxTimeMS: 4, List: []Election{{StartMS: 1500, EndMS: 1504, Nodes: 3, Leader: 2}}},
+		Faults:     []Moment{{AtMS: 1000, What: "node 3 crashes"}},
 		Final:      []NodeFinal{{ID: 0, Leader: 2, State: "Norm"}, {ID: 1, Leader: 2, State: "Norm"}, {ID: 2, Leader: 2, State: "Norm"}, {ID: 3, Leader: algo.None, State: "Wait"}},
 		Components: [][]algo.NodeID{{0, 1, 2}, {3}},
 	}
@@ -125,7 +126,8 @@ func TestWriteText(t *testing.T) {
 	for _, want := range []string{
 		"echo on line:3: 3 nodes, 2 edges, seed 1",
 		"messages: 6 sent, 6 delivered, 0 dropped",
-		"elections: 1 completed, mean 4.000 ms",
+		"the run:\n        1 s  node 3 crashes\n      1.5 s  3 nodes elect node 2 in 4.0 ms\n",
+		"elections: 1 completed, mean 4.0 ms",
 		"3 nodes (0, 1, ... 2): leader 2",
 		"1 node (3): 1 without a leader",
 		"check: OK",

@@ -24,6 +24,9 @@ type Summary struct {
 
 	Messages  Messages  `json:"messages"`
 	Elections Elections `json:"elections"`
+	// Faults are the scenario's events as they struck, in words and in
+	// time order: with Elections.List, the run's story.
+	Faults []Moment `json:"faults,omitempty"`
 
 	LeaderlessFraction float64 `json:"leaderless_fraction"`
 	// Mobility and RangeM say how the nodes moved and their radio range,
@@ -156,6 +159,13 @@ type Messages struct {
 	// DropReasons counts the dropped messages by why; always present ({}
 	// when none was dropped), so that scripts can read it.
 	DropReasons map[string]uint64 `json:"drop_reasons"`
+}
+
+// Moment is something that happened in a run, in words: a fault of the
+// scenario as it struck ("the leader, node 34, crashes").
+type Moment struct {
+	AtMS float64 `json:"at_ms"`
+	What string  `json:"what"`
 }
 
 // Elections summarises completed election episodes.

@@ -1,8 +1,10 @@
 package metrics
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,8 +55,8 @@ func WriteText(w io.Writer, s *Summary) error {
 		}
 		b.WriteString("\n\n")
 	} else {
-		fmt.Fprintf(&b, "ran %.3f ms of virtual time (%s): %s events in %.0f ms, trace hash %s\n\n",
-			s.EndMS, stop, group(s.Events), s.WallMS, s.TraceHash)
+		fmt.Fprintf(&b, "ran %s of virtual time (%s): %s events in %s, trace hash %s\n\n",
+			natural(s.EndMS), stop, group(s.Events), natural(s.WallMS), s.TraceHash)
 	}
 
 	bcast := ""
@@ -73,21 +75,15 @@ func WriteText(w io.Writer, s *Summary) error {
 	tw.Flush()
 
 	e := s.Elections
+	writeStory(&b, s)
 	fmt.Fprintf(&b, "\nelections: %d completed", e.Completed)
 	if e.Completed > 0 {
-		fmt.Fprintf(&b, ", mean %.3f ms, longest %.3f ms", e.MeanTimeMS, e.MaxTimeMS)
+		fmt.Fprintf(&b, ", mean %s, longest %s", natural(e.MeanTimeMS), natural(e.MaxTimeMS))
 	}
 	if e.Open > 0 {
 		fmt.Fprintf(&b, ", %d still open", e.Open)
 	}
 	b.WriteString("\n")
-	for i, el := range e.List {
-		if i == maxListed {
-			fmt.Fprintf(&b, "  ... %d more (see --json)\n", len(e.List)-maxListed)
-			break
-		}
-		fmt.Fprintf(&b, "  at %.3f s: %s nodes elected %d in %.3f ms\n", el.StartMS/1000, group(uint64(el.Nodes)), el.Leader, el.EndMS-el.StartMS)
-	}
 	fmt.Fprintf(&b, "without a leader: %.2f%% of node-time\n", 100*s.LeaderlessFraction)
 	r := s.Rates
 	fmt.Fprintf(&b, "per node: %.3f elections started and %.3f leader changes a minute, %.1f messages a second\n",
@@ -202,4 +198,51 @@ func group(n uint64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// writeStory tells the run as it went: each fault as it struck, and each
+// election, whom it elected and how long it took.
+func writeStory(b *strings.Builder, s *Summary) {
+	type line struct {
+		at   float64
+		text string
+	}
+	var lines []line
+	for _, f := range s.Faults {
+		lines = append(lines, line{f.AtMS, f.What})
+	}
+	for _, el := range s.Elections.List {
+		noun := "nodes elect"
+		if el.Nodes == 1 {
+			noun = "node elects"
+		}
+		lines = append(lines, line{el.StartMS, fmt.Sprintf("%s %s node %d in %s", group(uint64(el.Nodes)), noun, el.Leader, natural(el.EndMS-el.StartMS))})
+	}
+	if len(lines) == 0 {
+		return
+	}
+	slices.SortStableFunc(lines, func(x, y line) int { return cmp.Compare(x.at, y.at) })
+	b.WriteString("\nthe run:\n")
+	for i, l := range lines {
+		if i == 2*maxListed {
+			fmt.Fprintf(b, "  ... %d more (see --json: faults, elections.list)\n", len(lines)-i)
+			break
+		}
+		fmt.Fprintf(b, "  %9s  %s\n", natural(l.at), l.text)
+	}
+}
+
+// natural writes a time in milliseconds in the unit that reads best:
+// "850 µs", "77.9 ms", "12.064 s", "100 s".
+func natural(ms float64) string {
+	switch {
+	case ms == 0:
+		return "0 s"
+	case ms < 1:
+		return strconv.FormatFloat(ms*1000, 'f', 0, 64) + " µs"
+	case ms < 1000:
+		return strconv.FormatFloat(ms, 'f', 1, 64) + " ms"
+	}
+	sec := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(ms/1000, 'f', 3, 64), "0"), ".")
+	return sec + " s"
 }

@@ -363,7 +363,8 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		defer pipe.Close()
 		judges = []trace.Observer{pipe}
 	}
-	observers := append(append(judges, counter), opt.Observers...)
+	lv := &lives{}
+	observers := append(append(judges, counter, lv), opt.Observers...)
 	var tw *trace.Writer
 	if opt.Trace != nil {
 		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net, initiators, ccfg))
@@ -411,5 +412,6 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, a.Messages)
+	sum.Faults = faults(s.Events, lv)
 	return sum, nil
 }

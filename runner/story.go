@@ -1,0 +1,127 @@
+package runner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/trace"
+)
+
+// lives follows the nodes' crashes, restarts and recoveries as they
+// happen, for the run's story: a scenario's "crash: leader" names no node,
+// the run decides which.
+type lives struct {
+	at    []time.Duration
+	kinds []trace.Kind
+	nodes []algo.NodeID
+}
+
+func (l *lives) Observe(e *trace.Event) {
+	switch e.Kind {
+	case trace.Crashed, trace.Restarted, trace.Recovered:
+		l.at, l.kinds, l.nodes = append(l.at, e.At), append(l.kinds, e.Kind), append(l.nodes, e.Node)
+	}
+}
+
+// who are the nodes an event of kind k struck at time at.
+func (l *lives) who(at time.Duration, k trace.Kind) []algo.NodeID {
+	var out []algo.NodeID
+	for i := range l.at {
+		if l.at[i] == at && l.kinds[i] == k && !slices.Contains(out, l.nodes[i]) {
+			out = append(out, l.nodes[i])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// faults says in words what each event of the scenario did, in time order.
+func faults(events []sim.Action, l *lives) []metrics.Moment {
+	var out []metrics.Moment
+	for _, a := range events {
+		var what string
+		switch a.Kind {
+		case sim.Crash:
+			hit := l.who(a.At, trace.Crashed)
+			switch {
+			case len(hit) == 0:
+				what = "a crash finds no live node to stop"
+				if a.Leader {
+					what = "a crash of the leader finds none"
+				}
+			case a.Leader && len(a.Nodes) == 0:
+				what = fmt.Sprintf("the leader, node %d, crashes", hit[0])
+			default:
+				what = nodes(hit) + " " + verb(hit, "crashes", "crash")
+			}
+		case sim.Restart:
+			what = nodes(a.Nodes) + " " + verb(a.Nodes, "restarts", "restart") + " with no state"
+		case sim.Recover:
+			what = nodes(a.Nodes) + " " + verb(a.Nodes, "recovers", "recover") + " its state"
+		case sim.Partition:
+			var names []string
+			for _, g := range a.Groups {
+				names = append(names, g.Name)
+			}
+			what = "the network splits (" + strings.Join(names, ", ") + ", and the rest)"
+			if len(a.Groups) > 1 {
+				what = "the network splits into " + strings.Join(names, ", ")
+			}
+		case sim.Heal:
+			what = "the partition heals"
+		case sim.LinkDown:
+			what = fmt.Sprintf("link %d-%d goes down", a.Link.A, a.Link.B)
+		case sim.LinkUp:
+			what = fmt.Sprintf("link %d-%d comes back", a.Link.A, a.Link.B)
+		case sim.ElectAt:
+			what = nodes(a.Nodes) + " " + verb(a.Nodes, "is", "are") + " asked to elect"
+		case sim.CrashOn:
+			what = fmt.Sprintf("%s will die at the first %s message", nodes(a.Nodes), a.Message)
+		case sim.Corrupt:
+			what = nodes(a.Nodes) + " " + verb(a.Nodes, "alters", "alter") + " every message sent from now on"
+		default:
+			continue
+		}
+		out = append(out, metrics.Moment{AtMS: metrics.MS(a.At), What: what})
+	}
+	slices.SortStableFunc(out, func(x, y metrics.Moment) int {
+		switch {
+		case x.AtMS < y.AtMS:
+			return -1
+		case x.AtMS > y.AtMS:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// nodes names a set of nodes: "node 3", "nodes 1, 4 and 7".
+func nodes(ids []algo.NodeID) string {
+	switch len(ids) {
+	case 0:
+		return "no node"
+	case 1:
+		return fmt.Sprintf("node %d", ids[0])
+	}
+	s := make([]string, len(ids))
+	for i, v := range ids {
+		s[i] = fmt.Sprint(v)
+	}
+	if len(s) > 6 {
+		return fmt.Sprintf("%d nodes (%s, ...)", len(s), strings.Join(s[:3], ", "))
+	}
+	return "nodes " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func verb(ids []algo.NodeID, one, many string) string {
+	if len(ids) == 1 {
+		return one
+	}
+	return many
+}
