@@ -755,3 +755,39 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+// A trace named .gz is written compressed, at least five times smaller
+// than its JSON lines, and check reads it back as it is, to the same
+// verdict.
+func TestTraceGzip(t *testing.T) {
+	dir := t.TempDir()
+	plain, packed := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "t.jsonl.gz")
+	for _, p := range []string{plain, packed} {
+		if code, _, errOut := cli(t, "sim", "--algo", "vkt", "--topology", "geometric:60:250", "--duration", "10s", "--trace", p); code != ExitOK {
+			t.Fatalf("sim --trace %s: exit %d: %s", p, code, errOut)
+		}
+	}
+	a, _ := os.Stat(plain)
+	b, _ := os.Stat(packed)
+	if a == nil || b == nil || b.Size()*5 > a.Size() {
+		t.Fatalf("sizes %v and %v: want the gzip one at least 5 times smaller", a, b)
+	}
+	verdict := func(path string) (int, string) {
+		code, out, errOut := cli(t, "check", "--json", path)
+		var s struct {
+			TraceHash  string `json:"trace_hash"`
+			Violations int    `json:"violation_count"`
+			Events     uint64 `json:"events"`
+		}
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatalf("check --json %s: %v (%s)", path, err, errOut)
+		}
+		return code, fmt.Sprintf("%s %d %d", s.TraceHash, s.Violations, s.Events)
+	}
+	codeA, want := verdict(plain)
+	codeB, got := verdict(packed)
+	if codeA != ExitOK || codeB != ExitOK || got != want {
+		t.Errorf("check of the gzip trace: exit %d, %q; the plain one: exit %d, %q", codeB, got, codeA, want)
+	}
+	t.Logf("%d bytes as JSON lines, %d with gzip (%.1fx)", a.Size(), b.Size(), float64(a.Size())/float64(b.Size()))
+}

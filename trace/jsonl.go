@@ -3,6 +3,7 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -191,7 +192,19 @@ type Reader struct {
 }
 
 // NewReader reads the header of a trace. name is used in error messages.
+// A trace compressed with gzip (a .jsonl.gz file: elect sim --trace
+// FILE.gz) is read as it is, uncompressed on the way.
 func NewReader(r io.Reader, name string) (*Reader, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		r = zr
+	} else {
+		r = br
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
 	tr := &Reader{sc: sc, name: name}

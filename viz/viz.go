@@ -55,8 +55,9 @@ type Leg struct {
 
 // Replay serves one trace file.
 type Replay struct {
-	path   string
-	Header trace.Header
+	path    string
+	gzipped bool // served with Content-Encoding: gzip
+	Header  trace.Header
 	// Events counts the trace's events.
 	Events int
 	// Layout is nil when the topology has no positions.
@@ -72,11 +73,16 @@ func NewReplay(path string) (*Replay, error) {
 		return nil, err
 	}
 	defer f.Close()
+	var magic [2]byte
+	n, _ := io.ReadFull(f, magic[:])
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
 	tr, err := trace.NewReader(f, path)
 	if err != nil {
 		return nil, err
 	}
-	r := &Replay{path: path, Header: tr.Header}
+	r := &Replay{path: path, Header: tr.Header, gzipped: n == 2 && magic == [2]byte{0x1f, 0x8b}}
 	var e trace.Event
 	// The page finds moments by searching the events' times and indexes
 	// its arrays by node: it needs what elect check needs (trace.Order).
@@ -197,6 +203,10 @@ func (r *Replay) Handler() http.Handler {
 	mux.HandleFunc("GET /trace", func(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		w.Header().Set("Cache-Control", "no-store")
+		if r.gzipped {
+			// The browser undoes it: the page reads JSON lines either way.
+			w.Header().Set("Content-Encoding", "gzip")
+		}
 		http.ServeFile(w, req, r.path)
 	})
 	return mux

@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -173,5 +174,35 @@ data: {}
 	mode.Body.Close()
 	if strings.TrimSpace(string(m)) != `{"live":true}` {
 		t.Errorf("/mode = %s", m)
+	}
+}
+
+// A trace compressed with gzip is replayed as it is: served with
+// Content-Encoding gzip, which the browser undoes, so the page reads the
+// same JSON lines.
+func TestReplayGzip(t *testing.T) {
+	path := writeTrace(t)
+	plain, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packed := path + ".gz"
+	f, err := os.Create(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	zw.Write(plain)
+	zw.Close()
+	f.Close()
+	r, srv := serveReplay(t, packed)
+	resp, err := http.Get(srv.URL + "/trace") // the client asks for gzip and undoes it, as a browser does
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if string(body) != string(plain) || !resp.Uncompressed || r.Events == 0 {
+		t.Errorf("/trace of a gzip trace: %d bytes (uncompressed by the client: %v), want the %d of its JSON lines; %d events", len(body), resp.Uncompressed, len(plain), r.Events)
 	}
 }
