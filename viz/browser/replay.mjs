@@ -88,6 +88,43 @@ try {
     const details = await page.textContent('#details');
     if (!details.includes('value')) failures.push(`clicking node 0 shows no details: ${details}`);
 
+    // The timeline marks the crash; a click on the mark goes there, and
+    // the address then names that moment.
+    const crash = await page.$('#marks .mark.crash');
+    if (!crash) {
+      failures.push(`no crash on the timeline: ${await page.$$eval('#marks .mark', (ms) => ms.map((m) => m.dataset.kind).join(','))}`);
+    } else {
+      const at = Number(await crash.getAttribute('data-t'));
+      await crash.click();
+      const now = Number(await page.getAttribute('body', 'data-time'));
+      if (Math.abs(now - at) > 1e-6) failures.push(`clicking the crash's mark (${at} ms) went to ${now} ms`);
+      const hash = await page.evaluate(() => location.hash);
+      if (hash !== `#t=${(at / 1000).toFixed(3)}s`) failures.push(`after the mark, the address says ${hash}`);
+    }
+
+    // The wheel zooms about the pointer, a drag pans, a double click fits.
+    const box = await page.$eval('#net', (c) => { const r = c.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+    const before = await page.evaluate(() => window.viz.view.xy(0));
+    await page.mouse.move(box.x, box.y);
+    await page.mouse.wheel(0, -500);
+    const zoomed = await page.evaluate(() => ({ z: window.viz.view.zoom, p: window.viz.view.xy(0) }));
+    if (!(zoomed.z > 1.5)) failures.push(`the wheel left the zoom at ${zoomed.z}`);
+    await page.mouse.move(box.x, box.y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 60, box.y + 30, { steps: 4 });
+    await page.mouse.up();
+    const panned = await page.evaluate(() => window.viz.view.xy(0));
+    if (Math.abs(panned[0] - zoomed.p[0] - 60) > 1 || Math.abs(panned[1] - zoomed.p[1] - 30) > 1) failures.push(`dragging by (60, 30) moved node 0 from ${zoomed.p} to ${panned}`);
+    await page.dblclick('#net');
+    const fitted = await page.evaluate(() => window.viz.view.xy(0));
+    if (Math.abs(fitted[0] - before[0]) > 1e-6 || Math.abs(fitted[1] - before[1]) > 1e-6) failures.push(`a double click left node 0 at ${fitted}, not where it was fitted, ${before}`);
+
+    // An address with a moment opens the run there.
+    await page.goto(url + '#t=1.5s');
+    await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+    const opened = Number(await page.getAttribute('body', 'data-time'));
+    if (Math.abs(opened - 1500) > 1e-6) failures.push(`#t=1.5s opened the run at ${opened} ms`);
+
     // The picture: the moment the expectations name (two leaders, say).
     await page.$eval('#scrub', (el, ms) => { el.value = ms; el.dispatchEvent(new Event('input')); }, want.shot_ms);
     await page.screenshot({ path: shot });

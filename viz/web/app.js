@@ -238,6 +238,7 @@ class View {
     this.playing = false;
     this.speed = 1;
     this.selected = -1;
+    this.zoom = 1; this.panX = 0; this.panY = 0; // the view's zoom about the fitted network
     this.canvas = $('net');
     this.ctx = this.canvas.getContext('2d');
     this.items = [];
@@ -276,8 +277,99 @@ class View {
       if (i < this.model.events.length) this.seek(this.model.events[i].t / NS);
     });
     $('speed').addEventListener('change', (e) => { this.speed = Number(e.target.value); });
-    this.canvas.addEventListener('click', (e) => this.pick(e));
+    this.canvas.addEventListener('click', (e) => { if (!this.dragged) this.pick(e); this.dragged = false; });
     window.addEventListener('resize', () => this.draw());
+    this.wireZoom();
+    this.marks();
+    window.addEventListener('hashchange', () => this.fromHash());
+  }
+
+  // wireZoom: the wheel (and a trackpad's pinch, which comes as a wheel
+  // with ctrl) zooms about the pointer, a drag pans, a double click fits
+  // the whole network again.
+  wireZoom() {
+    const c = this.canvas;
+    c.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const r = c.getBoundingClientRect();
+      const mx = e.clientX - r.left, my = e.clientY - r.top;
+      const f = Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.002));
+      const z = Math.min(64, Math.max(0.25, this.zoom * f));
+      const k = z / this.zoom;
+      this.panX = mx - (mx - this.panX) * k;
+      this.panY = my - (my - this.panY) * k;
+      this.zoom = z;
+      this.draw();
+    }, { passive: false });
+    let from = null;
+    c.addEventListener('pointerdown', (e) => { from = { x: e.clientX, y: e.clientY, px: this.panX, py: this.panY }; this.dragged = false; });
+    window.addEventListener('pointermove', (e) => {
+      if (!from) return;
+      const dx = e.clientX - from.x, dy = e.clientY - from.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) this.dragged = true;
+      if (this.dragged) { this.panX = from.px + dx; this.panY = from.py + dy; this.draw(); }
+    });
+    window.addEventListener('pointerup', () => { from = null; });
+    c.addEventListener('dblclick', () => { this.zoom = 1; this.panX = 0; this.panY = 0; this.draw(); });
+  }
+
+  // marks puts on the timeline a mark for every crash, restart, recovery,
+  // cut (links going down together: a partition), heal (links coming back
+  // together), report and election started; a click goes there.
+  marks() {
+    const strip = $('marks');
+    if (!strip) return;
+    strip.textContent = '';
+    const ev = this.model.events, end = Math.max(this.model.end, 1);
+    const found = [];
+    const add = (t, kind, what) => {
+      const last = found[found.length - 1];
+      if (last && last.kind === kind && t - last.t < end / 400) { last.n++; return; }
+      found.push({ t, kind, what, n: 1 });
+    };
+    for (let i = 0; i < ev.length; i++) {
+      const e = ev[i], t = e.t / NS;
+      switch (e.ev) {
+        case 'crash': add(t, 'crash', `node ${e.node} crashes`); break;
+        case 'restart': add(t, 'restart', `node ${e.node} restarts`); break;
+        case 'recover': add(t, 'recover', `node ${e.node} recovers`); break;
+        case 'report': add(t, 'report', `node ${e.node} reports: ${e.text}`); break;
+        case 'link_down': case 'link_up': {
+          if (e.moved || t === 0) break;
+          let j = i;
+          while (j + 1 < ev.length && ev[j + 1].t === e.t && ev[j + 1].ev === e.ev) j++;
+          if (j > i) add(t, e.ev === 'link_down' ? 'cut' : 'heal', `${j - i + 1} links ${e.ev === 'link_down' ? 'cut: a partition' : 'back: a heal'}`);
+          i = j;
+          break;
+        }
+        case 'status':
+          if (e.state === 'Elect' && e.index && e.index[1] === e.node) add(t, 'election', `node ${e.node} starts an election`);
+          break;
+      }
+    }
+    for (const m of found.slice(0, 500)) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'mark ' + m.kind;
+      b.dataset.kind = m.kind;
+      b.dataset.t = m.t;
+      b.style.left = `${(100 * m.t) / end}%`;
+      b.title = `${(m.t / 1000).toFixed(3)} s: ${m.what}${m.n > 1 ? ` (and ${m.n - 1} more)` : ''}`;
+      b.setAttribute('aria-label', b.title);
+      b.addEventListener('click', () => { this.pause(); this.seek(m.t); });
+      strip.appendChild(b);
+    }
+  }
+
+  // fromHash goes to the moment the address names: #t=12.5s (or ms).
+  fromHash(hash = location.hash) {
+    const m = /t=([0-9.]+)(ms|s)?/.exec(hash);
+    if (!m) return false;
+    const v = Number(m[1]);
+    if (!Number.isFinite(v)) return false;
+    this.pause();
+    this.seek(m[2] === 'ms' ? v : v * 1000);
+    return true;
   }
 
   // arrive takes an event of a live run; the view shows it at the next
@@ -358,6 +450,10 @@ class View {
     $('clock').value = (this.ms / 1000).toFixed(3) + ' s';
     document.body.dataset.time = this.ms;
     document.body.dataset.events = this.i;
+    if (!this.playing && !this.following) {
+      // The address carries the moment shown, for sharing it.
+      history.replaceState(null, '', `#t=${(this.ms / 1000).toFixed(3)}s`);
+    }
     this.draw();
     this.describe();
   }
@@ -449,7 +545,7 @@ class View {
     if (!this.box) this.fit();
     if (!this.cx) this.positions();
     const { pad, scale } = this.box;
-    return [pad + this.cx[v] * scale, pad + this.cy[v] * scale];
+    return [(pad + this.cx[v] * scale) * this.zoom + this.panX, (pad + this.cy[v] * scale) * this.zoom + this.panY];
   }
 
   draw() {
@@ -582,6 +678,7 @@ async function main() {
     ? await openLive((e) => (view ? view.arrive(e) : pending.push(e)), () => { ended = true; if (view) view.over(); })
     : await loadReplay();
   const model = new Model(run.header, run.events);
+  const hash = location.hash; // before the view writes its own moment there
   const h = run.header;
   const what = `${h.algorithm} on ${h.topology || h.nodes + ' nodes'}, seed ${h.seed}`;
   view = new View(model, place(model, layout), mode.live ? what : `${what}: ${model.events.length} events, ${(model.end / 1000).toFixed(3)} s`);
@@ -589,6 +686,7 @@ async function main() {
   if (mode.live) { if (ended) view.over(); else { view.live = true; view.follow(); } }
   // For tests and the console: viz.seek(ms), viz.end, viz.model, viz.view.
   window.viz = { seek: (ms) => view.seek(ms), get end() { return model.end; }, model, view };
+  if (!mode.live) view.fromHash(hash);
   document.body.dataset.ready = 'true';
 }
 
