@@ -384,6 +384,7 @@ class View {
         if (this.following) this.seek(this.model.end);
         if (performance.now() - (this.sampled || 0) > 1000) {
           this.model.samples = this.model.sample();
+          this.marks();
           this.sampled = performance.now();
         }
       });
@@ -405,6 +406,7 @@ class View {
     this.live = false;
     this.following = false;
     this.model.samples = this.model.sample();
+    this.marks(); // the whole run's, now that it has ended
     $('title').textContent = `${this.title}: ${this.model.events.length} events, ${(this.model.end / 1000).toFixed(3)} s (run over)`;
     this.pause();
     this.seek(this.model.end);
