@@ -119,15 +119,22 @@ try {
     const fitted = await page.evaluate(() => window.viz.view.xy(0));
     if (Math.abs(fitted[0] - before[0]) > 1e-6 || Math.abs(fitted[1] - before[1]) > 1e-6) failures.push(`a double click left node 0 at ${fitted}, not where it was fitted, ${before}`);
 
-    // An address with a moment opens the run there.
+    // The picture: the moment the expectations name (two leaders, say),
+    // node 0's details open.
+    await page.$eval('#scrub', (el, ms) => { el.value = ms; el.dispatchEvent(new Event('input')); }, want.shot_ms);
+    await page.click('#net', { position: await page.evaluate(() => {
+      const [x, y] = window.viz.view.xy(0);
+      return { x, y };
+    }) });
+    await page.screenshot({ path: shot });
+
+    // Last: an address with a moment opens the run there. with a moment opens the run there.
     await page.goto(url + '#t=1.5s');
     await page.waitForSelector('body[data-ready]', { timeout: 30000 });
     const opened = Number(await page.getAttribute('body', 'data-time'));
     if (Math.abs(opened - 1500) > 1e-6) failures.push(`#t=1.5s opened the run at ${opened} ms`);
 
-    // The picture: the moment the expectations name (two leaders, say).
-    await page.$eval('#scrub', (el, ms) => { el.value = ms; el.dispatchEvent(new Event('input')); }, want.shot_ms);
-    await page.screenshot({ path: shot });
+
     }
   }
 } finally {
