@@ -698,7 +698,7 @@ func TestDeterminism(t *testing.T) {
 		t.Errorf("seeds 1 and 2 on ring:20 gave the same trace hash")
 	}
 	// The text summary is the same too, but for the wall time.
-	wall := regexp.MustCompile(`events in [0-9]+ ms`)
+	wall := regexp.MustCompile(`events in [0-9.]+ (µs|ms|s)`)
 	t1 := wall.ReplaceAllString(mustRun(t, "sim", "--seed", "4"), "")
 	t2 := wall.ReplaceAllString(mustRun(t, "sim", "--seed", "4"), "")
 	if t1 != t2 {
@@ -790,4 +790,24 @@ func TestTraceGzip(t *testing.T) {
 		t.Errorf("check of the gzip trace: exit %d, %q; the plain one: exit %d, %q", codeB, got, codeA, want)
 	}
 	t.Logf("%d bytes as JSON lines, %d with gzip (%.1fx)", a.Size(), b.Size(), float64(a.Size())/float64(b.Size()))
+}
+
+// Flags given with no file apply on top of the demo and keep its faults,
+// unless they change its network or name an algorithm its faults are
+// outside of.
+func TestSimDemoWithFlags(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		faults int
+	}{
+		{[]string{"--seed", "3"}, 3},
+		{[]string{"--algo", "park", "--loss", "0.02"}, 3},
+		{[]string{"--algo", "echo"}, 0},
+		{[]string{"--topology", "ring:8"}, 0},
+	} {
+		s, _ := simJSON(t, c.args...)
+		if len(s.Faults) != c.faults {
+			t.Errorf("sim %v: %d faults (%+v), want %d", c.args, len(s.Faults), s.Faults, c.faults)
+		}
+	}
 }

@@ -79,6 +79,26 @@ func (f *scenarioFlags) anySet(cmd *cobra.Command) bool {
 	return false
 }
 
+// keepsDemo says the demo's events still make sense under the flags given
+// with no file: not when they change the network the events are written
+// for (its partition is an area of that field), nor for an algorithm whose
+// model does not survive a crash and a partition. The run then starts from
+// the plain default, with no events.
+func (f *scenarioFlags) keepsDemo(cmd *cobra.Command) bool {
+	set := cmd.Flags().Changed
+	for _, name := range []string{"topology", "nodes", "mobility", "range"} {
+		if set(name) {
+			return false
+		}
+	}
+	if set("algo") {
+		if a, err := algo.Lookup(f.algo); err == nil && !(a.Model.Crash && a.Model.Partition) {
+			return false
+		}
+	}
+	return true
+}
+
 // scenario builds the scenario: the built-in demo when nothing is given,
 // otherwise the built-in default, then the file, then
 // the flags that were set. Every error names what is at fault: the flag, or
@@ -91,8 +111,13 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		f.file = args[0]
 	}
 	s := scenario.Default()
-	if f.file == "" && !f.anySet(cmd) {
+	if f.file == "" {
+		// The demo, with the flags on top, keeping its events where they
+		// still make sense.
 		s = scenario.Demo()
+		if !f.keepsDemo(cmd) {
+			s = scenario.Default()
+		}
 	}
 	if f.file != "" {
 		var err error
@@ -335,12 +360,15 @@ func newSimCmd() *cobra.Command {
 		Long: `Run one scenario in the deterministic simulator, check it against the
 specification and print a summary (or, with --json, one JSON object).
 
-With no scenario and no flags it runs the built-in demo: vkt, the spanning-tree
-election of 000_c3bedb07ea4749d7.txt, on a random geometric network of 50
-nodes whose leader crashes at 10s, which splits into a west and an east half
-at 30s and merges again at 60s. Otherwise the scenario starts from the
-built-in default (vkt on that network, no events, 60s), then the file, then
-the flags.`,
+With no scenario it runs the demo (scenarios/demo.yaml): vkt, the
+spanning-tree election of 000_c3bedb07ea4749d7.txt, on a random geometric
+network of 50 nodes whose leader crashes at 10s, which splits into a west and
+an east half at 30s and merges again at 60s. Flags apply on top of it and
+keep its events, unless they change its network (--topology, --nodes,
+--mobility, --range) or name an algorithm that survives no crash and
+partition; the run then starts from the built-in default (vkt on that
+network, no events, 60s). With a file, the scenario starts from that
+default, then the file, then the flags.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.scenario(cmd, args)

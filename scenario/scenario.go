@@ -79,6 +79,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/electgo/elect/scenarios"
 	"github.com/electgo/elect/sim"
 )
 
@@ -152,20 +153,14 @@ func Default() *Scenario {
 	}
 }
 
-// Demo is what `elect sim` runs with no scenario and no flags: Default's
-// network living through the document's tests. At 10s its leader crashes; at
-// 30s the west half (x < 500) loses contact with the east half; at 60s they
-// merge again; the run ends at 100s.
+// Demo is what `elect sim` runs with no scenario: scenarios/demo.yaml,
+// Default's network living through the document's tests (the leader
+// crashes at 10s, the west half splits off at 30s, they merge at 60s, the
+// run ends at 100s).
 func Demo() *Scenario {
-	s := Default()
-	s.File = "demo"
-	s.Duration = 100 * time.Second
-	s.Check = Check{Stabilization: 5 * time.Second, Liveness: 20 * time.Second}
-	s.Events = []sim.Action{
-		{At: 10 * time.Second, Kind: sim.Crash, Leader: true, Where: "demo: the leader crashes"},
-		{At: 30 * time.Second, Kind: sim.Partition, Where: "demo: west and east split",
-			Groups: []sim.Group{{Name: "west", Area: &sim.Rect{X0: 0, Y0: 0, X1: 500, Y1: 1000}}}},
-		{At: 60 * time.Second, Kind: sim.Heal, Where: "demo: they merge"},
+	s, err := Parse("demo", scenarios.Demo, nil)
+	if err != nil {
+		panic("scenario: scenarios/demo.yaml does not parse: " + err.Error()) // TestDemo keeps it from happening
 	}
 	return s
 }
