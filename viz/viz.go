@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net/http"
 	"os"
 	"time"
@@ -124,6 +125,8 @@ func layout(h trace.Header) *Layout {
 		return lattice(spec.W, spec.H, h.Nodes)
 	case topo.KindLine:
 		return lattice(spec.N, 1, h.Nodes)
+	case topo.KindRing, topo.KindComplete:
+		return circle(h.Nodes)
 	}
 	s := scenario.Default()
 	s.Topology, s.Seed = h.Topology, h.Seed
@@ -173,6 +176,21 @@ func lattice(w, h, n int) *Layout {
 	l := &Layout{Width: float64(w), Height: float64(h), X: make([]float64, n), Y: make([]float64, n)}
 	for i := range n {
 		l.X[i], l.Y[i] = float64(i%w)+0.5, float64(i/w)+0.5
+	}
+	return l
+}
+
+// circle places n nodes round a circle, node 0 at the top and the ids
+// going clockwise: a ring as a ring (a complete network too, where any
+// order is as good).
+func circle(n int) *Layout {
+	if n == 0 {
+		return nil
+	}
+	l := &Layout{Width: 2, Height: 2, X: make([]float64, n), Y: make([]float64, n)}
+	for i := range n {
+		a := 2 * math.Pi * float64(i) / float64(n)
+		l.X[i], l.Y[i] = 1+0.9*math.Sin(a), 1-0.9*math.Cos(a)
 	}
 	return l
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -89,7 +90,8 @@ func TestReplayLayouts(t *testing.T) {
 	}{
 		{"geometric:30:300", 30, true},
 		{"line:5", 5, true},
-		{"ring:6", 6, false},
+		{"ring:6", 6, true},
+		{"complete:5", 5, true},
 		{"gnp:20:0.2", 20, false},
 		{"file:/nowhere/net.txt", 4, false},
 		{"", 4, false},
@@ -98,6 +100,12 @@ func TestReplayLayouts(t *testing.T) {
 		if l := layout(h); (l != nil) != c.want || l != nil && len(l.X) != c.nodes {
 			t.Errorf("%q: layout %+v, want one: %v", c.topology, l, c.want)
 		}
+	}
+	// A ring is drawn as a circle: node 0 at the top, the others
+	// clockwise, every node as far from the centre.
+	l := layout(headerFor("ring:4", 4))
+	if math.Abs(l.X[0]-1) > 1e-9 || !(l.Y[0] < 1) || !(l.X[1] > 1) || math.Abs(math.Hypot(l.X[2]-1, l.Y[2]-1)-0.9) > 1e-9 {
+		t.Errorf("ring:4 laid out at %v, %v", l.X, l.Y)
 	}
 }
 

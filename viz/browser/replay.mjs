@@ -87,6 +87,20 @@ try {
     }) });
     const details = await page.textContent('#details');
     if (!details.includes('value')) failures.push(`clicking node 0 shows no details: ${details}`);
+    const nbrs = await page.textContent('#detail-neighbours');
+    if (!/^\d/.test(nbrs)) failures.push(`node 0's neighbours: ${nbrs}`);
+    if (await page.$$eval('#detail-messages li', (lis) => lis.length) === 0) failures.push('node 0 shows no last messages');
+
+    // Step mode: the next event, a message sent, drawn as an arrow from
+    // its sender to its receiver.
+    const k = await page.evaluate(() => window.viz.model.events.findIndex((e, i) => i > 100 && e.ev === 'send' && e.peer >= 0));
+    await page.evaluate((k) => { const v = window.viz.view; v.ms = window.viz.model.events[k].t / 1e6; v.show(k); }, k);
+    await page.click('#next');
+    const stepped = await page.evaluate(() => ({ i: window.viz.view.i, arrow: window.viz.view.arrow }));
+    const sent = await page.evaluate((k) => window.viz.model.events[k], k);
+    if (stepped.i !== k + 1 || !stepped.arrow || stepped.arrow.from !== sent.node || stepped.arrow.to !== sent.peer) {
+      failures.push(`a step onto event ${k} (${JSON.stringify(sent)}) shows ${stepped.i} events and arrow ${JSON.stringify(stepped.arrow)}`);
+    }
 
     // The timeline marks the crash; a click on the mark goes there, and
     // the address then names that moment.

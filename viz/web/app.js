@@ -271,11 +271,7 @@ class View {
     $('play').addEventListener('click', () => (this.playing ? this.pause() : this.play()));
     $('start').addEventListener('click', () => { this.pause(); this.seek(0); });
     $('end').addEventListener('click', () => { this.pause(); this.seek(this.model.end); });
-    $('next').addEventListener('click', () => {
-      this.pause();
-      const i = this.model.count(this.ms);
-      if (i < this.model.events.length) this.seek(this.model.events[i].t / NS);
-    });
+    $('next').addEventListener('click', () => this.step());
     $('speed').addEventListener('change', (e) => { this.speed = Number(e.target.value); });
     this.canvas.addEventListener('click', (e) => { if (!this.dragged) this.pick(e); this.dragged = false; });
     window.addEventListener('resize', () => this.draw());
@@ -440,7 +436,21 @@ class View {
   // seek shows the run at ms (milliseconds of run time).
   seek(ms) {
     this.ms = Math.max(0, Math.min(ms, this.model.end));
-    const i = this.model.count(this.ms);
+    this.show(this.model.count(this.ms));
+  }
+
+  // step shows the run one event further, even among events of the same
+  // instant (step mode): a message sent is drawn as an arrow from its
+  // sender to its receiver.
+  step() {
+    this.pause();
+    if (this.i >= this.model.events.length) return;
+    this.ms = this.model.events[this.i].t / NS;
+    this.show(this.i + 1);
+  }
+
+  // show shows the state after the first i events, at this.ms.
+  show(i) {
     if (this.state && i >= this.state.i && i - this.state.i < KEYFRAME) {
       // Forward a little (playing): go on from the state shown.
       for (let j = this.state.i; j < i; j++) this.model.apply(this.state, this.model.events[j]);
@@ -610,6 +620,21 @@ class View {
   // messages draws the messages sent in the last moments as dots moving
   // from sender to receiver, or, when there are too many, says how many.
   messages(g) {
+    const last = this.i > 0 ? this.model.events[this.i - 1] : null;
+    if (!this.playing && last && last.ev === 'send' && last.peer >= 0 && last.peer < this.model.n) {
+      // Stepping: the message just sent, as an arrow to its receiver.
+      const [ax, ay] = this.xy(last.node), [bx, by] = this.xy(last.peer);
+      const len = Math.hypot(bx - ax, by - ay) || 1, ux = (bx - ax) / len, uy = (by - ay) / len;
+      const tx = bx - ux * 9, ty = by - uy * 9; // stop short of the node
+      g.strokeStyle = g.fillStyle = typeColour(this.model.types.indexOf(last.msg && last.msg.type));
+      g.lineWidth = 2;
+      g.beginPath(); g.moveTo(ax, ay); g.lineTo(tx, ty); g.stroke();
+      g.beginPath(); g.moveTo(tx, ty); g.lineTo(tx - ux * 9 - uy * 5, ty - uy * 9 + ux * 5); g.lineTo(tx - ux * 9 + uy * 5, ty - uy * 9 - ux * 5); g.closePath(); g.fill();
+      g.lineWidth = 1;
+      this.arrow = { from: last.node, to: last.peer };
+    } else {
+      this.arrow = null;
+    }
     const span = Math.max(5, 50 * this.speed / 10); // ms of run time a dot takes to cross
     const from = this.model.count(this.ms - span), to = this.i;
     const shown = to - from;
@@ -658,13 +683,30 @@ class View {
       return `<li>${(e.t / NS / 1000).toFixed(3)} s: ${what}</li>`;
     }).join('');
     const idx = s.index[v];
+    // Its neighbours now: the links up at it.
+    const nbrs = [];
+    for (const k of s.links) {
+      const [a, b] = m.ends(k);
+      if (a === v) nbrs.push(b); else if (b === v) nbrs.push(a);
+    }
+    nbrs.sort((a, b) => a - b);
+    // Its last messages, sent or received, looking back a while.
+    const msgs = [];
+    for (let j = this.i - 1; j >= Math.max(0, this.i - 50000) && msgs.length < 8; j--) {
+      const e = m.events[j];
+      if (e.ev === 'send' && e.node === v) msgs.push(`${(e.t / NS / 1000).toFixed(3)} s: sent ${e.msg ? e.msg.type : ''} to ${e.peer === -2 ? 'everyone' : e.peer}`);
+      else if (e.ev === 'deliver' && e.node === v) msgs.push(`${(e.t / NS / 1000).toFixed(3)} s: got ${e.msg ? e.msg.type : ''} from ${e.peer}`);
+    }
+    const shown = nbrs.length > 24 ? `${nbrs.slice(0, 24).join(', ')} and ${nbrs.length - 24} more` : nbrs.join(', ') || 'none';
     $('details').innerHTML = `<dl>
       <dt>node</dt><dd>${v}</dd><dt>value</dt><dd>${s.value[v]}</dd>
       <dt>alive</dt><dd>${s.alive[v] ? 'yes' : 'no'}</dd>
       <dt>state</dt><dd>${s.alive[v] ? s.state[v] || 'booting' : 'crashed'}</dd>
       <dt>leader</dt><dd>${s.leader[v] < 0 ? 'none' : s.leader[v]}</dd>
-      <dt>index</dt><dd>${idx ? `⟨${idx[0]}, ${idx[1]}⟩` : '–'}</dd></dl>
-      <ol>${hist}</ol>`;
+      <dt>index</dt><dd>${idx ? `⟨${idx[0]}, ${idx[1]}⟩` : '–'}</dd>
+      <dt>neighbours</dt><dd id="detail-neighbours">${shown}</dd></dl>
+      <h3>last messages</h3><ol id="detail-messages">${msgs.map((x) => `<li>${x}</li>`).join('') || '<li>none yet</li>'}</ol>
+      <h3>last changes</h3><ol>${hist}</ol>`;
   }
 }
 
