@@ -163,13 +163,20 @@ class Model {
       const s = this.at(this.count(ms));
       let sent = 0;
       for (const x of s.sent) sent += x;
-      out.push({ ms, sent, leaderless: s.aliveN - s.ledN });
+      out.push({ ms, sent, leaderless: s.aliveN - s.ledN, alive: s.aliveN });
     }
     return out;
   }
 }
 
 
+
+// compact writes a count short: 950, 12k, 3.4M.
+function compact(v) {
+  if (v >= 1e6) return `${(v / 1e6).toFixed(v >= 1e7 ? 0 : 1)}M`;
+  if (v >= 1e3) return `${(v / 1e3).toFixed(v >= 1e4 ? 0 : 1)}k`;
+  return `${v}`;
+}
 
 // palette gives each leader and each message type a colour of its own.
 function hue(k) { return (k * 137.508) % 360; }
@@ -502,19 +509,38 @@ class View {
 
   chart() {
     const c = $('chart'), g = c.getContext('2d');
-    const w = c.width, h = c.height, smp = this.model.samples;
+    const w = c.width, h = c.height, smp = this.model.samples, end = this.model.end;
     g.clearRect(0, 0, w, h);
+    // The plot area, with room for the axes' labels.
+    const L = 34, R = w - 6, T = 6, B = h - 16, pw = R - L, ph = B - T;
     const maxSent = Math.max(1, ...smp.map((p) => p.sent));
     const maxLess = Math.max(1, this.model.n);
+    const X = (ms) => L + (end > 0 ? pw * ms / end : 0);
+    // Intervals with no leader at all (every live node leaderless), shaded.
+    g.fillStyle = 'rgba(213, 94, 0, 0.15)';
+    for (let k = 0; k + 1 < smp.length; k++) {
+      if (smp[k].leaderless > 0 && smp[k].leaderless >= smp[k].alive) g.fillRect(X(smp[k].ms), T, Math.max(1, X(smp[k + 1].ms) - X(smp[k].ms)), ph);
+    }
     const line = (f, colour) => {
       g.beginPath(); g.strokeStyle = colour;
-      smp.forEach((p, k) => { const x = w * k / (smp.length - 1), y = h - 4 - (h - 8) * f(p); k ? g.lineTo(x, y) : g.moveTo(x, y); });
+      smp.forEach((p, k) => { const x = X(p.ms), y = B - ph * f(p); k ? g.lineTo(x, y) : g.moveTo(x, y); });
       g.stroke();
     };
     line((p) => p.sent / maxSent, '#1f77b4');
     line((p) => p.leaderless / maxLess, '#d62728');
-    const x = this.model.end > 0 ? w * this.ms / this.model.end : 0;
-    g.strokeStyle = '#222'; g.beginPath(); g.moveTo(x, 0); g.lineTo(x, h); g.stroke();
+    // Axes: time in seconds below; messages (blue, left) scaled to their
+    // most, nodes without a leader (red) to all nodes.
+    g.strokeStyle = '#888'; g.beginPath(); g.moveTo(L, T); g.lineTo(L, B); g.lineTo(R, B); g.stroke();
+    g.fillStyle = '#555'; g.font = '9px system-ui, sans-serif';
+    g.textAlign = 'left'; g.fillText('0', L - 2, h - 4);
+    g.textAlign = 'right'; g.fillText(`${(end / 1000).toFixed(end < 10000 ? 1 : 0)} s`, R, h - 4);
+    g.textAlign = 'center'; g.fillText('time', (L + R) / 2, h - 4);
+    g.textAlign = 'right';
+    g.fillStyle = '#1f77b4'; g.fillText(compact(maxSent), L - 3, T + 8);
+    g.fillStyle = '#d62728'; g.fillText(`${maxLess} n`, L - 3, T + 18);
+    g.fillStyle = '#555'; g.fillText('0', L - 3, B);
+    const x = X(this.ms);
+    g.strokeStyle = '#222'; g.beginPath(); g.moveTo(x, T); g.lineTo(x, B); g.stroke();
   }
 
   // fit works out where the network goes on the canvas (once a frame:
