@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -89,15 +90,7 @@ func faults(events []sim.Action, l *lives) []metrics.Moment {
 		}
 		out = append(out, metrics.Moment{AtMS: metrics.MS(a.At), What: what})
 	}
-	slices.SortStableFunc(out, func(x, y metrics.Moment) int {
-		switch {
-		case x.AtMS < y.AtMS:
-			return -1
-		case x.AtMS > y.AtMS:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(x, y metrics.Moment) int { return cmp.Compare(x.AtMS, y.AtMS) })
 	return out
 }
 

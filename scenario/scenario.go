@@ -74,6 +74,7 @@
 package scenario
 
 import (
+	"cmp"
 	"maps"
 	"os"
 	"slices"
@@ -225,14 +226,6 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 	if s.Algorithm != base.Algorithm && !s.Sets("params") {
 		s.Params = nil
 	}
-	slices.SortStableFunc(s.Events, func(a, b sim.Action) int {
-		switch {
-		case a.At < b.At:
-			return -1
-		case a.At > b.At:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(s.Events, func(a, b sim.Action) int { return cmp.Compare(a.At, b.At) })
 	return s, nil
 }
