@@ -145,26 +145,39 @@ func WriteTable(w io.Writer, points []Point) error {
 	return nil
 }
 
+// The tables give each main measure's 95% interval (Student t over the
+// point's runs) after it; summary.csv has every measure's.
+
 func writeMoving(w io.Writer, points []Point) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tmobility\tspeed m/s\truns\tnodes\twith a leader %\treachable leader %\telections/node/min\tleader changes/node/min\tmsgs/node/s\tlink changes/node/min\tviolations\t")
+	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tmobility\tspeed m/s\truns\tnodes\twith a leader %\t± 95%\treachable leader %\telections/node/min\tleader changes/node/min\tmsgs/node/s\t± 95%\tlink changes/node/min\tviolations\t")
 	for _, p := range points {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%g\t%d\t%.0f\t%.2f\t%.2f\t%.3f\t%.3f\t%.1f\t%.2f\t%d\t\n",
-			p.Experiment, p.Algorithm, p.Template, p.Motion, p.Speed, p.Runs, p.Nodes, 100*(1-p.Leaderless), 100*p.Reachable,
-			p.ElectionRate, p.LeaderChangeRate, p.MessagesPerNodeSecond, p.LinkChangeRate, p.Violations)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%g\t%d\t%.0f\t%.2f\t%.2f\t%.2f\t%.3f\t%.3f\t%.1f\t%.1f\t%.2f\t%d\t\n",
+			p.Experiment, p.Algorithm, p.Template, p.Motion, p.Speed, p.Runs, p.Nodes, 100*(1-p.Leaderless), half("leader-time", p), 100*p.Reachable,
+			p.ElectionRate, p.LeaderChangeRate, p.MessagesPerNodeSecond, half("messages-per-node-second", p), p.LinkChangeRate, p.Violations)
 	}
 	return tw.Flush()
 }
 
 func writeStill(w io.Writer, points []Point) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tsize\truns\tnodes\telection ms\t± sd\tmsgs/election\treceptions/election\tbytes/election\tmsgs/node\tby type, per node\tleaderless %\tviolations\t")
+	fmt.Fprintln(tw, "experiment\talgorithm\ttopology\tsize\truns\tnodes\telection ms\t± 95%\tmsgs/election\t± 95%\treceptions/election\tbytes/election\tmsgs/node\tby type, per node\tleaderless %\t± 95%\tviolations\t")
 	for _, p := range points {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%s\t%.3f\t%d\t\n",
-			p.Experiment, p.Algorithm, p.Template, p.Size, p.Runs, p.Nodes, p.ElectionMS, p.ElectionSD, p.PerElection,
-			p.ReceptionsPerElection, p.BytesPerElection, p.PerNode, byTypeText(p.ByType), 100*p.Leaderless, p.Violations)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%.1f\t%s\t%.3f\t%.3f\t%d\t\n",
+			p.Experiment, p.Algorithm, p.Template, p.Size, p.Runs, p.Nodes, p.ElectionMS, half("election-time", p), p.PerElection, half("messages-per-election", p),
+			p.ReceptionsPerElection, p.BytesPerElection, p.PerNode, byTypeText(p.ByType), 100*p.Leaderless, half("leaderless", p), p.Violations)
 	}
 	return tw.Flush()
+}
+
+// half is the half-width of the 95% interval of the figure named file at p.
+func half(file string, p Point) float64 {
+	for _, fig := range append(slices.Clone(figures), movingFigures...) {
+		if fig.file == file {
+			return fig.intervalOf(p).Half
+		}
+	}
+	panic("bench: no figure " + file)
 }
 
 // series groups points of one experiment, of still or of moving networks,
