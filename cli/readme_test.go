@@ -55,6 +55,11 @@ var readmeShortForms = map[string]readmeShortForm{
 		why: "72 runs of 10 virtual minutes"},
 	"fuzz --algo vkt --runs 10000 --seed 1": {
 		set: map[string]string{"runs": "20"}, why: "10,000 runs take about 20 s"},
+	"fuzz --algo vkt -p medium=broadcast --runs 10000": {
+		set: map[string]string{"runs": "20"}, why: "10,000 runs take about 15 s"},
+	"bench --algos vkt,vkt:medium=broadcast --experiments start,crash --topology geometric:{n}:d10@50..800*2": {
+		set: map[string]string{"topology": "geometric:{n}:d10@50,100", "seeds": "1", "quiet": "true"},
+		why: "three seeds up to 800 nodes"},
 	"fuzz --algo all --runs 1000 --json": {
 		set: map[string]string{"runs": "3"}, judge: everyAlgorithmFuzzed,
 		why: "1,000 runs of every algorithm take minutes"},
