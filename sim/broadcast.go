@@ -70,8 +70,8 @@ func (e *Engine) deliverBroadcast(ev event) {
 		// Each receiver its own copy, in one place the engine keeps: a
 		// copy of its own would escape to the heap (89 million
 		// allocations on 10,000 moving park nodes).
-		e.copy = f.m
-		m := &e.copy
+		e.received = f.m
+		m := &e.received
 		if len(e.crashOn) > 0 {
 			if t, armed := e.crashOn[to]; armed && t == m.Type {
 				delete(e.crashOn, to)

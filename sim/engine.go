@@ -168,14 +168,14 @@ type Engine struct {
 	// receivers is deliverBroadcast's list of a transmission's receivers
 	// (node records), reused: a reception can change the sender's list.
 	receivers []int32
-	// copy is the message a broadcast's receiver is handed, a copy of the
+	// received is the message a broadcast's receiver is handed, a copy of the
 	// one in flight, so that no receiver sees another's changes.
-	copy    algo.Message
-	env     env
-	ev      trace.Event
-	hash    trace.Hasher
-	stats   Stats
-	started bool
+	received algo.Message
+	env      env
+	ev       trace.Event
+	hash     trace.Hasher
+	stats    Stats
+	started  bool
 
 	// Physical link state beyond the graph: partition groups (nil when not
 	// partitioned) and links taken down one by one.
