@@ -35,6 +35,8 @@ type expected struct {
 	ShotMS float64 `json:"shot_ms"`
 	// Live says the page shows a run as it goes.
 	Live bool `json:"live"`
+	// Refused says the page must refuse the trace as too long, saying so.
+	Refused bool `json:"refused,omitempty"`
 	// Moving, for a mobile run, are where the nodes must be drawn (in
 	// metres) at some moments.
 	Moving []positions `json:"moving,omitempty"`
@@ -206,6 +208,20 @@ func TestBrowserReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestBrowserTooLong: a trace longer than the page takes is refused in
+// words, not loaded until the tab runs out of memory.
+func TestBrowserTooLong(t *testing.T) {
+	browser(t)
+	r, err := NewReplay(writeTrace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.MaxEvents = 100
+	srv := httptest.NewServer(r.Handler())
+	defer srv.Close()
+	drive(t, srv.URL+"/", expected{Refused: true})
 }
 
 // TestBrowserLive shows the same run live: the simulator paced to 8

@@ -79,7 +79,7 @@ func (l *Live) Close() {
 // each event as it comes, one server-sent event per trace line (the header
 // first), and an "end" event when the run is over.
 func (l *Live) Handler() http.Handler {
-	mux := page(l.layout, true)
+	mux := page(l.layout, true, 0, 0)
 	mux.HandleFunc("GET /events", l.events)
 	return mux
 }

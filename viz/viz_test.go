@@ -214,3 +214,34 @@ func TestReplayGzip(t *testing.T) {
 		t.Errorf("/trace of a gzip trace: %d bytes (uncompressed by the client: %v), want the %d of its JSON lines; %d events", len(body), resp.Uncompressed, len(plain), r.Events)
 	}
 }
+
+// The page is told how many events a replay holds and how many it takes:
+// beyond that it says so instead of loading them (a tab crashed on 25
+// million).
+func TestReplayModeSaysTheEvents(t *testing.T) {
+	r, srv := serveReplay(t, writeTrace(t))
+	get := func() string {
+		resp, err := http.Get(srv.URL + "/mode")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return strings.TrimSpace(string(b))
+	}
+	if got, want := get(), fmt.Sprintf(`{"live":false,"events":%d,"max_events":%d}`, r.Events, MaxPageEvents); got != want {
+		t.Errorf("/mode = %s, want %s", got, want)
+	}
+	r.MaxEvents = 10
+	srv2 := httptest.NewServer(r.Handler())
+	defer srv2.Close()
+	resp, err := http.Get(srv2.URL + "/mode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := fmt.Sprintf(`{"live":false,"events":%d,"max_events":10}`, r.Events); strings.TrimSpace(string(b)) != want {
+		t.Errorf("/mode with a limit of 10 = %s, want %s", b, want)
+	}
+}

@@ -21,7 +21,14 @@ try {
   page.on('pageerror', (e) => failures.push(`page error: ${e.message}`));
   await page.goto(url);
   await page.waitForSelector('body[data-ready]', { timeout: 30000 });
-  if (await page.getAttribute('body', 'data-ready') !== 'true') {
+  if (want.refused) {
+    // A trace longer than the page takes: refused, saying why.
+    const title = await page.textContent('#title');
+    if (await page.getAttribute('body', 'data-ready') !== 'error' || !title.includes('more than the page can hold')) {
+      failures.push(`a trace too long for the page: ready=${await page.getAttribute('body', 'data-ready')}, title ${title}`);
+    }
+    await page.screenshot({ path: shot });
+  } else if (await page.getAttribute('body', 'data-ready') !== 'true') {
     failures.push(`the page did not load the trace: ${await page.textContent('#title')}`);
   } else {
     const nodes = () => page.$$eval('#nodes li', (lis) => lis.map((li) => ({

@@ -744,6 +744,10 @@ async function main() {
   let view = null;
   const pending = [];
   let ended = !mode.live;
+  if (!mode.live && mode.events > mode.max_events) {
+    throw new Error(`this trace holds ${mode.events.toLocaleString('en')} events, more than the page can hold (${mode.max_events.toLocaleString('en')}): ` +
+      'elect check FILE checks it whatever its length; for the page, make a shorter or smaller run (elect sim --duration, --topology)');
+  }
   const run = mode.live
     ? await openLive((e) => (view ? view.arrive(e) : pending.push(e)), () => { ended = true; if (view) view.over(); })
     : await loadReplay();
