@@ -363,8 +363,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		defer pipe.Close()
 		judges = []trace.Observer{pipe}
 	}
-	lv := &lives{}
-	observers := append(append(judges, counter, lv), opt.Observers...)
+	observers := append(append(judges, counter), opt.Observers...)
 	var tw *trace.Writer
 	if opt.Trace != nil {
 		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net, initiators, ccfg))
@@ -412,6 +411,6 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, a.Messages)
-	sum.Faults = faults(s.Events, lv)
+	sum.Faults = faults(s.Events, res.Crashes)
 	return sum, nil
 }

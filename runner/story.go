@@ -10,31 +10,15 @@ import (
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/sim"
-	"github.com/electgo/elect/trace"
 )
 
-// lives follows the nodes' crashes, restarts and recoveries as they
-// happen, for the run's story: a scenario's "crash: leader" names no node,
-// the run decides which.
-type lives struct {
-	at    []time.Duration
-	kinds []trace.Kind
-	nodes []algo.NodeID
-}
-
-func (l *lives) Observe(e *trace.Event) {
-	switch e.Kind {
-	case trace.Crashed, trace.Restarted, trace.Recovered:
-		l.at, l.kinds, l.nodes = append(l.at, e.At), append(l.kinds, e.Kind), append(l.nodes, e.Node)
-	}
-}
-
-// who are the nodes an event of kind k struck at time at.
-func (l *lives) who(at time.Duration, k trace.Kind) []algo.NodeID {
+// struck are the nodes the run crashed at time at (a scenario's "crash:
+// leader" names no node: the run decides which).
+func struck(crashes []sim.CrashAt, at time.Duration) []algo.NodeID {
 	var out []algo.NodeID
-	for i := range l.at {
-		if l.at[i] == at && l.kinds[i] == k && !slices.Contains(out, l.nodes[i]) {
-			out = append(out, l.nodes[i])
+	for _, c := range crashes {
+		if c.At == at && !slices.Contains(out, c.Node) {
+			out = append(out, c.Node)
 		}
 	}
 	slices.Sort(out)
@@ -42,13 +26,13 @@ func (l *lives) who(at time.Duration, k trace.Kind) []algo.NodeID {
 }
 
 // faults says in words what each event of the scenario did, in time order.
-func faults(events []sim.Action, l *lives) []metrics.Moment {
+func faults(events []sim.Action, crashes []sim.CrashAt) []metrics.Moment {
 	var out []metrics.Moment
 	for _, a := range events {
 		var what string
 		switch a.Kind {
 		case sim.Crash:
-			hit := l.who(a.At, trace.Crashed)
+			hit := struck(crashes, a.At)
 			switch {
 			case len(hit) == 0:
 				what = "a crash finds no live node to stop"

@@ -8,21 +8,13 @@ import (
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
-	"github.com/electgo/elect/trace"
 )
 
 // The scenario's events in words, as they struck: "the leader" named by
 // the node the run crashed, every kind said, in time order.
 func TestFaults(t *testing.T) {
 	s := time.Second
-	l := &lives{}
-	for _, e := range []trace.Event{
-		{At: 10 * s, Kind: trace.Crashed, Node: 34},
-		{At: 20 * s, Kind: trace.Crashed, Node: 2}, {At: 20 * s, Kind: trace.Crashed, Node: 5},
-		{At: 25 * s, Kind: trace.Recovered, Node: 2},
-	} {
-		l.Observe(&e)
-	}
+	crashes := []sim.CrashAt{{At: 10 * s, Node: 34}, {At: 20 * s, Node: 2}, {At: 20 * s, Node: 5}}
 	events := []sim.Action{
 		{At: 60 * s, Kind: sim.Heal},
 		{At: 10 * s, Kind: sim.Crash, Leader: true},
@@ -47,7 +39,7 @@ func TestFaults(t *testing.T) {
 		"56 nodes 1 and 4 alter every message sent from now on",
 		"60 the partition heals",
 	}
-	got := faults(events, l)
+	got := faults(events, crashes)
 	if len(got) != len(want) {
 		t.Fatalf("%d moments, want %d: %+v", len(got), len(want), got)
 	}

@@ -77,6 +77,15 @@ type Result struct {
 	Quiescent bool
 	// Hash fingerprints every event of the run.
 	Hash uint64
+	// Crashes are the nodes the run crashed, and when, in order: what a
+	// scenario's "crash: leader" struck, for the run's story.
+	Crashes []CrashAt
+}
+
+// CrashAt is a node crashed at a moment of the run.
+type CrashAt struct {
+	At   time.Duration
+	Node algo.NodeID
 }
 
 // node is what a delivery touches of a node; it is kept small because a
@@ -168,6 +177,7 @@ type Engine struct {
 	// receivers is deliverBroadcast's list of a transmission's receivers
 	// (node records), reused: a reception can change the sender's list.
 	receivers []int32
+	crashes   []CrashAt // Result.Crashes
 	// received is the message a broadcast's receiver is handed, a copy of the
 	// one in flight, so that no receiver sees another's changes.
 	received algo.Message
@@ -491,7 +501,7 @@ func (e *Engine) Run() Result {
 		e.now = limit
 	}
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.End, Peer: algo.None, Quiescent: quiescent})
-	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum()}
+	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum(), Crashes: e.crashes}
 }
 
 // schedule queues an event, unless it falls after the end of the run

@@ -224,6 +224,7 @@ func (e *Engine) crash(v algo.NodeID) {
 	}
 	e.keepRange()
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.Crashed, Node: v, Peer: algo.None})
+	e.crashes = append(e.crashes, CrashAt{At: time.Duration(e.now), Node: v})
 	k := e.slot[v]
 	e.saved[k] = nd.m.Save()
 	nd.m = nil
