@@ -22,13 +22,8 @@ import (
 
 // broadcast runs Env.Broadcast for the node env points at.
 func (e *Engine) broadcast(m algo.Message) {
-	nd, from := e.env.nd, e.env.v
-	m.From, m.To = from, algo.Everyone
-	e.checkType(from, &m)
-	if len(e.jokers) > 0 && e.jokers[from] {
-		m.Corrupt()
-	}
-	e.emitMsg(trace.Sent, from, algo.Everyone, &m, 0)
+	nd := e.env.nd
+	e.transmit(&m, algo.Everyone)
 	if nd.deg == 0 {
 		return // on the air, in nobody's range
 	}
@@ -47,7 +42,7 @@ func (e *Engine) broadcast(m algo.Message) {
 		return
 	}
 	slot := e.flights.add(&m, e.changes)
-	e.q.push(event{at: at, kind: evBroadcast, node: e.env.k, gen: uint32(e.downs), slot: slot})
+	e.q.push(event{at: at, kind: evBroadcast, node: e.env.k, slot: slot})
 }
 
 // deliverBroadcast hands a transmission to the nodes that heard it: the
@@ -72,13 +67,9 @@ func (e *Engine) deliverBroadcast(ev event) {
 		// allocations on 10,000 moving park nodes).
 		e.received = f.m
 		m := &e.received
-		if len(e.crashOn) > 0 {
-			if t, armed := e.crashOn[to]; armed && t == m.Type {
-				delete(e.crashOn, to)
-				e.crash(to) // it dies as the message reaches it, as in deliver
-				e.drop(from, to, m, trace.LinkBroke)
-				continue
-			}
+		if e.diesOn(to, m.Type) {
+			e.drop(from, to, m, trace.LinkBroke) // as deliver finds its link gone
+			continue
 		}
 		if e.cfg.Loss > 0 && e.rng.Float64() < e.cfg.Loss {
 			e.drop(from, to, m, trace.Lost)

@@ -607,24 +607,42 @@ func (e *Engine) linkSurvived(nd *node, from algo.NodeID, gen uint32, slot int32
 	return ok && (e.since == nil || e.since[int(nd.off)+i] <= e.flights.at(slot).sent)
 }
 
-// checkType panics on a message type the algorithm does not name: the
-// algorithm's bug, named here rather than as an index out of range in
-// whichever observer counts messages by type first.
-func (e *Engine) checkType(from algo.NodeID, m *algo.Message) {
+// transmit is what every sending does first, unicast (to a node) or
+// broadcast (to algo.Everyone), for the node env points at: the message
+// addressed, checked, altered by a joker, and its Sent event emitted. A
+// message type the algorithm does not name is its bug, named here rather
+// than as an index out of range in whichever observer counts messages by
+// type first.
+func (e *Engine) transmit(m *algo.Message, to algo.NodeID) {
+	from := e.env.v
+	m.From, m.To = from, to
 	if int(m.Type) >= len(e.alg.Messages) {
 		panic(fmt.Sprintf("%s node %d sent message type %d, which its Messages (%d types) does not name", e.alg.Name, from, m.Type, len(e.alg.Messages)))
 	}
+	if len(e.jokers) > 0 && e.jokers[from] {
+		m.Corrupt()
+	}
+	e.emitMsg(trace.Sent, from, to, m, 0)
+}
+
+// diesOn crashes node to if it is armed to die at a message of type t
+// (crash_on), as the message reaches it, and says whether it did.
+func (e *Engine) diesOn(to algo.NodeID, t algo.MsgType) bool {
+	if len(e.crashOn) == 0 {
+		return false
+	}
+	if armed, ok := e.crashOn[to]; !ok || armed != t {
+		return false
+	}
+	delete(e.crashOn, to)
+	e.crash(to)
+	return true
 }
 
 // send runs Env.Send for the node env points at.
 func (e *Engine) send(to algo.NodeID, m algo.Message) {
 	nd, from := e.env.nd, e.env.v
-	m.From, m.To = from, to
-	e.checkType(from, &m)
-	if len(e.jokers) > 0 && e.jokers[from] {
-		m.Corrupt()
-	}
-	e.emitMsg(trace.Sent, from, to, &m, 0)
+	e.transmit(&m, to)
 	i, ok := ids.Find(e.nbrsOf(nd), to)
 	if !ok {
 		e.drop(from, to, &m, trace.NoLink)
@@ -657,12 +675,7 @@ func (e *Engine) deliver(ev event) {
 	m := &e.flights.at(ev.slot).m
 	nd := &e.nodes[ev.node]
 	to := nd.id
-	if len(e.crashOn) > 0 {
-		if t, armed := e.crashOn[to]; armed && t == m.Type {
-			delete(e.crashOn, to)
-			e.crash(to) // it dies as the message reaches it
-		}
-	}
+	e.diesOn(to, m.Type) // then the link is gone, and the message with it
 	if !e.linkSurvived(nd, m.From, ev.gen, ev.slot) {
 		e.drop(m.From, to, m, trace.LinkBroke)
 	} else {

@@ -14,7 +14,7 @@ const (
 	evTimer                      // slot: timer number; gen: timer generation
 	evAction                     // slot: index into the timeline
 	evMove                       // the motion's next change (Engine.change)
-	evBroadcast                  // node: the sender's record; slot and gen as evDeliver
+	evBroadcast                  // node: the sender's record; slot as evDeliver (the links' since say who heard it)
 )
 
 // event is one entry of the queue. It is kept small (24 bytes) because the
