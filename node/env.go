@@ -2,6 +2,7 @@ package node
 
 import (
 	"math/rand/v2"
+	"net/netip"
 	"slices"
 	"time"
 
@@ -52,19 +53,27 @@ func (e *env) Send(to algo.NodeID, m algo.Message) {
 		n.metrics.sent[m.Type].Add(1)
 		return
 	}
+	n.sendDatagram(&m, nb.addr)
+}
+
+// sendDatagram sends an addressed message as one datagram to addr (a
+// neighbour's, or the broadcast address), counting it, and says whether
+// it went.
+func (n *Node) sendDatagram(m *algo.Message, addr netip.AddrPort) bool {
 	n.seq++
-	b, err := n.codec.AppendMessage(n.buf[:0], n.seq, &m)
+	b, err := n.codec.AppendMessage(n.buf[:0], n.seq, m)
 	if err != nil {
 		// Only a message too large for one datagram fails: a neighbour
 		// list longer than about a hundred nodes.
 		n.metrics.unroutable.Add(1)
-		n.log.Error("message not sent", "type", n.names[m.Type], "to", to, "err", err)
-		return
+		n.log.Error("message not sent", "type", n.names[m.Type], "to", m.To, "err", err)
+		return false
 	}
 	n.buf = b
-	n.write(b, nb.addr)
+	n.write(b, addr)
 	n.metrics.sent[m.Type].Add(1)
 	n.metrics.messageBytes.Add(uint64(len(b)))
+	return true
 }
 
 // Broadcast sends m as one datagram to the broadcast address (Config.Broadcast:
@@ -87,18 +96,9 @@ func (e *env) Broadcast(m algo.Message) {
 	if n.cfg.Corrupt {
 		m.Corrupt()
 	}
-	n.seq++
-	b, err := n.codec.AppendMessage(n.buf[:0], n.seq, &m)
-	if err != nil {
-		n.metrics.unroutable.Add(1)
-		n.log.Error("message not sent", "type", n.names[m.Type], "to", "everyone", "err", err)
-		return
+	if n.sendDatagram(&m, n.cfg.Broadcast) {
+		n.metrics.broadcasts.Add(1)
 	}
-	n.buf = b
-	n.write(b, n.cfg.Broadcast)
-	n.metrics.sent[m.Type].Add(1)
-	n.metrics.messageBytes.Add(uint64(len(b)))
-	n.metrics.broadcasts.Add(1)
 }
 
 // SetTimer arms timer t. Each arming has a generation; an expiry of an
