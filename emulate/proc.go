@@ -138,11 +138,8 @@ func (l *launcher) watch(ctx context.Context, p *proc, life int) {
 // "the leader" of a crash counts it too, so that a schedule kills the same
 // node in both.
 func (p *proc) following() (algo.NodeID, bool) {
-	in := p.sup.Info()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	st := p.status
-	if !in.State.Alive() || p.statusLife != in.Life || st == nil || st.Leader == algo.None {
+	st, ok := p.lastStatus()
+	if !ok || !p.alive() || st.Leader == algo.None {
 		return algo.None, false
 	}
 	return st.Leader, true
