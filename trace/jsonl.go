@@ -189,6 +189,8 @@ type Reader struct {
 	name   string
 	Header Header
 	types  map[string]algo.MsgType
+	// Gzipped says the trace was compressed with gzip (read uncompressed).
+	Gzipped bool
 }
 
 // NewReader reads the header of a trace. name is used in error messages.
@@ -196,18 +198,19 @@ type Reader struct {
 // FILE.gz) is read as it is, uncompressed on the way.
 func NewReader(r io.Reader, name string) (*Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	magic, _ := br.Peek(2)
+	gzipped := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+	r = br
+	if gzipped {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		r = zr
-	} else {
-		r = br
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<30)
-	tr := &Reader{sc: sc, name: name}
+	tr := &Reader{sc: sc, name: name, Gzipped: gzipped}
 	if !sc.Scan() {
 		if err := sc.Err(); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)

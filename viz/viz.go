@@ -76,16 +76,11 @@ func NewReplay(path string) (*Replay, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var magic [2]byte
-	n, _ := io.ReadFull(f, magic[:])
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
 	tr, err := trace.NewReader(f, path)
 	if err != nil {
 		return nil, err
 	}
-	r := &Replay{path: path, Header: tr.Header, gzipped: n == 2 && magic == [2]byte{0x1f, 0x8b}}
+	r := &Replay{path: path, Header: tr.Header, gzipped: tr.Gzipped}
 	var e trace.Event
 	// The page finds moments by searching the events' times and indexes
 	// its arrays by node: it needs what elect check needs (trace.Order).
