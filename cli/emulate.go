@@ -107,11 +107,11 @@ run left behind.`,
 					return err
 				}
 			}
-			var tf *os.File
+			var tf *traceFile
 			var tw *trace.Writer
 			if tracePath != "" {
-				if tf, err = os.Create(tracePath); err != nil {
-					return fmt.Errorf("--trace: %w", err)
+				if tf, err = createTrace(tracePath); err != nil {
+					return err
 				}
 				defer tf.Close() // on the error paths; closed and checked below
 				if tw, err = trace.NewWriter(tf, h); err != nil {
@@ -139,7 +139,7 @@ run left behind.`,
 					return fmt.Errorf("--trace: %w", err)
 				}
 				if err := tf.Close(); err != nil {
-					return fmt.Errorf("--trace: %w", err)
+					return err
 				}
 			}
 			if res.Dir != "" {
@@ -186,7 +186,7 @@ run left behind.`,
 	f.register(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of the summary (with --compare: {emulated, simulated, same_final_leaders, differences})")
-	fl.StringVar(&tracePath, "trace", "", "write the emulated run's events to this file as JSON lines (re-check it with: elect check FILE)")
+	fl.StringVar(&tracePath, "trace", "", "write the emulated run's events to this file as JSON lines, compressed with gzip when its name ends in .gz (re-check it with: elect check FILE)")
 	fl.BoolVar(&compare, "compare", false, "also run the simulator on the same scenario and seed, show both, and fail if the final leaders differ")
 	fl.BoolVar(&cleanup, "cleanup", false, "remove the namespaces, bridges, rules and processes that killed runs left, and exit")
 	fl.StringVar(&hello, "hello", "", "the nodes' hello beacon period (default 250ms)")

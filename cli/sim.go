@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"compress/gzip"
 	"fmt"
 	"maps"
 	"math"
@@ -376,20 +375,13 @@ default, then the file, then the flags.`,
 				return err
 			}
 			var opt runner.Options
-			var tf *os.File
-			var gz *gzip.Writer
+			var tf *traceFile
 			if tracePath != "" {
-				if tf, err = os.Create(tracePath); err != nil {
-					return fmt.Errorf("--trace: %w", err)
+				if tf, err = createTrace(tracePath); err != nil {
+					return err
 				}
 				defer tf.Close() // on the error paths; closed and checked below
 				opt.Trace = tf
-				if strings.HasSuffix(tracePath, ".gz") {
-					// JSON lines compressed as they are written: a tenth of
-					// the size or less, read back by check and viz as is.
-					gz, _ = gzip.NewWriterLevel(tf, gzip.BestSpeed) // a valid level
-					opt.Trace = gz
-				}
 			}
 			var nf *os.File
 			if ns2Path != "" {
@@ -428,16 +420,9 @@ default, then the file, then the flags.`,
 					return fmt.Errorf("--ns2: %w", err)
 				}
 			}
-			if gz != nil {
-				if err := gz.Close(); err != nil {
-					return fmt.Errorf("--trace: %w", err)
-				}
-			}
 			if tf != nil {
-				// The last of the trace reaches the disk here: a full disk
-				// or a quota shows up on Close.
 				if err := tf.Close(); err != nil {
-					return fmt.Errorf("--trace: %w", err)
+					return err
 				}
 			}
 			out := cmd.OutOrStdout()
