@@ -172,7 +172,7 @@ func writeStill(w io.Writer, points []Point) error {
 
 // half is the half-width of the 95% interval of the figure named file at p.
 func half(file string, p Point) float64 {
-	for _, fig := range append(slices.Clone(figures), movingFigures...) {
+	for _, fig := range everyFigure {
 		if fig.file == file {
 			return fig.intervalOf(p).Half
 		}

@@ -208,8 +208,7 @@ func Merge(sets ...[]*Result) ([]*Result, error) {
 func WriteSummaryCSV(w io.Writer, points []Point) error {
 	cw := csv.NewWriter(w)
 	head := []string{"experiment", "algorithm", "template", "size", "mobility", "speed", "runs", "nodes"}
-	all := append(slices.Clone(figures), movingFigures...)
-	for _, fig := range all {
+	for _, fig := range everyFigure {
 		head = append(head, fig.file, fig.file+"_ci95", fig.file+"_runs")
 	}
 	if err := cw.Write(head); err != nil {
@@ -218,7 +217,7 @@ func WriteSummaryCSV(w io.Writer, points []Point) error {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	for _, p := range points {
 		row := []string{p.Experiment, p.Algorithm, p.Template, strconv.Itoa(p.Size), p.Motion, f(p.Speed), strconv.Itoa(p.Runs), f(p.Nodes)}
-		for i, fig := range all {
+		for i, fig := range everyFigure {
 			if (i >= len(figures)) != (p.Motion != "") {
 				row = append(row, "", "", "") // the figures of the other kind of network
 				continue

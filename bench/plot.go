@@ -77,6 +77,9 @@ var figures = []figure{
 		func(Point) string { return "never without a leader" }, always(func(r *Result) float64 { return 100 * r.Leaderless })},
 }
 
+// everyFigure is every figure, of still networks then of moving ones.
+var everyFigure = append(slices.Clone(figures), movingFigures...)
+
 // intervalOf is fig's measure at pt with its 95% interval, over pt's runs.
 func (fig figure) intervalOf(pt Point) Interval {
 	var xs []float64
@@ -169,6 +172,7 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 	if len(names) == 0 {
 		return nil
 	}
+	shared := sharedTemplate(names)
 	figs, suffix := figures, ""
 	if moving {
 		figs = movingFigures
@@ -183,8 +187,8 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 		file := fmt.Sprintf("%s-%s%s.%s", x.Name, fig.file, suffix, style.Formats[0])
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s: %s", x.Title, fig.title)
-		if t, one := sharedTemplate(names); one {
-			p.Title.Text += " (" + topologyWords(t) + ")" // said once, not in every line's name
+		if shared != "" {
+			p.Title.Text += " (" + topologyWords(shared) + ")" // said once, not in every line's name
 		}
 		p.Y.Label.Text = fig.axis
 		p.Legend.Top, p.Legend.Left = true, true
@@ -252,7 +256,7 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 			marks.Radius, bars.CapWidth = marks.Radius*k, bars.CapWidth*k
 			p.Add(line, marks, bars)
 			label := words(name)
-			if _, one := sharedTemplate(names); one {
+			if shared != "" {
 				label = words(strings.SplitN(name, " ", 2)[0])
 			}
 			p.Legend.Add(label, line, marks)
@@ -292,17 +296,18 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 }
 
 // sharedTemplate is the topology every line of a figure was run on, when
-// they share one (a line's name is "ALGORITHM TEMPLATE[ MOTION]").
-func sharedTemplate(names []string) (string, bool) {
+// they share one (a line's name is "ALGORITHM TEMPLATE[ MOTION]"), "" when
+// they do not.
+func sharedTemplate(names []string) string {
 	var t string
 	for i, n := range names {
 		_, rest, _ := strings.Cut(n, " ")
 		if i > 0 && rest != t {
-			return "", false
+			return ""
 		}
 		t = rest
 	}
-	return t, t != ""
+	return t
 }
 
 // fit scales the text to the figure: the library's sizes suit its 7 by 4.5

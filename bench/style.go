@@ -21,24 +21,37 @@ type Style struct {
 // DefaultStyle is a PNG of 7 by 4.5 inches.
 var DefaultStyle = Style{Formats: []string{"png"}, Width: 7 * vg.Inch, Height: 4.5 * vg.Inch}
 
-// ParseStyle reads --format (png, svg, pdf, or several comma-separated)
-// and --plot-size (WIDTHxHEIGHT with a unit, in or cm: 3.5x2.5in, a
-// column of a two-column paper; "" keeps 7x4.5in).
+// ParseStyle reads --format and --plot-size (ParseFormats, ParsePlotSize).
 func ParseStyle(formats, size string) (Style, error) {
 	s := DefaultStyle
-	s.Formats = nil
+	var err error
+	if s.Formats, err = ParseFormats(formats); err != nil {
+		return s, err
+	}
+	if size != "" {
+		s.Width, s.Height, err = ParsePlotSize(size)
+	}
+	return s, err
+}
+
+// ParseFormats reads --format: png, svg or pdf, or several comma-separated.
+func ParseFormats(formats string) ([]string, error) {
+	var out []string
 	for _, f := range strings.Split(formats, ",") {
 		f = strings.TrimSpace(f)
 		switch f {
 		case "png", "svg", "pdf":
-			s.Formats = append(s.Formats, f)
+			out = append(out, f)
 		default:
-			return s, fmt.Errorf("invalid plot format %q (want png, svg or pdf, or several: png,pdf)", f)
+			return nil, fmt.Errorf("invalid plot format %q (want png, svg or pdf, or several: png,pdf)", f)
 		}
 	}
-	if size == "" {
-		return s, nil
-	}
+	return out, nil
+}
+
+// ParsePlotSize reads --plot-size: WIDTHxHEIGHT with a unit, in or cm
+// (3.5x2.5in, a column of a two-column paper).
+func ParsePlotSize(size string) (width, height vg.Length, err error) {
 	unit := vg.Inch
 	num := size
 	switch {
@@ -47,16 +60,15 @@ func ParseStyle(formats, size string) (Style, error) {
 	case strings.HasSuffix(size, "cm"):
 		num, unit = strings.TrimSuffix(size, "cm"), vg.Centimeter
 	default:
-		return s, fmt.Errorf("invalid plot size %q (want WIDTHxHEIGHT in inches or centimetres: 3.5x2.5in, 17x11cm)", size)
+		return 0, 0, fmt.Errorf("invalid plot size %q (want WIDTHxHEIGHT in inches or centimetres: 3.5x2.5in, 17x11cm)", size)
 	}
 	ws, hs, ok := strings.Cut(num, "x")
 	w, errW := strconv.ParseFloat(ws, 64)
 	h, errH := strconv.ParseFloat(hs, 64)
 	if !ok || errW != nil || errH != nil || !(w >= 1 && w <= 100) || !(h >= 1 && h <= 100) {
-		return s, fmt.Errorf("invalid plot size %q (want WIDTHxHEIGHT, each from 1 to 100, in or cm: 3.5x2.5in)", size)
+		return 0, 0, fmt.Errorf("invalid plot size %q (want WIDTHxHEIGHT, each from 1 to 100, in or cm: 3.5x2.5in)", size)
 	}
-	s.Width, s.Height = vg.Length(w)*unit, vg.Length(h)*unit
-	return s, nil
+	return vg.Length(w) * unit, vg.Length(h) * unit, nil
 }
 
 // okabeIto is the colour-blind-safe palette of Okabe and Ito, black last;

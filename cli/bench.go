@@ -308,14 +308,17 @@ const (
 
 // plotStyle reads --format and --plot-size, naming the flag at fault.
 func plotStyle(format, size string) (bench.Style, error) {
-	style, err := bench.ParseStyle(format, "")
-	if err != nil {
+	style := bench.DefaultStyle
+	var err error
+	if style.Formats, err = bench.ParseFormats(format); err != nil {
 		return style, fmt.Errorf("--format: %w", err)
 	}
-	if _, err := bench.ParseStyle("png", size); err != nil {
-		return style, fmt.Errorf("--plot-size: %w", err)
+	if size != "" {
+		if style.Width, style.Height, err = bench.ParsePlotSize(size); err != nil {
+			return style, fmt.Errorf("--plot-size: %w", err)
+		}
 	}
-	return bench.ParseStyle(format, size)
+	return style, nil
 }
 
 func report(out io.Writer, results []*bench.Result, dir string, style bench.Style) error {
