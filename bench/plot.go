@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"codeberg.org/go-pdf/fpdf"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -419,6 +421,21 @@ func linearRange(a *plot.Axis) {
 type plotPanic struct{ value any }
 
 func (p plotPanic) Error() string { return fmt.Sprintf("plot: %v", p.value) }
+
+// A PDF's metadata carries its creation and modification dates, the time
+// it was made unless told: the library is told a fixed date (the
+// reproducible-builds convention's SOURCE_DATE_EPOCH when set, else the
+// Unix epoch) and to sort its catalogue, so that the same points give the
+// same PDF, as they give the same SVG and PNG.
+func init() {
+	date := time.Unix(0, 0).UTC()
+	if v, err := strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil {
+		date = time.Unix(v, 0).UTC()
+	}
+	fpdf.SetDefaultCreationDate(date)
+	fpdf.SetDefaultModificationDate(date)
+	fpdf.SetDefaultCatalogSort(true)
+}
 
 // save draws the plot, then writes it: a plot that cannot be drawn leaves
 // no empty file behind. A panic of the plotting library (it panics on data

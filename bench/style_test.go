@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot/vg"
 )
@@ -100,6 +101,19 @@ func TestPlotStyled(t *testing.T) {
 	again, _ := os.ReadFile(filepath.Join(dirs[1], "start-messages-per-election.svg"))
 	if !bytes.Equal(svg, again) {
 		t.Error("the same points gave two different SVG files")
+	}
+	for _, name := range []string{"start-messages-per-election.pdf", "start-messages-per-election.png"} {
+		a, errA := os.ReadFile(filepath.Join(dirs[0], name))
+		b, errB := os.ReadFile(filepath.Join(dirs[1], name))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("the same points gave two different %s files (%v, %v)", filepath.Ext(name), errA, errB)
+		}
+	}
+	// Two PDFs made within a second match anyway: the date in them is
+	// what would part them.
+	pdf, _ := os.ReadFile(filepath.Join(dirs[0], "start-messages-per-election.pdf"))
+	if today := "D:" + time.Now().UTC().Format("20060102"); bytes.Contains(pdf, []byte(today)) {
+		t.Errorf("the PDF carries today's date (%s): the same points made later would give another file", today)
 	}
 	for _, want := range []string{"vkt, broadcast (geometric, mean degree 6)", "messages per election (transmissions)", ">40<"} {
 		if !bytes.Contains(svg, []byte(want)) {
