@@ -250,8 +250,7 @@ func TestEmulateEcho(t *testing.T) {
 // datagram heard beyond range would be a reception more (and a neighbour
 // too many).
 func TestEmulateBroadcast(t *testing.T) {
-	bin := electBinary(t)
-	s, err := scenario.Parse("broadcast.yaml", []byte(`
+	res := runYAML(t, electBinary(t), "broadcast.yaml", `
 algorithm: vkt
 topology: line:4
 values: id
@@ -260,14 +259,7 @@ duration: 4s
 check: {stabilization: 1s, liveness: 3s}
 events:
   - {at: 2s, elect: 0}
-`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), Config{Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Log: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	em, si := res.Emulated.Messages, res.Simulated.Messages
 	if em.Total != 9 || em.Broadcasts != 6 || em.Delivered != 13 {
 		t.Errorf("emulated: %d transmissions (%d broadcasts), %d receptions, by type %v / %v; want 9 (6), 13", em.Total, em.Broadcasts, em.Delivered, em.ByType, em.DeliveredByType)
@@ -279,6 +271,22 @@ events:
 		t.Errorf("violations: %+v", res.Emulated.Violations)
 	}
 	assertGone(t, res.Tag)
+}
+
+// runYAML emulates the scenario written in text with elect binary bin,
+// beaconing every 100 ms and losing a neighbour after 6 unheard, the
+// emulator's lines in the test's log.
+func runYAML(t *testing.T, bin, name, text string) *Result {
+	t.Helper()
+	s, err := scenario.Parse(name, []byte(text), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Log: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // assertGone fails if anything named after run tag is left.
@@ -297,8 +305,7 @@ func assertGone(t *testing.T, tag string) {
 // radio: the links change as they move, each change one nftables
 // transaction, and the run keeps the specification.
 func TestEmulateMovingLossy(t *testing.T) {
-	bin := electBinary(t)
-	s, err := scenario.Parse("moving.yaml", []byte(`
+	res := runYAML(t, electBinary(t), "moving.yaml", `
 algorithm: vkt
 topology: geometric:14:450:800x800
 mobility: waypoint:5:15:1s
@@ -309,14 +316,7 @@ duration: 12s
 check:
   stabilization: 6s
   liveness: 10s
-`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), Config{Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Log: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	sum := res.Emulated
 	if sum.ViolationCount != 0 {
 		t.Errorf("%d violations: %+v", sum.ViolationCount, sum.Violations)
