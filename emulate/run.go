@@ -260,8 +260,7 @@ func validate(sc *scenario.Scenario) (*algo.Algorithm, error) {
 // --peers: a node boots only once it has heard every listed peer (a few
 // beacons at most), for such an algorithm takes the neighbours it boots
 // with for the network, and a neighbour whose first hellos were lost would
-// be an edge its wave never runs over (it stalled now and then at 20%
-// loss). Nodes of algorithms for moving networks discover their
+// be an edge its wave never runs over. Nodes of algorithms for moving networks discover their
 // neighbours as they come: nil.
 func staticPeers(a *algo.Algorithm, edges []topo.Edge, n, port int) []string {
 	out := make([]string, n)

@@ -484,10 +484,9 @@ func (n *Node) neighborUp(id algo.NodeID, nb *neighbor) {
 // one found a moment later (its hello lost) would be an edge its wave never
 // runs over. It waits for every listed peer. An algorithm whose model has
 // no crashes waits for as long as it takes, for its network has every node
-// alive (a bound of HelloLoss beacons let it boot without a peer whose
-// first hellos were lost, 4 in a row: a stalled extinction in 1 run of 25
-// at 20% loss), saying once which peers it waits for after HelloLoss
-// beacons; one that survives crashes (bully) waits HelloLoss beacons at
+// alive (a bound of HelloLoss beacons would let it boot without a peer
+// whose first HelloLoss hellos were all lost), saying once which peers it
+// waits for after HelloLoss beacons; one that survives crashes (bully) waits HelloLoss beacons at
 // most, as a peer may be down for good. Algorithms for moving networks
 // boot after one, as they take neighbours as they come.
 func (n *Node) peersPending() bool {
