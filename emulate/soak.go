@@ -1,6 +1,7 @@
 package emulate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -16,6 +17,7 @@ import (
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/trace"
 )
 
@@ -107,10 +109,7 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 			return out, err
 		}
 		seed := cfg.Seed + uint64(i)
-		s, pauses, faults, words, err := Schedule(cfg.Algorithm, cfg.Params, cfg.Nodes, seed)
-		if err != nil {
-			return out, err
-		}
+		s, pauses, faults, words := Schedule(cfg.Algorithm, cfg.Params, cfg.Nodes, seed)
 		run := Config{Scenario: s, Binary: cfg.Binary, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss,
 			Faults: faults, Pauses: pauses, Log: cfg.Log}
 		keep, err := keepFor(cfg.KeepFailed, seed, s, &run)
@@ -141,19 +140,18 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 // Schedule draws the schedule of seed: the scenario (network, values,
 // crashes, restarts, recoveries, partitions), the pauses and the links'
 // impairment, and the faults in words.
-func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenario.Scenario, []Pause, runtime.Faults, string, error) {
+func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenario.Scenario, []Pause, runtime.Faults, string) {
 	rng := rand.New(rand.NewPCG(seed, 0x736f616b)) // "soak"
-	var y strings.Builder
-	fmt.Fprintf(&y, "algorithm: %s\ntopology: complete:%d\nvalues: random\nseed: %d\n", alg, n, seed)
-	fmt.Fprintf(&y, "duration: %v\ncheck: {stabilization: %v, liveness: %v}\n", faultSpan+soakLiveness+2*time.Second, soakStabilization, soakLiveness)
-	if len(params) > 0 {
-		y.WriteString("params: {")
-		for _, k := range sortedKeys(params) {
-			fmt.Fprintf(&y, "%s: %s, ", k, params[k])
-		}
-		y.WriteString("}\n")
+	s := scenario.Default()
+	s.File = fmt.Sprintf("soak-%d", seed)
+	s.Algorithm, s.Topology, s.Seed, s.Params = alg, fmt.Sprintf("complete:%d", n), seed, maps.Clone(params)
+	s.Values = sim.Values{Mode: sim.ValueRandom}
+	s.Duration = faultSpan + soakLiveness + 2*time.Second
+	s.Check = scenario.Check{Stabilization: soakStabilization, Liveness: soakLiveness}
+	all := make([]algo.NodeID, n)
+	for v := range all {
+		all[v] = algo.NodeID(v)
 	}
-	y.WriteString("events:\n")
 	busy := make([]time.Duration, n) // per node, until when a fault holds it
 	var partitionUntil time.Duration
 	var pauses []Pause
@@ -165,22 +163,23 @@ func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenar
 		switch k := rng.IntN(4); {
 		case k == 0 && at >= busy[v]: // a crash, then a restart or a recovery
 			back := ms(at + 500*time.Millisecond + time.Duration(rng.Int64N(int64(2*time.Second))))
-			how := "restart"
+			how, kind := "restart", sim.Restart
 			if rng.IntN(2) == 0 {
-				how = "recover"
+				how, kind = "recover", sim.Recover
 			}
-			fmt.Fprintf(&y, "  - {at: %v, crash: %d}\n  - {at: %v, %s: %d}\n", at, v, back, how, v)
+			s.Events = append(s.Events, sim.Action{At: at, Kind: sim.Crash, Nodes: []algo.NodeID{v}},
+				sim.Action{At: back, Kind: kind, Nodes: []algo.NodeID{v}})
 			busy[v] = back + time.Second
 			words = append(words, fmt.Sprintf("%v kill %d, %s at %v", at, v, how, back))
 		case k == 1: // the leader, whichever it is then; it comes back with its state
 			back := ms(at + 500*time.Millisecond + time.Duration(rng.Int64N(int64(2*time.Second))))
-			fmt.Fprintf(&y, "  - {at: %v, crash: leader}\n", at)
 			for u := range busy {
 				busy[u] = max(busy[u], back+time.Second) // whichever it was, it may be any node
 			}
 			// Every node is brought back: the one killed recovers, the
 			// others are alive and ignore it.
-			fmt.Fprintf(&y, "  - {at: %v, recover: 0-%d}\n", back, n-1)
+			s.Events = append(s.Events, sim.Action{At: at, Kind: sim.Crash, Leader: true},
+				sim.Action{At: back, Kind: sim.Recover, Nodes: slices.Clone(all)})
 			words = append(words, fmt.Sprintf("%v kill the leader, recover at %v", at, back))
 		case k == 2 && at >= busy[v]: // a freeze
 			d := ms(300*time.Millisecond + time.Duration(rng.Int64N(int64(1700*time.Millisecond))))
@@ -192,11 +191,13 @@ func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenar
 			cut := 1 + rng.IntN(n-1)
 			a, b := slices.Sorted(slices.Values(perm[:cut])), slices.Sorted(slices.Values(perm[cut:]))
 			heal := ms(at + time.Second + time.Duration(rng.Int64N(int64(2*time.Second))))
-			fmt.Fprintf(&y, "  - {at: %v, partition: {a: %s, b: %s}}\n  - {at: %v, heal: true}\n", at, ids(a), ids(b), heal)
+			s.Events = append(s.Events, sim.Action{At: at, Kind: sim.Partition, Groups: []sim.Group{{Name: "a", Nodes: nodeIDs(a)}, {Name: "b", Nodes: nodeIDs(b)}}},
+				sim.Action{At: heal, Kind: sim.Heal})
 			partitionUntil = heal + time.Second
 			words = append(words, fmt.Sprintf("%v partition %v|%v, heal at %v", at, a, b, heal))
 		}
 	}
+	slices.SortStableFunc(s.Events, func(x, y sim.Action) int { return cmp.Compare(x.At, y.At) })
 	if len(words) == 0 {
 		words = append(words, "no fault but the links'")
 	}
@@ -204,22 +205,16 @@ func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenar
 	faults.Loss = []float64{0, 0.05, 0.1, 0.2}[rng.IntN(4)]
 	faults.Duplicate = []float64{0, 0.05}[rng.IntN(2)]
 	faults.Jitter = []time.Duration{0, 2 * time.Millisecond, 5 * time.Millisecond}[rng.IntN(3)]
-	s, err := scenario.Parse(fmt.Sprintf("soak-%d.yaml", seed), []byte(y.String()), nil)
-	if err != nil {
-		return nil, nil, faults, "", fmt.Errorf("schedule %d: %w\n%s", seed, err, y.String())
-	}
-	return s, pauses, faults, strings.Join(words, "; "), nil
+	return s, pauses, faults, strings.Join(words, "; ")
 }
 
-func ids(v []int) string {
-	s := make([]string, len(v))
+func nodeIDs(v []int) []algo.NodeID {
+	out := make([]algo.NodeID, len(v))
 	for i, x := range v {
-		s[i] = fmt.Sprint(x)
+		out[i] = algo.NodeID(x)
 	}
-	return "[" + strings.Join(s, ", ") + "]"
+	return out
 }
-
-func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // kept is what a schedule keeps in KeepFailed until it is known to pass.
 type kept struct {
