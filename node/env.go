@@ -3,7 +3,6 @@ package node
 import (
 	"math/rand/v2"
 	"net/netip"
-	"slices"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -87,7 +86,7 @@ func (n *Node) sendDatagram(m *algo.Message, addr netip.AddrPort) bool {
 func (e *env) Broadcast(m algo.Message) {
 	n := (*Node)(e)
 	if n.reliable || !n.cfg.Broadcast.IsValid() {
-		for _, u := range slices.Clone(n.up) {
+		for _, u := range n.up { // Send changes no neighbour
 			e.Send(u, m)
 		}
 		return

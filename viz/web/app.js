@@ -321,7 +321,9 @@ class View {
   // together), report and election started; a click goes there.
   marks() {
     const strip = $('marks');
-    if (!strip) return;
+    // A live run calls this every second: nothing to redo while no event came.
+    if (!strip || this.marked === this.model.events.length) return;
+    this.marked = this.model.events.length;
     strip.textContent = '';
     const ev = this.model.events, end = Math.max(this.model.end, 1);
     const found = [];
