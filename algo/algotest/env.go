@@ -36,20 +36,17 @@ func (f *Env) Neighbors() []algo.NodeID { return f.Nbrs }
 
 // Send writes the message down as "TYPE>TO INDEX PEER", with "(again)" for a
 // message of Level 1.
-func (f *Env) Send(to algo.NodeID, m algo.Message) {
-	s := fmt.Sprintf("%s>%d %v %v", f.Names[m.Type], to, m.Index, m.Peer.ID)
-	if m.Level == 1 {
-		s += " (again)"
-	}
-	f.sent = append(f.sent, s)
-}
+func (f *Env) Send(to algo.NodeID, m algo.Message) { f.note(fmt.Sprint(to), &m) }
 
 // Broadcast writes the transmission down as Send does, with "*" for its
 // receivers: "TYPE>* INDEX PEER". Env is an algo.Broadcaster; a test sees
 // the fallback of algo.Broadcast (one Send per neighbour) through an Env
 // that hides the method, struct{ algo.Env }{env}.
-func (f *Env) Broadcast(m algo.Message) {
-	s := fmt.Sprintf("%s>* %v %v", f.Names[m.Type], m.Index, m.Peer.ID)
+func (f *Env) Broadcast(m algo.Message) { f.note("*", &m) }
+
+// note writes a message down as "TYPE>TO INDEX PEER".
+func (f *Env) note(to string, m *algo.Message) {
+	s := fmt.Sprintf("%s>%s %v %v", f.Names[m.Type], to, m.Index, m.Peer.ID)
 	if m.Level == 1 {
 		s += " (again)"
 	}
