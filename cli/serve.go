@@ -55,4 +55,5 @@ func (ls *liveServer) close() {
 	shut, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	ls.srv.Shutdown(shut)
+	ls.live.Release()
 }

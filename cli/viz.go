@@ -35,14 +35,28 @@ its state and history. Everything the page needs is inside elect.`,
 			if err != nil {
 				return err
 			}
+			defer r.Close()
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return fmt.Errorf("--addr: %w", err)
 			}
 			srv := &http.Server{Handler: r.Handler(), ReadHeaderTimeout: 5 * time.Second}
-			fmt.Fprintf(cmd.OutOrStdout(), "replaying %s (%d events) at http://%s/\n", args[0], r.Events, ln.Addr())
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "replaying %s at http://%s/ (reading it through)\n", args[0], ln.Addr())
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			// A trace broken further on stops the page, saying where.
+			broken := make(chan error, 1)
+			go func() {
+				start := time.Now()
+				err := r.Wait()
+				broken <- err
+				if err != nil {
+					stop()
+					return
+				}
+				fmt.Fprintf(out, "read %d events in %.1f s\n", r.Events(), time.Since(start).Seconds())
+			}()
 			go func() {
 				<-ctx.Done()
 				shut, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -52,7 +66,12 @@ its state and history. Everything the page needs is inside elect.`,
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
-			return nil
+			select {
+			case err := <-broken:
+				return err
+			default:
+				return nil // stopped before the whole trace was read
+			}
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on this address (port 0: any free port)")

@@ -35,8 +35,6 @@ type expected struct {
 	ShotMS float64 `json:"shot_ms"`
 	// Live says the page shows a run as it goes.
 	Live bool `json:"live"`
-	// Refused says the page must refuse the trace as too long, saying so.
-	Refused bool `json:"refused,omitempty"`
 	// Moving, for a mobile run, are where the nodes must be drawn (in
 	// metres) at some moments.
 	Moving []positions `json:"moving,omitempty"`
@@ -210,23 +208,9 @@ func TestBrowserReplay(t *testing.T) {
 	}
 }
 
-// TestBrowserTooLong: a trace longer than the page takes is refused in
-// words, not loaded until the tab runs out of memory.
-func TestBrowserTooLong(t *testing.T) {
-	browser(t)
-	r, err := NewReplay(writeTrace(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.MaxEvents = 100
-	srv := httptest.NewServer(r.Handler())
-	defer srv.Close()
-	drive(t, srv.URL+"/", expected{Refused: true})
-}
-
 // TestBrowserLive shows the same run live: the simulator paced to 8
-// seconds of run time a second, its events reaching the page as
-// server-sent events. The page follows the run while it goes, says when it
+// seconds of run time a second, the page asking its growing index what is
+// new. The page follows the run while it goes, says when it
 // is over, and then shows what the replay shows.
 func TestBrowserLive(t *testing.T) {
 	browser(t)
@@ -248,7 +232,7 @@ func TestBrowserLive(t *testing.T) {
 	var once sync.Once
 	h2 := live.Handler()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/events" {
+		if r.URL.Path == "/index" {
 			once.Do(func() { close(opened) })
 		}
 		h2.ServeHTTP(w, r)

@@ -6,9 +6,11 @@
 // chart of them. Every asset is embedded in the binary: nothing is fetched
 // from the internet.
 //
-// The page reads two things from the server: GET /trace, the trace file as
-// it is (JSON lines, see package trace), and GET /layout, the nodes'
-// positions in metres when the trace's topology has them (null otherwise).
+// The page never holds a whole run: the server cuts it into chunks of
+// events, each with the state before it (Index), and the page fetches the
+// few chunks around the moment it shows. GET /layout gives the nodes'
+// positions in metres when the trace's topology has them (null
+// otherwise); GET /trace the trace file as it is, for scripts.
 package viz
 
 import (
@@ -54,33 +56,48 @@ type Leg struct {
 	Y1      float64 `json:"y1"`
 }
 
-// Replay serves one trace file.
+// Replay serves one trace file. It listens at once and indexes the trace
+// as it reads it, so that the page shows the run's start while the rest
+// is read; the page's timeline says how far the reading has come.
 type Replay struct {
+	*Index
 	path    string
 	gzipped bool // served with Content-Encoding: gzip
 	Header  trace.Header
-	// Events counts the trace's events.
-	Events int
-	// MaxEvents is the most events the page takes (0: MaxPageEvents).
-	MaxEvents int
 	// Layout is nil when the topology has no positions.
 	Layout *Layout
 }
 
-// NewReplay reads the trace at path through, so that a broken or
-// disordered trace is refused with its line before anything is served, and
-// lays its network out.
-func NewReplay(path string) (*Replay, error) {
+// NewReplay opens the trace at path, lays its network out and starts
+// reading it through. A trace whose header is broken is refused here;
+// what is wrong further on (a broken line, time going back) stops the
+// reading with the line, reported by Wait and on the page.
+func NewReplay(path string) (*Replay, error) { return newReplay(path, chunkEvents) }
+
+// newReplay is NewReplay with per events a chunk.
+func newReplay(path string, per int) (*Replay, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	tr, err := trace.NewReader(f, path)
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	r := &Replay{path: path, Header: tr.Header, gzipped: tr.Gzipped}
+	idx, err := newIndex(tr.Header, per)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r := &Replay{Index: idx, path: path, Header: tr.Header, gzipped: tr.Gzipped, Layout: layout(tr.Header)}
+	go r.read(f, tr)
+	return r, nil
+}
+
+// read indexes the trace's events, checking them as elect check does.
+func (r *Replay) read(f *os.File, tr *trace.Reader) {
+	defer f.Close()
 	var e trace.Event
 	// The page finds moments by searching the events' times and indexes
 	// its arrays by node: it needs what elect check needs (trace.Order).
@@ -88,18 +105,38 @@ func NewReplay(path string) (*Replay, error) {
 	for {
 		err := tr.Next(&e)
 		if errors.Is(err, io.EOF) {
-			break
+			r.finish(nil)
+			return
+		}
+		if err == nil {
+			if err = order.Next(&e); err != nil {
+				err = fmt.Errorf("%s:%d: %w", r.path, tr.Line(), err)
+			}
 		}
 		if err != nil {
-			return nil, err
+			r.finish(err)
+			return
 		}
-		if err := order.Next(&e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, tr.Line(), err)
+		if r.add(&e) != nil {
+			return // closed, or the spill file failed (the index says)
 		}
-		r.Events++
 	}
-	r.Layout = layout(tr.Header)
-	return r, nil
+}
+
+// Wait blocks until the whole trace is read and returns what was wrong
+// with it, if anything.
+func (r *Replay) Wait() error {
+	<-r.over
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Events counts the events read so far (all of them once Wait returns).
+func (r *Replay) Events() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.events
 }
 
 // layout places the nodes as the run's topology did, when it gives
@@ -192,19 +229,9 @@ func circle(n int) *Layout {
 	return l
 }
 
-// MaxPageEvents is the most events the page takes from a replayed trace.
-// It holds every event in the tab's memory: measured in headless Chromium
-// after a garbage collection, 142 MB for the 798,606 events of 1,000 nodes
-// over 30 s and 1,228 MB for the 4,032,391 of 2,000 nodes over 60 s (305
-// bytes each), so 8 million come to about 2.4 GB, the most a tab is let
-// try; the 10,000-node trace (2.5 GB on disk) crashed the tab. Beyond it
-// the page says so instead, and what to do.
-const MaxPageEvents = 8_000_000
-
 // page is the mux that serves the embedded page, /layout and /mode (live
-// or not, and for a replay its event count: 0 for a live run, which the
-// page takes as it comes); each view adds where its run comes from.
-func page(l *Layout, live bool, events, most int) *http.ServeMux {
+// or not) and the index's requests.
+func page(l *Layout, live bool, x *Index) *http.ServeMux {
 	mux := http.NewServeMux()
 	static, err := fs.Sub(web, "web")
 	if err != nil {
@@ -217,22 +244,16 @@ func page(l *Layout, live bool, events, most int) *http.ServeMux {
 	})
 	mux.HandleFunc("GET /mode", func(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		if live {
-			fmt.Fprintf(w, "{\"live\":true}\n")
-			return
-		}
-		fmt.Fprintf(w, "{\"live\":false,\"events\":%d,\"max_events\":%d}\n", events, most)
+		fmt.Fprintf(w, "{\"live\":%v}\n", live)
 	})
+	x.routes(mux)
 	return mux
 }
 
-// Handler serves the page, /trace, /layout and /mode.
+// Handler serves the page, its index, /layout, /mode and /trace (the
+// trace file as it is, for scripts).
 func (r *Replay) Handler() http.Handler {
-	most := r.MaxEvents
-	if most == 0 {
-		most = MaxPageEvents
-	}
-	mux := page(r.Layout, false, r.Events, most)
+	mux := page(r.Layout, false, r.Index)
 	mux.HandleFunc("GET /trace", func(w http.ResponseWriter, req *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		w.Header().Set("Cache-Control", "no-store")

@@ -3,18 +3,14 @@ package viz
 import (
 	"compress/gzip"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -63,8 +59,8 @@ func TestReplayServes(t *testing.T) {
 	if l.Width != 4 || l.Height != 4 || len(l.X) != 16 || l.X[6] != 2.5 || l.Y[6] != 1.5 {
 		t.Errorf("layout %+v, want the 4x4 lattice", l)
 	}
-	if r.Events == 0 || r.Header.Nodes != 16 {
-		t.Errorf("replay of %d events, %d nodes", r.Events, r.Header.Nodes)
+	if r.Header.Nodes != 16 {
+		t.Errorf("replay of %d nodes", r.Header.Nodes)
 	}
 }
 
@@ -76,7 +72,7 @@ func serveReplay(t *testing.T, path string) (*Replay, *httptest.Server) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r.Handler())
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() { srv.Close(); r.Close() })
 	return r, srv
 }
 
@@ -109,80 +105,8 @@ func TestReplayLayouts(t *testing.T) {
 	}
 }
 
-// TestReplayRefusesBrokenTrace: a broken trace is refused with its line
-// before anything is served.
-func TestReplayRefusesBrokenTrace(t *testing.T) {
-	path := writeTrace(t)
-	b, _ := os.ReadFile(path)
-	lines := strings.SplitAfter(string(b), "\n")
-	lines[3] = `{"t":0,"ev":"nonsense"}` + "\n"
-	bad := filepath.Join(t.TempDir(), "bad.jsonl")
-	os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644)
-	if _, err := NewReplay(bad); err == nil || !strings.Contains(err.Error(), "bad.jsonl:4") {
-		t.Errorf("NewReplay of a broken trace: %v, want an error at line 4", err)
-	}
-	// Time going back is refused too: the page searches events by time.
-	lines = strings.SplitAfter(string(b), "\n")
-	last := len(lines) - 2 // the end event; the last element is ""
-	lines[last] = `{"t":0,"ev":"end","quiescent":false}` + "\n"
-	back := filepath.Join(t.TempDir(), "back.jsonl")
-	os.WriteFile(back, []byte(strings.Join(lines, "")), 0o644)
-	if _, err := NewReplay(back); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("back.jsonl:%d", last+1)) {
-		t.Errorf("NewReplay of a trace whose time goes back: %v, want an error at line %d", err, last+1)
-	}
-	if _, err := NewReplay(filepath.Join(t.TempDir(), "none.jsonl")); err == nil {
-		t.Error("NewReplay of a missing file: no error")
-	}
-}
-
 func headerFor(topology string, nodes int) trace.Header {
 	return trace.Header{Topology: topology, Nodes: nodes, Seed: 1}
-}
-
-// TestLiveEvents: /events sends the header and every event so far as
-// server-sent events, each event a trace line, then the ones that come,
-// then "end" once the run is over; a page that opens late gets it all.
-func TestLiveEvents(t *testing.T) {
-	live, err := NewLive(trace.Header{Algorithm: "vkt", Nodes: 2, Messages: []string{"election"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(live.Handler())
-	defer srv.Close()
-	live.Observe(&trace.Event{Kind: trace.NodeAdded, Node: 0, Peer: algo.None, Value: 7})
-	resp, err := http.Get(srv.URL + "/events")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
-		t.Errorf("Content-Type %q", ct)
-	}
-	live.Observe(&trace.Event{At: time.Millisecond, Kind: trace.LinkUp, Node: 0, Peer: 1})
-	live.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `data: {"ev":"header","version":1,"algorithm":"vkt","seed":0,"nodes":2,"message_types":["election"],"spontaneous":false,"stabilization_ns":0,"liveness_ns":0}
-
-data: {"t":0,"ev":"node","node":0,"value":7}
-
-data: {"t":1000000,"ev":"link_up","node":0,"peer":1}
-
-event: end
-data: {}
-
-`
-	if string(b) != want {
-		t.Errorf("/events =\n%s\nwant\n%s", b, want)
-	}
-	mode, _ := http.Get(srv.URL + "/mode")
-	m, _ := io.ReadAll(mode.Body)
-	mode.Body.Close()
-	if strings.TrimSpace(string(m)) != `{"live":true}` {
-		t.Errorf("/mode = %s", m)
-	}
 }
 
 // A trace compressed with gzip is replayed as it is: served with
@@ -210,38 +134,7 @@ func TestReplayGzip(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	if string(body) != string(plain) || !resp.Uncompressed || r.Events == 0 {
-		t.Errorf("/trace of a gzip trace: %d bytes (uncompressed by the client: %v), want the %d of its JSON lines; %d events", len(body), resp.Uncompressed, len(plain), r.Events)
-	}
-}
-
-// The page is told how many events a replay holds and how many it takes:
-// beyond that it says so instead of loading them (a tab crashed on 25
-// million).
-func TestReplayModeSaysTheEvents(t *testing.T) {
-	r, srv := serveReplay(t, writeTrace(t))
-	get := func() string {
-		resp, err := http.Get(srv.URL + "/mode")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return strings.TrimSpace(string(b))
-	}
-	if got, want := get(), fmt.Sprintf(`{"live":false,"events":%d,"max_events":%d}`, r.Events, MaxPageEvents); got != want {
-		t.Errorf("/mode = %s, want %s", got, want)
-	}
-	r.MaxEvents = 10
-	srv2 := httptest.NewServer(r.Handler())
-	defer srv2.Close()
-	resp, err := http.Get(srv2.URL + "/mode")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if want := fmt.Sprintf(`{"live":false,"events":%d,"max_events":10}`, r.Events); strings.TrimSpace(string(b)) != want {
-		t.Errorf("/mode with a limit of 10 = %s, want %s", b, want)
+	if string(body) != string(plain) || !resp.Uncompressed || r.Wait() != nil || r.Events() == 0 {
+		t.Errorf("/trace of a gzip trace: %d bytes (uncompressed by the client: %v), want the %d of its JSON lines; %d events", len(body), resp.Uncompressed, len(plain), r.Events())
 	}
 }

@@ -1,130 +1,190 @@
-// elect's election replay: reads /trace (JSON lines: a header, then one
-// event per line, "t" in nanoseconds) and /layout, and shows the run at any
-// moment of it. The state at a moment is the trace replayed up to it, from
-// the nearest keyframe, so scrubbing anywhere stays quick.
+// elect's election replay. The page never holds a whole run: the server
+// cuts it into chunks of events, each with the state before its first
+// event (a keyframe), and says where they are (GET /index: each chunk's
+// first event and times, the timeline's marks, the chart's samples). The
+// page fetches the few chunks around the moment it shows (GET /chunk?k=K,
+// typed arrays, see viz/chunk.go) and replays from a keyframe to the event
+// it wants. A live run is the same index, growing: the page asks it what
+// is new a few times a second.
 
-const KEYFRAME = 2000;          // events between saved states
 const MAX_MESSAGES_DRAWN = 3000; // beyond that, an aggregate count instead
 const NS = 1e6;                  // nanoseconds per millisecond
 const EVERYONE = -2;             // the peer of a broadcast's send: every node in range
+const CACHED_CHUNKS = 8;         // chunks the page keeps: a few MB each
+const POLL_MS = 300;             // how often a growing index is asked again
 
 const $ = (id) => document.getElementById(id);
 
-// loadReplay reads a whole trace.
-async function loadReplay() {
-  const traceText = await fetch('trace').then((r) => r.text());
-  const lines = traceText.split('\n').filter((l) => l !== '');
-  return { header: JSON.parse(lines[0]), events: lines.slice(1).map((l) => JSON.parse(l)) };
+// decodeChunk reads a chunk as viz/chunk.go writes it, as views on the
+// fetched bytes.
+function decodeChunk(buf) {
+  const h = new Uint32Array(buf, 0, 8);
+  if (h[0] !== 0x68636c65 || h[1] !== 1) throw new Error('the server sent a chunk this page cannot read');
+  const [n, nodes, links, types, kfBytes, textBytes] = h.slice(2);
+  let off = 32;
+  const take = (Type, len) => { const a = new Type(buf, off, len); off += Type.BYTES_PER_ELEMENT * len; return a; };
+  const head = take(Float64Array, 8);
+  const kf = {
+    i: head[0], t: head[1], elections: head[2], leaderlessTime: head[3], aliveTime: head[4],
+    aliveN: head[5], ledN: head[6], sentTotal: head[7],
+    sent: take(Float64Array, types), value: take(Float64Array, nodes), idxNum: take(Float64Array, nodes),
+    leader: take(Int32Array, nodes), idxID: take(Int32Array, nodes), links: take(Int32Array, 2 * links),
+    alive: take(Uint8Array, nodes), state: take(Uint8Array, nodes),
+  };
+  off = 32 + kfBytes;
+  const ch = {
+    first: head[0], n, kf,
+    t: take(Float64Array, n), b: take(Float64Array, n),
+    node: take(Int32Array, n), peer: take(Int32Array, n), a: take(Int32Array, n), c: take(Int32Array, n),
+    kind: take(Uint8Array, n), flag: take(Uint8Array, n),
+  };
+  off = 32 + kfBytes + Math.ceil(34 * n / 8) * 8;
+  ch.text = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, off, textBytes)));
+  return ch;
 }
 
-// openLive follows a run as it goes: the header and the events so far,
-// then every event as a server-sent event. It resolves once the links of
-// time 0 are known (the layout needs them), and passes later events to
-// onEvent, and the run's end to onEnd.
-function openLive(onEvent, onEnd) {
-  return new Promise((resolve, reject) => {
-    const es = new EventSource('events');
-    let header = null;
-    let early = [];
-    const settle = () => { if (early) { const ev = early; early = null; resolve({ header, events: ev }); } };
-    es.onmessage = (m) => {
-      const x = JSON.parse(m.data);
-      if (!header) { header = x; return; }
-      if (early) {
-        if (x.t === 0) { early.push(x); return; }
-        settle();
-      }
-      onEvent(x);
-    };
-    es.addEventListener('end', () => { es.close(); settle(); onEnd(); });
-    es.onerror = () => { if (!header) { es.close(); reject(new Error('no live run here')); } };
-    setTimeout(() => { if (header) settle(); }, 500);
-  });
-}
-
-// Model holds the trace and answers "what was the state at event i".
+// Model finds its way in the run through the server's index, and answers
+// "what was the state after event i" from the chunks it fetches.
 class Model {
-  constructor(header, events) {
-    this.header = header;
-    this.events = [];
-    this.n = header.nodes;
-    this.types = header.message_types;
-    this.end = 0;
-    this.frames = [];
-    this.byNode = Array.from({ length: this.n }, () => []);
-    this.final = this.fresh();
-    for (const e of events) this.append(e);
-    this.samples = this.sample();
+  constructor(info) {
+    this.header = info.header;
+    this.n = info.header.nodes;
+    this.types = info.header.message_types;
+    this.states = info.states;
+    this.chunkEvents = info.chunk_events;
+    this.K = Object.fromEntries(info.kinds.map((name, k) => [name, k]));
+    this.normCode = this.states.indexOf('Norm');
+    this.electCode = this.states.indexOf('Elect');
+    this.cache = new Map(); // chunk number -> { n, p: promise of the chunk, used }
+    this.used = 0;
+    this.update(info);
   }
 
-  // append adds the next event of the run (a live run grows so).
-  append(e) {
-    const i = this.events.length;
-    if (i % KEYFRAME === 0) this.frames.push(this.copy(this.final));
-    this.events.push(e);
-    if (e.node !== undefined && e.node < this.n && (e.ev === 'status' || e.ev === 'crash' ||
-        e.ev === 'restart' || e.ev === 'recover' || e.ev === 'elect')) {
-      this.byNode[e.node].push(i);
+  // update takes a newer index: more of the run read, or lived.
+  update(info) {
+    this.info = info;
+    this.chunks = info.chunks;
+    this.events = info.events;
+    this.end = info.end_ms;
+    this.done = info.done;
+  }
+
+  // chunk fetches chunk k (or takes it from the cache, while it has as
+  // many events as the index says).
+  chunk(k) {
+    const want = this.chunks[k][1];
+    let c = this.cache.get(k);
+    if (!c || c.n !== want) {
+      c = { n: want, p: fetch(`chunk?k=${k}`).then((r) => {
+        if (!r.ok) return r.text().then((t) => { throw new Error(`chunk ${k}: ${t}`); });
+        return r.arrayBuffer();
+      }).then((b) => { c.ready = decodeChunk(b); return c.ready; }) };
+      c.p.catch(() => this.cache.delete(k));
+      this.cache.set(k, c);
+      if (this.cache.size > CACHED_CHUNKS) {
+        let old = -1, oldest = Infinity;
+        for (const [j, x] of this.cache) if (x.used < oldest && j !== k) { old = j; oldest = x.used; }
+        this.cache.delete(old);
+      }
     }
-    this.apply(this.final, e);
-    this.end = Math.max(this.end, e.t / NS);
+    c.used = ++this.used;
+    return c.p;
   }
 
-  fresh() {
+  // loaded is chunk k when it is at hand, else null.
+  loaded(k) {
+    const c = this.cache.get(k);
+    return c && c.ready && k < this.chunks.length && c.n === this.chunks[k][1] ? c.ready : null;
+  }
+
+  // chunkOf is the chunk that holds event i (the last for i = events).
+  chunkOf(i) { return Math.max(0, Math.min(Math.floor(i / this.chunkEvents), this.chunks.length - 1)); }
+
+  // count is how many events happen at or before ms.
+  async count(ms) {
+    let lo = 0, hi = this.chunks.length; // the first chunk that starts after ms
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.chunks[mid][2] <= ms) lo = mid + 1; else hi = mid; }
+    if (lo === 0) return 0;
+    const ch = await this.chunk(lo - 1);
+    let a = 0, b = ch.n;
+    while (a < b) { const mid = (a + b) >> 1; if (ch.t[mid] / NS <= ms) a = mid + 1; else b = mid; }
+    return ch.first + a;
+  }
+
+  // fromKeyframe is a state of its own, the chunk's first.
+  fromKeyframe(ch) {
+    const k = ch.kf, links = new Set();
+    for (let j = 0; j < k.links.length; j += 2) links.add(k.links[j] * this.n + k.links[j + 1]);
     return {
-      i: 0, t: 0,
-      value: new Float64Array(this.n), alive: new Uint8Array(this.n),
-      leader: new Int32Array(this.n).fill(-1), state: new Array(this.n).fill(''),
-      index: new Array(this.n).fill(null),
-      links: new Set(), sent: new Float64Array(this.types.length),
-      elections: 0, leaderlessTime: 0, aliveTime: 0, aliveN: 0, ledN: 0,
+      i: k.i, t: k.t, value: k.value.slice(), alive: k.alive.slice(), leader: k.leader.slice(),
+      state: k.state.slice(), idxNum: k.idxNum.slice(), idxID: k.idxID.slice(), links, sent: k.sent.slice(),
+      sentTotal: k.sentTotal, elections: k.elections, leaderlessTime: k.leaderlessTime, aliveTime: k.aliveTime,
+      aliveN: k.aliveN, ledN: k.ledN,
     };
   }
 
-  copy(s) {
-    return {
-      i: s.i, t: s.t, value: s.value.slice(), alive: s.alive.slice(), leader: s.leader.slice(),
-      state: s.state.slice(), index: s.index.slice(), links: new Set(s.links), sent: s.sent.slice(),
-      elections: s.elections, leaderlessTime: s.leaderlessTime, aliveTime: s.aliveTime,
-      aliveN: s.aliveN, ledN: s.ledN,
-    };
+  // advance brings state s to event i (i >= s.i), through the chunks,
+  // which must be at hand (need fetches them).
+  advance(s, i) {
+    while (s.i < i) {
+      const k = this.chunkOf(s.i), ch = this.loaded(k);
+      const to = Math.min(i, ch.first + ch.n);
+      for (let j = s.i - ch.first; j < to - ch.first; j++) this.apply(s, ch, j);
+      if (to === s.i) break; // nothing more in the index
+    }
   }
 
-  // apply advances state s over event e (and the time before it). The
-  // live and led counts are kept as they change, so that time advances in
-  // constant time whatever the network's size.
-  apply(s, e) {
-    const t = e.t / NS;
+  // need fetches the chunks between events from and to.
+  need(from, to) {
+    const ks = [];
+    for (let k = this.chunkOf(from); k <= this.chunkOf(Math.max(from, to - 1)); k++) ks.push(this.chunk(k));
+    return Promise.all(ks);
+  }
+
+  // at is the state after the first i events: from the keyframe of the
+  // chunk that holds event i, replayed to it.
+  async at(i) {
+    const ch = await this.chunk(this.chunkOf(i));
+    const s = this.fromKeyframe(ch);
+    this.advance(s, Math.min(i, ch.first + ch.n));
+    return s;
+  }
+
+  // apply advances state s over event j of chunk ch (and the time before
+  // it): viz/state.go's apply, which made the keyframes, in the page.
+  apply(s, ch, j) {
+    const t = ch.t[j] / NS;
     if (t > s.t) {
       s.aliveTime += s.aliveN * (t - s.t);
       s.leaderlessTime += (s.aliveN - s.ledN) * (t - s.t);
       s.t = t;
     }
     s.i++;
-    const v = e.node;
-    const led = () => (s.alive[v] && s.state[v] === 'Norm' && s.leader[v] >= 0 ? 1 : 0);
-    switch (e.ev) {
-      case 'node': s.value[v] = e.value || 0; if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; } break;
-      case 'value': s.value[v] = e.value || 0; break;
-      case 'link_up': s.links.add(this.linkKey(v, e.peer)); break;
-      case 'link_down': s.links.delete(this.linkKey(v, e.peer)); break;
-      case 'crash':
+    const K = this.K, kind = ch.kind[j], v = ch.node[j];
+    if (kind === K.send) {
+      const k = ch.a[j];
+      if (k >= 0 && k < s.sent.length) s.sent[k]++;
+      s.sentTotal++;
+      return;
+    }
+    if (v < 0 || v >= this.n) return;
+    const led = () => (s.alive[v] && s.state[v] === this.normCode && s.leader[v] >= 0 ? 1 : 0);
+    switch (kind) {
+      case K.node: s.value[v] = ch.b[j]; if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; } break;
+      case K.value: s.value[v] = ch.b[j]; break;
+      case K.link_up: { const p = ch.peer[j]; if (p >= 0 && p < this.n) s.links.add(this.linkKey(v, p)); break; }
+      case K.link_down: { const p = ch.peer[j]; if (p >= 0 && p < this.n) s.links.delete(this.linkKey(v, p)); break; }
+      case K.crash:
         if (s.alive[v]) { s.ledN -= led(); s.alive[v] = 0; s.aliveN--; }
-        s.leader[v] = -1; s.state[v] = '';
+        s.leader[v] = -1; s.state[v] = 0;
         break;
-      case 'restart': case 'recover': if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; s.ledN += led(); } break;
-      case 'status': {
-        const old = s.index[v];
-        const idx = e.index || [0, 0];
-        if (idx[1] === v && (idx[0] !== 0 || idx[1] !== 0) && (!old || old[0] !== idx[0] || old[1] !== idx[1])) s.elections++;
+      case K.restart: case K.recover: if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; s.ledN += led(); } break;
+      case K.status: {
+        const num = ch.b[j], id = ch.c[j];
+        if (id === v && (num !== 0 || id !== 0) && (s.idxNum[v] !== num || s.idxID[v] !== id)) s.elections++;
         s.ledN -= led();
-        s.leader[v] = e.leader; s.state[v] = e.state; s.index[v] = idx;
+        s.leader[v] = ch.a[j]; s.state[v] = ch.flag[j]; s.idxNum[v] = num; s.idxID[v] = id;
         s.ledN += led();
-        break;
-      }
-      case 'send': {
-        const k = this.types.indexOf(e.msg && e.msg.type);
-        if (k >= 0) s.sent[k]++;
         break;
       }
     }
@@ -135,41 +195,31 @@ class Model {
   linkKey(a, b) { return a < b ? a * this.n + b : b * this.n + a; }
   ends(k) { return [Math.floor(k / this.n), k % this.n]; }
 
-  // at returns the state after the first i events.
-  at(i) {
-    const f = Math.min(Math.floor(i / KEYFRAME), this.frames.length - 1);
-    if (f < 0) return this.fresh();
-    const s = this.copy(this.frames[f]);
-    for (let j = s.i; j < i; j++) this.apply(s, this.events[j]);
-    return s;
+  // event is event j of chunk ch as an object, as the trace writes it
+  // (for the console, tests and step mode).
+  event(ch, j) {
+    const kinds = this.info.kinds, kind = kinds[ch.kind[j]];
+    const e = { i: ch.first + j, t: ch.t[j], ev: kind, node: ch.node[j] };
+    if (ch.peer[j] !== -1) e.peer = ch.peer[j];
+    if (kind === 'send' || kind === 'deliver' || kind === 'drop') e.msg = { type: this.types[ch.a[j]] };
+    if (kind === 'status') { e.leader = ch.a[j]; e.state = this.states[ch.flag[j]]; e.index = [ch.b[j], ch.c[j]]; }
+    if (kind === 'node' || kind === 'value') e.value = ch.b[j];
+    if (kind === 'report') e.text = ch.text[ch.a[j]];
+    return e;
   }
 
-  // count is how many events happen at or before ms.
-  count(ms) {
-    let lo = 0, hi = this.events.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.events[mid].t / NS <= ms) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-  }
-
-  // sample takes 200 points of the run for the chart.
-  sample() {
+  // slice is events from to to as objects.
+  async slice(from, to) {
+    to = Math.min(to, this.events);
     const out = [];
-    const points = 200;
-    for (let p = 0; p <= points; p++) {
-      const ms = this.end * p / points;
-      const s = this.at(this.count(ms));
-      let sent = 0;
-      for (const x of s.sent) sent += x;
-      out.push({ ms, sent, leaderless: s.aliveN - s.ledN, alive: s.aliveN });
+    for (let i = from; i < to;) {
+      const ch = await this.chunk(this.chunkOf(i));
+      for (; i < Math.min(to, ch.first + ch.n); i++) out.push(this.event(ch, i - ch.first));
+      if (ch.first + ch.n <= i && ch.n < this.chunkEvents) break;
     }
     return out;
   }
 }
-
-
 
 // compact writes a count short: 950, 12k, 3.4M.
 function compact(v) {
@@ -186,7 +236,7 @@ function typeColour(k) { return typeColours[k % typeColours.length]; }
 
 // place lays the nodes out: the layout's positions, or a circle for small
 // networks, a grid for large ones, relaxed along the initial links.
-function place(model, layout) {
+async function place(model, layout) {
   const n = model.n;
   if (layout) {
     return { x: layout.x, y: layout.y, w: layout.width || 1, h: layout.height || 1, tracks: layout.tracks };
@@ -201,14 +251,14 @@ function place(model, layout) {
       x[v] = (v % side + 0.5) / side; y[v] = (Math.floor(v / side) + 0.5) / side;
     }
   }
-  if (n <= 2000) relax(model, x, y, n <= 200 ? 300 : 60);
+  if (n <= 2000) relax(model, (await model.at(await model.count(0))).links, x, y, n <= 200 ? 300 : 60);
   return { x, y, w: 1, h: 1 };
 }
 
-// relax pulls linked nodes together and pushes all apart (a few rounds of
-// a spring layout over the links at time 0).
-function relax(model, x, y, rounds) {
-  const links = [...model.at(model.count(0)).links].map((k) => model.ends(k));
+// relax pulls linked nodes (up, a state's links) together and pushes all
+// apart (a few rounds of a spring layout over the links at time 0).
+function relax(model, up, x, y, rounds) {
+  const links = [...up].map((k) => model.ends(k));
   const n = model.n, k = 1 / Math.sqrt(n);
   for (let round = 0; round < rounds; round++) {
     const dx = new Float64Array(n), dy = new Float64Array(n);
@@ -236,12 +286,15 @@ function relax(model, x, y, rounds) {
 }
 
 class View {
-  constructor(model, pos, title) {
-    $('title').textContent = title;
-    this.title = title;
+  constructor(model, pos, what, live) {
+    this.what = what;
     this.model = model;
     this.pos = pos;
+    this.live = live;
     this.ms = 0;
+    this.i = 0;
+    this.seq = 0;   // the latest seek: an older one that ends later is dropped
+    this.busy = 0;  // seeks and fetches under way (idle waits for none)
     this.playing = false;
     this.speed = 1;
     this.selected = -1;
@@ -249,6 +302,7 @@ class View {
     this.canvas = $('net');
     this.ctx = this.canvas.getContext('2d');
     this.items = [];
+    this.shown = { leader: new Int32Array(model.n).fill(-3), state: new Int8Array(model.n).fill(-1) };
     const list = $('nodes');
     for (let v = 0; v < model.n; v++) {
       const li = document.createElement('li');
@@ -258,7 +312,7 @@ class View {
     }
     this.legend();
     this.wire();
-    this.seek(0);
+    this.refresh();
   }
 
   legend() {
@@ -273,7 +327,6 @@ class View {
 
   wire() {
     const scrub = $('scrub');
-    scrub.max = this.model.end;
     scrub.addEventListener('input', () => { this.pause(); this.seek(Number(scrub.value)); });
     $('play').addEventListener('click', () => (this.playing ? this.pause() : this.play()));
     $('start').addEventListener('click', () => { this.pause(); this.seek(0); });
@@ -283,7 +336,6 @@ class View {
     this.canvas.addEventListener('click', (e) => { if (!this.dragged) this.pick(e); this.dragged = false; });
     window.addEventListener('resize', () => this.draw());
     this.wireZoom();
-    this.marks();
     window.addEventListener('hashchange', () => this.fromHash());
   }
 
@@ -316,41 +368,36 @@ class View {
     c.addEventListener('dblclick', () => { this.zoom = 1; this.panX = 0; this.panY = 0; this.draw(); });
   }
 
-  // marks puts on the timeline a mark for every crash, restart, recovery,
-  // cut (links going down together: a partition), heal (links coming back
-  // together), report and election started; a click goes there.
+  // refresh takes what the index says now: the run's length, the title,
+  // the marks, the chart; a live run's end is followed.
+  refresh() {
+    const m = this.model;
+    $('scrub').max = m.end;
+    const sofar = `${m.events.toLocaleString('en')} events, ${(m.end / 1000).toFixed(3)} s`;
+    let title = `${this.what}: ${sofar}`;
+    if (this.live) title = m.done ? `${title} (run over)` : `${this.what} (live)`;
+    else if (!m.done) title += ' so far (reading the trace…)';
+    if (m.info.error) title += `: stopped: ${m.info.error}`;
+    $('title').textContent = title;
+    this.marks();
+    this.chart();
+    if (this.following) this.seek(m.end);
+  }
+
+  // marks puts on the timeline the index's marks (every crash, restart,
+  // recovery, partition, heal, report and election started), those close
+  // together as one; a click goes there.
   marks() {
-    const strip = $('marks');
-    // A live run calls this every second: nothing to redo while no event came.
-    if (!strip || this.marked === this.model.events.length) return;
-    this.marked = this.model.events.length;
+    const strip = $('marks'), list = this.model.info.marks, end = Math.max(this.model.end, 1);
+    const key = `${list.length}:${end}`;
+    if (!strip || this.marked === key) return;
+    this.marked = key;
     strip.textContent = '';
-    const ev = this.model.events, end = Math.max(this.model.end, 1);
     const found = [];
-    const add = (t, kind, what) => {
+    for (const x of list) {
       const last = found[found.length - 1];
-      if (last && last.kind === kind && t - last.t < end / 400) { last.n++; return; }
-      found.push({ t, kind, what, n: 1 });
-    };
-    for (let i = 0; i < ev.length; i++) {
-      const e = ev[i], t = e.t / NS;
-      switch (e.ev) {
-        case 'crash': add(t, 'crash', `node ${e.node} crashes`); break;
-        case 'restart': add(t, 'restart', `node ${e.node} restarts`); break;
-        case 'recover': add(t, 'recover', `node ${e.node} recovers`); break;
-        case 'report': add(t, 'report', `node ${e.node} reports: ${e.text}`); break;
-        case 'link_down': case 'link_up': {
-          if (e.moved || t === 0) break;
-          let j = i;
-          while (j + 1 < ev.length && ev[j + 1].t === e.t && ev[j + 1].ev === e.ev) j++;
-          if (j > i) add(t, e.ev === 'link_down' ? 'cut' : 'heal', `${j - i + 1} links ${e.ev === 'link_down' ? 'cut: a partition' : 'back: a heal'}`);
-          i = j;
-          break;
-        }
-        case 'status':
-          if (e.state === 'Elect' && e.index && e.index[1] === e.node) add(t, 'election', `node ${e.node} starts an election`);
-          break;
-      }
+      if (last && last.kind === x.kind && x.t - last.t < end / 400) { last.n += x.n; continue; }
+      found.push({ ...x });
     }
     for (const m of found.slice(0, 500)) {
       const b = document.createElement('button');
@@ -369,67 +416,39 @@ class View {
   // fromHash goes to the moment the address names: #t=12.5s (or ms).
   fromHash(hash = location.hash) {
     const m = /t=([0-9.]+)(ms|s)?/.exec(hash);
-    if (!m) return false;
+    if (!m) return null;
     const v = Number(m[1]);
-    if (!Number.isFinite(v)) return false;
+    if (!Number.isFinite(v)) return null;
     this.pause();
-    this.seek(m[2] === 'ms' ? v : v * 1000);
-    return true;
-  }
-
-  // arrive takes an event of a live run; the view shows it at the next
-  // frame when it follows the run's end.
-  arrive(e) {
-    this.model.append(e);
-    if (!this.dirty) {
-      this.dirty = true;
-      requestAnimationFrame(() => {
-        this.dirty = false;
-        $('scrub').max = this.model.end;
-        if (this.following) this.seek(this.model.end);
-        if (performance.now() - (this.sampled || 0) > 1000) {
-          this.model.samples = this.model.sample();
-          this.marks();
-          this.sampled = performance.now();
-        }
-      });
-    }
+    return this.seek(m[2] === 'ms' ? v : v * 1000);
   }
 
   // follow keeps the view at the end of a live run, until the user
   // scrubs or pauses.
   follow() {
     this.following = true;
-    $('title').textContent = this.title + ' (live)';
     $('play').textContent = '⏸';
     $('play').setAttribute('aria-label', 'pause');
-    this.seek(this.model.end);
-  }
-
-  // over says the live run has ended.
-  over() {
-    this.live = false;
-    this.following = false;
-    this.model.samples = this.model.sample();
-    this.marks(); // the whole run's, now that it has ended
-    $('title').textContent = `${this.title}: ${this.model.events.length} events, ${(this.model.end / 1000).toFixed(3)} s (run over)`;
-    this.pause();
     this.seek(this.model.end);
   }
 
   play() {
-    if (this.live) { this.follow(); return; }
+    if (this.live && !this.model.done) { this.follow(); return; }
     if (this.ms >= this.model.end) this.seek(0);
     this.playing = true;
     $('play').textContent = '⏸';
     $('play').setAttribute('aria-label', 'pause');
-    let last = performance.now();
+    let last = performance.now(), pending = null;
     const tick = (now) => {
       if (!this.playing) return;
-      const next = Math.min(this.model.end, this.ms + (now - last) * this.speed);
-      last = now;
-      this.seek(next);
-      if (next >= this.model.end) { this.pause(); return; }
+      // While a chunk is on its way the clock waits for it, then goes
+      // on as far as real time went.
+      if (!pending) {
+        const next = Math.min(this.model.end, this.ms + (now - last) * this.speed);
+        last = now;
+        pending = this.seek(next).finally(() => { pending = null; });
+        if (next >= this.model.end) { this.pause(); return; }
+      }
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
@@ -442,10 +461,26 @@ class View {
     $('play').setAttribute('aria-label', 'play');
   }
 
+  // task counts a seek or fetch under way, for idle.
+  async task(p) {
+    this.busy++;
+    try { return await p; } finally { this.busy--; }
+  }
+
+  // idle resolves once nothing is under way (for tests: a click's seek
+  // has been shown).
+  idle() {
+    return new Promise((done) => { const check = () => (this.busy ? setTimeout(check, 5) : done()); check(); });
+  }
+
   // seek shows the run at ms (milliseconds of run time).
   seek(ms) {
-    this.ms = Math.max(0, Math.min(ms, this.model.end));
-    this.show(this.model.count(this.ms));
+    const seq = ++this.seq;
+    ms = Math.max(0, Math.min(ms, this.model.end));
+    return this.task((async () => {
+      const i = await this.model.count(ms);
+      if (seq === this.seq) await this.show(i, ms, seq);
+    })());
   }
 
   // step shows the run one event further, even among events of the same
@@ -453,20 +488,31 @@ class View {
   // sender to its receiver.
   step() {
     this.pause();
-    if (this.i >= this.model.events.length) return;
-    this.ms = this.model.events[this.i].t / NS;
-    this.show(this.i + 1);
+    if (this.i >= this.model.events) return Promise.resolve();
+    const seq = ++this.seq, i = this.i;
+    return this.task((async () => {
+      const ch = await this.model.chunk(this.model.chunkOf(i));
+      if (seq === this.seq) await this.show(i + 1, ch.t[i - ch.first] / NS, seq);
+    })());
   }
 
-  // show shows the state after the first i events, at this.ms.
-  show(i) {
-    if (this.state && i >= this.state.i && i - this.state.i < KEYFRAME) {
-      // Forward a little (playing): go on from the state shown.
-      for (let j = this.state.i; j < i; j++) this.model.apply(this.state, this.model.events[j]);
-    } else {
-      this.state = this.model.at(i);
-    }
+  // show shows the state after the first i events, at ms; seq is the
+  // seek it answers, dropped if a later one came.
+  async show(i, ms, seq = ++this.seq) {
+    const s = this.state, m = this.model;
+    // Forward a little (playing): go on from the state shown.
+    const forward = s && i >= s.i && i - s.i <= 4 * m.chunkEvents;
+    const fresh = forward ? await m.need(s.i, i).then(() => null) : await m.at(i);
+    if (seq !== this.seq) return;
+    if (fresh) this.state = fresh;
+    else m.advance(this.state, i);
+    if (this.state.i !== i) this.state = await m.at(i); // a chunk went from the cache meanwhile
+    if (seq !== this.seq) return;
     this.i = i;
+    this.ms = ms;
+    // The chunk after, fetched before it is needed.
+    const k = m.chunkOf(i);
+    if (k + 1 < m.chunks.length && i - m.chunks[k][0] > m.chunkEvents / 2) m.chunk(k + 1);
     $('scrub').value = this.ms;
     $('clock').value = (this.ms / 1000).toFixed(3) + ' s';
     document.body.dataset.time = this.ms;
@@ -481,42 +527,50 @@ class View {
 
   // describe keeps the accessible list and the counters in step.
   describe() {
-    const s = this.state;
-    for (let v = 0; v < this.model.n; v++) {
+    const s = this.state, n = this.model.n, shown = this.shown, names = this.model.states;
+    for (let v = 0; v < n; v++) {
+      const leader = s.alive[v] ? s.leader[v] : -2;
+      const state = s.alive[v] ? s.state[v] : -2;
+      if (shown.leader[v] === leader && shown.state[v] === state) continue;
+      shown.leader[v] = leader; shown.state[v] = state;
       const li = this.items[v];
-      const alive = s.alive[v] ? 'true' : 'false';
-      const leader = String(s.leader[v]);
-      const state = s.alive[v] ? s.state[v] : 'crashed';
-      if (li.dataset.leader !== leader || li.dataset.state !== state || li.dataset.alive !== alive) {
-        li.dataset.leader = leader; li.dataset.state = state; li.dataset.alive = alive;
-        li.textContent = s.alive[v] ? `node ${v}: ${state || 'booting'}, leader ${leader < 0 ? 'none' : leader}` : `node ${v}: crashed`;
-      }
+      li.dataset.leader = String(s.leader[v]);
+      li.dataset.state = s.alive[v] ? names[s.state[v]] : 'crashed';
+      li.dataset.alive = s.alive[v] ? 'true' : 'false';
+      li.textContent = s.alive[v] ? `node ${v}: ${names[s.state[v]] || 'booting'}, leader ${s.leader[v] < 0 ? 'none' : s.leader[v]}` : `node ${v}: crashed`;
     }
-    let sent = 0;
-    s.sent.forEach((c, k) => { sent += c; this.legendCounts[k].textContent = c; });
-    const leaders = new Set();
-    for (let v = 0; v < this.model.n; v++) {
-      if (s.alive[v] && s.state[v] === 'Norm' && s.leader[v] >= 0) leaders.add(s.leader[v]);
+    s.sent.forEach((c, k) => { this.legendCounts[k].textContent = c; });
+    const leaders = new Set(), norm = this.model.normCode;
+    for (let v = 0; v < n; v++) {
+      if (s.alive[v] && s.state[v] === norm && s.leader[v] >= 0) leaders.add(s.leader[v]);
     }
-    const alive = s.aliveN, led = s.ledN;
     const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + '%' : '–';
+    const named = [...leaders].sort((a, b) => a - b);
     $('counters').innerHTML = [
-      ['time', (this.ms / 1000).toFixed(3) + ' s'], ['events', `${this.i} / ${this.model.events.length}`],
-      ['live nodes', alive], ['following a leader', led], ['leaders', [...leaders].sort((a, b) => a - b).join(', ') || 'none'],
-      ['messages sent', sent], ['elections started', s.elections], ['without a leader', frac],
+      ['time', (this.ms / 1000).toFixed(3) + ' s'], ['events', `${this.i} / ${this.model.events}`],
+      ['live nodes', s.aliveN], ['following a leader', s.ledN],
+      ['leaders', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
+      ['messages sent', s.sentTotal], ['elections started', s.elections], ['without a leader', frac],
     ].map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('');
     this.chart();
     if (this.selected >= 0) this.details(this.selected);
   }
 
+  // chart draws the index's samples: messages sent (to their most) and
+  // nodes without a leader (of all), the moments with no leader at all
+  // shaded, and where the view is.
   chart() {
-    const c = $('chart'), g = c.getContext('2d');
-    const w = c.width, h = c.height, smp = this.model.samples, end = this.model.end;
+    const c = $('chart'), g = c.getContext('2d'), m = this.model, info = m.info;
+    const step = info.sample_step_ms, end = m.end;
+    const smp = info.samples.map((p, k) => ({ ms: k * step, sent: p[0], leaderless: p[1], alive: p[2] }));
+    smp.push({ ms: end, sent: info.now[0], leaderless: info.now[1], alive: info.now[2] });
+    const w = c.width, h = c.height;
     g.clearRect(0, 0, w, h);
     // The plot area, with room for the axes' labels.
     const L = 34, R = w - 6, T = 6, B = h - 16, pw = R - L, ph = B - T;
-    const maxSent = Math.max(1, ...smp.map((p) => p.sent));
-    const maxLess = Math.max(1, this.model.n);
+    let maxSent = 1;
+    for (const p of smp) maxSent = Math.max(maxSent, p.sent);
+    const maxLess = Math.max(1, m.n);
     const X = (ms) => L + (end > 0 ? pw * ms / end : 0);
     // Intervals with no leader at all (every live node leaderless), shaded.
     g.fillStyle = 'rgba(213, 94, 0, 0.15)';
@@ -580,112 +634,142 @@ class View {
     }
   }
 
+  // screen works out every node's place on the canvas, once a frame.
+  screen() {
+    this.fit();
+    this.positions();
+    const n = this.model.n, { pad, scale } = this.box;
+    if (!this.sx || this.sx.length !== n) { this.sx = new Float32Array(n); this.sy = new Float32Array(n); }
+    for (let v = 0; v < n; v++) {
+      this.sx[v] = (pad + this.cx[v] * scale) * this.zoom + this.panX;
+      this.sy[v] = (pad + this.cy[v] * scale) * this.zoom + this.panY;
+    }
+  }
+
   // xy is node v's place on the canvas.
   xy(v) {
-    if (!this.box) this.fit();
-    if (!this.cx) this.positions();
-    const { pad, scale } = this.box;
-    return [(pad + this.cx[v] * scale) * this.zoom + this.panX, (pad + this.cy[v] * scale) * this.zoom + this.panY];
+    if (!this.sx) this.screen();
+    return [this.sx[v], this.sy[v]];
   }
 
   draw() {
-    this.fit();
-    this.positions();
+    if (!this.state) return;
+    const t0 = performance.now();
+    this.screen();
     const c = this.canvas, dpr = window.devicePixelRatio || 1;
-    const r = this.box.r;
-    if (c.width !== Math.round(r.width * dpr) || c.height !== Math.round(r.height * dpr)) {
-      c.width = Math.round(r.width * dpr); c.height = Math.round(r.height * dpr);
+    const r = this.box.r, W = r.width, H = r.height;
+    if (c.width !== Math.round(W * dpr) || c.height !== Math.round(H * dpr)) {
+      c.width = Math.round(W * dpr); c.height = Math.round(H * dpr);
     }
-    const g = this.ctx, s = this.state, n = this.model.n;
+    const g = this.ctx, s = this.state, n = this.model.n, sx = this.sx, sy = this.sy;
+    const off = (v) => sx[v] < -10 || sy[v] < -10 || sx[v] > W + 10 || sy[v] > H + 10;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, r.width, r.height);
+    g.clearRect(0, 0, W, H);
     g.strokeStyle = '#ccc'; g.lineWidth = 1;
     g.beginPath();
     for (const k of s.links) {
-      const [a, b] = this.model.ends(k);
-      const [ax, ay] = this.xy(a), [bx, by] = this.xy(b);
-      g.moveTo(ax, ay); g.lineTo(bx, by);
+      const a = Math.floor(k / n), b = k - a * n;
+      if (off(a) && off(b)) continue;
+      g.moveTo(sx[a], sy[a]); g.lineTo(sx[b], sy[b]);
     }
     g.stroke();
     this.messages(g);
     const rad = n > 1000 ? 2 : n > 200 ? 4 : 8;
     // Nodes of one colour are filled as one path: a few fills a frame,
-    // not one a node.
+    // not one a node. Many small nodes are squares, which fill faster.
     const groups = new Map();
-    const electing = [], crashed = [], leaders = [];
+    const electing = [], crashed = [], leaders = [], norm = this.model.normCode;
     for (let v = 0; v < n; v++) {
+      if (off(v)) continue;
       if (!s.alive[v]) { crashed.push(v); continue; }
-      const led = s.state[v] === 'Norm' && s.leader[v] >= 0;
+      const led = s.state[v] === norm && s.leader[v] >= 0;
       const colour = led ? leaderColour(s.leader[v]) : '#9a9a9a';
-      if (!groups.has(colour)) groups.set(colour, []);
-      groups.get(colour).push(v);
-      if (s.state[v] !== 'Norm') electing.push(v);
+      let group = groups.get(colour);
+      if (!group) groups.set(colour, group = []);
+      group.push(v);
+      if (s.state[v] !== norm) electing.push(v);
       if (led && s.leader[v] === v) leaders.push(v);
     }
-    const circles = (vs, extra) => {
+    const square = rad <= 2 && this.zoom < 2;
+    const shapes = (vs, extra) => {
       g.beginPath();
-      for (const v of vs) { const [x, y] = this.xy(v); g.moveTo(x + rad + extra, y); g.arc(x, y, rad + extra, 0, 2 * Math.PI); }
+      const q = rad + extra;
+      for (const v of vs) {
+        if (square && !extra) g.rect(sx[v] - q, sy[v] - q, 2 * q, 2 * q);
+        else { g.moveTo(sx[v] + q, sy[v]); g.arc(sx[v], sy[v], q, 0, 2 * Math.PI); }
+      }
     };
-    circles(crashed, 0); g.fillStyle = '#e4e4e4'; g.fill(); g.strokeStyle = '#aaa'; g.stroke();
-    for (const [colour, vs] of groups) { circles(vs, 0); g.fillStyle = colour; g.fill(); }
-    circles(electing, 0); g.strokeStyle = '#333'; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]);
-    circles(leaders, 4); g.strokeStyle = '#111'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+    shapes(crashed, 0); g.fillStyle = '#e4e4e4'; g.fill(); g.strokeStyle = '#aaa'; g.stroke();
+    for (const [colour, vs] of groups) { shapes(vs, 0); g.fillStyle = colour; g.fill(); }
+    if (!square) { shapes(electing, 0); g.strokeStyle = '#333'; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]); }
+    shapes(leaders, 4); g.strokeStyle = '#111'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
     if (n <= 64) {
       // Small networks name their nodes, and the state of those not in Norm.
       g.fillStyle = '#222'; g.font = '11px system-ui';
       for (let v = 0; v < n; v++) {
-        const [x, y] = this.xy(v);
-        const st = s.alive[v] && s.state[v] && s.state[v] !== 'Norm' ? ' ' + s.state[v] : '';
-        g.fillText(String(v) + st, x + rad + 2, y - rad);
+        const st = s.alive[v] && s.state[v] && s.state[v] !== norm ? ' ' + this.model.states[s.state[v]] : '';
+        g.fillText(String(v) + st, sx[v] + rad + 2, sy[v] - rad);
       }
     }
     if (this.selected >= 0) {
-      const [x, y] = this.xy(this.selected);
-      g.beginPath(); g.arc(x, y, rad + 7, 0, 2 * Math.PI); g.strokeStyle = '#0a58ca'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+      const v = this.selected;
+      g.beginPath(); g.arc(sx[v], sy[v], rad + 7, 0, 2 * Math.PI); g.strokeStyle = '#0a58ca'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
     }
+    // The time a frame takes to draw, for the browser test and
+    // bench.mjs: the last 120 frames.
+    (this.frames ||= []).push(performance.now() - t0);
+    if (this.frames.length > 120) this.frames.shift();
   }
 
   // messages draws the messages sent in the last moments as dots moving
   // from sender to receiver, or, when there are too many, says how many.
+  // It reads only the chunks at hand.
   messages(g) {
-    const last = this.i > 0 ? this.model.events[this.i - 1] : null;
-    if (!this.playing && last && last.ev === 'send' && last.peer >= 0 && last.peer < this.model.n) {
+    const m = this.model, i = this.i, sx = this.sx, sy = this.sy;
+    const lastCh = i > 0 ? m.loaded(m.chunkOf(i - 1)) : null;
+    const lj = lastCh ? i - 1 - lastCh.first : -1;
+    if (!this.playing && lastCh && lj < lastCh.n && lastCh.kind[lj] === m.K.send && lastCh.peer[lj] >= 0 && lastCh.peer[lj] < m.n) {
       // Stepping: the message just sent, as an arrow to its receiver.
-      const [ax, ay] = this.xy(last.node), [bx, by] = this.xy(last.peer);
+      const from = lastCh.node[lj], to = lastCh.peer[lj];
+      const ax = sx[from], ay = sy[from], bx = sx[to], by = sy[to];
       const len = Math.hypot(bx - ax, by - ay) || 1, ux = (bx - ax) / len, uy = (by - ay) / len;
       const tx = bx - ux * 9, ty = by - uy * 9; // stop short of the node
-      g.strokeStyle = g.fillStyle = typeColour(this.model.types.indexOf(last.msg && last.msg.type));
+      g.strokeStyle = g.fillStyle = typeColour(lastCh.a[lj]);
       g.lineWidth = 2;
       g.beginPath(); g.moveTo(ax, ay); g.lineTo(tx, ty); g.stroke();
       g.beginPath(); g.moveTo(tx, ty); g.lineTo(tx - ux * 9 - uy * 5, ty - uy * 9 + ux * 5); g.lineTo(tx - ux * 9 + uy * 5, ty - uy * 9 - ux * 5); g.closePath(); g.fill();
       g.lineWidth = 1;
-      this.arrow = { from: last.node, to: last.peer };
+      this.arrow = { from, to };
     } else {
       this.arrow = null;
     }
     const span = Math.max(5, 50 * this.speed / 10); // ms of run time a dot takes to cross
-    const from = this.model.count(this.ms - span), to = this.i;
-    const shown = to - from;
-    let drawn = 0;
-    if (shown <= MAX_MESSAGES_DRAWN * 4) {
-      for (let j = from; j < to; j++) {
-        const e = this.model.events[j];
-        if (e.ev !== 'send' || e.peer === undefined) continue;
-        if (++drawn > MAX_MESSAGES_DRAWN) break;
-        const f = Math.min(1, (this.ms - e.t / NS) / span);
-        const colour = typeColour(this.model.types.indexOf(e.msg && e.msg.type));
-        const [ax, ay] = this.xy(e.node);
-        if (e.peer === EVERYONE) { // a broadcast: one ring widening from the sender
-          g.beginPath(); g.arc(ax, ay, 4 + 26 * f, 0, 2 * Math.PI);
+    const since = this.ms - span;
+    // The sends of the last span, newest first, as far as chunks are at hand.
+    let shown = 0, drawn = 0;
+    for (let k = m.chunkOf(Math.max(0, i - 1)); k >= 0 && i > 0; k--) {
+      const ch = m.loaded(k);
+      if (!ch) break;
+      let j = Math.min(ch.n, i - ch.first) - 1;
+      for (; j >= 0 && ch.t[j] / NS >= since; j--) {
+        shown++;
+        if (ch.kind[j] !== m.K.send || ch.peer[j] === -1 || drawn >= MAX_MESSAGES_DRAWN) continue;
+        drawn++;
+        const f = Math.min(1, (this.ms - ch.t[j] / NS) / span);
+        const colour = typeColour(ch.a[j]);
+        const a = ch.node[j], b = ch.peer[j];
+        if (b === EVERYONE) { // a broadcast: one ring widening from the sender
+          g.beginPath(); g.arc(sx[a], sy[a], 4 + 26 * f, 0, 2 * Math.PI);
           g.strokeStyle = colour; g.stroke();
           continue;
         }
-        const [bx, by] = this.xy(e.peer);
-        g.beginPath(); g.arc(ax + (bx - ax) * f, ay + (by - ay) * f, 3, 0, 2 * Math.PI);
+        if (b < 0 || b >= m.n) continue;
+        g.beginPath(); g.arc(sx[a] + (sx[b] - sx[a]) * f, sy[a] + (sy[b] - sy[a]) * f, 3, 0, 2 * Math.PI);
         g.fillStyle = colour; g.fill();
       }
+      if (j >= 0) break;
     }
-    $('status').textContent = drawn > MAX_MESSAGES_DRAWN || shown > MAX_MESSAGES_DRAWN * 4
+    $('status').textContent = drawn >= MAX_MESSAGES_DRAWN
       ? `${shown} events in the last ${span.toFixed(0)} ms: too many to draw one by one` : '';
   }
 
@@ -693,9 +777,9 @@ class View {
     const r = this.canvas.getBoundingClientRect();
     const px = e.clientX - r.left, py = e.clientY - r.top;
     let best = -1, bestD = 400;
+    this.screen();
     for (let v = 0; v < this.model.n; v++) {
-      const [x, y] = this.xy(v);
-      const d = (x - px) ** 2 + (y - py) ** 2;
+      const d = (this.sx[v] - px) ** 2 + (this.sy[v] - py) ** 2;
       if (d < bestD) { best = v; bestD = d; }
     }
     this.selected = best;
@@ -703,39 +787,54 @@ class View {
     if (best >= 0) this.details(best); else $('details').textContent = 'Click a node.';
   }
 
+  // details shows node v: its state now, its neighbours, and (asked of
+  // the server, which looks back through the run) its last messages and
+  // changes.
   details(v) {
     const s = this.state, m = this.model;
-    const hist = m.byNode[v].filter((i) => i < this.i).slice(-12).map((i) => {
-      const e = m.events[i];
-      const what = e.ev === 'status' ? `${e.state}, leader ${e.leader}` : e.ev;
-      return `<li>${(e.t / NS / 1000).toFixed(3)} s: ${what}</li>`;
-    }).join('');
-    const idx = s.index[v];
-    // Its neighbours now: the links up at it.
     const nbrs = [];
     for (const k of s.links) {
       const [a, b] = m.ends(k);
       if (a === v) nbrs.push(b); else if (b === v) nbrs.push(a);
     }
     nbrs.sort((a, b) => a - b);
-    // Its last messages, sent or received, looking back a while.
-    const msgs = [];
-    for (let j = this.i - 1; j >= Math.max(0, this.i - 50000) && msgs.length < 8; j--) {
-      const e = m.events[j];
-      if (e.ev === 'send' && e.node === v) msgs.push(`${(e.t / NS / 1000).toFixed(3)} s: sent ${e.msg ? e.msg.type : ''} to ${e.peer === -2 ? 'everyone' : e.peer}`);
-      else if (e.ev === 'deliver' && e.node === v) msgs.push(`${(e.t / NS / 1000).toFixed(3)} s: got ${e.msg ? e.msg.type : ''} from ${e.peer}`);
-    }
     const shown = nbrs.length > 24 ? `${nbrs.slice(0, 24).join(', ')} and ${nbrs.length - 24} more` : nbrs.join(', ') || 'none';
+    const state = s.alive[v] ? m.states[s.state[v]] || 'booting' : 'crashed';
     $('details').innerHTML = `<dl>
       <dt>node</dt><dd>${v}</dd><dt>value</dt><dd>${s.value[v]}</dd>
       <dt>alive</dt><dd>${s.alive[v] ? 'yes' : 'no'}</dd>
-      <dt>state</dt><dd>${s.alive[v] ? s.state[v] || 'booting' : 'crashed'}</dd>
+      <dt>state</dt><dd>${state}</dd>
       <dt>leader</dt><dd>${s.leader[v] < 0 ? 'none' : s.leader[v]}</dd>
-      <dt>index</dt><dd>${idx ? `⟨${idx[0]}, ${idx[1]}⟩` : '–'}</dd>
+      <dt>index</dt><dd>${s.idxID[v] >= 0 ? `⟨${s.idxNum[v]}, ${s.idxID[v]}⟩` : '–'}</dd>
       <dt>neighbours</dt><dd id="detail-neighbours">${shown}</dd></dl>
-      <h3>last messages</h3><ol id="detail-messages">${msgs.map((x) => `<li>${x}</li>`).join('') || '<li>none yet</li>'}</ol>
-      <h3>last changes</h3><ol>${hist}</ol>`;
+      <h3>last messages</h3><ol id="detail-messages"><li>…</li></ol>
+      <h3>last changes</h3><ol id="detail-changes"><li>…</li></ol>`;
+    const at = this.i, key = `${v}:${at}`;
+    if (this.asked === key) { this.showHistory(this.told); return; }
+    this.asked = key;
+    this.task(fetch(`node?v=${v}&i=${at}`).then((r) => r.json()).then((h) => {
+      if (this.asked !== key) return;
+      this.told = h;
+      this.showHistory(h);
+    }).catch(() => {}));
   }
+
+  // showHistory fills in a node's last messages and changes.
+  showHistory(h) {
+    if (!h || !$('detail-messages')) return;
+    const items = (xs) => xs.map((x) => `<li>${(x.t / 1000).toFixed(3)} s: ${x.what}</li>`).join('') ||
+      `<li>none in the last ${h.looked_back.toLocaleString('en')} events</li>`;
+    $('detail-messages').innerHTML = items(h.messages);
+    $('detail-changes').innerHTML = items(h.changes);
+  }
+}
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+async function index() {
+  const r = await fetch('index');
+  if (!r.ok) throw new Error(`index: ${await r.text()}`);
+  return r.json();
 }
 
 async function main() {
@@ -743,27 +842,34 @@ async function main() {
     fetch('mode').then((r) => r.json()).catch(() => ({ live: false })),
     fetch('layout').then((r) => r.json()),
   ]);
-  let view = null;
-  const pending = [];
-  let ended = !mode.live;
-  if (!mode.live && mode.events > mode.max_events) {
-    throw new Error(`this trace holds ${mode.events.toLocaleString('en')} events, more than the page can hold (${mode.max_events.toLocaleString('en')}): ` +
-      'elect check FILE checks it whatever its length; for the page, make a shorter or smaller run (elect sim --duration, --topology)');
-  }
-  const run = mode.live
-    ? await openLive((e) => (view ? view.arrive(e) : pending.push(e)), () => { ended = true; if (view) view.over(); })
-    : await loadReplay();
-  const model = new Model(run.header, run.events);
+  // Wait for the network at time 0 (the layout lays it out), or the end.
+  let info = await index();
+  while (!info.done && info.end_ms === 0) { await sleep(100); info = await index(); }
+  if (info.events === 0 && info.error) throw new Error(info.error);
+  const model = new Model(info);
   const hash = location.hash; // before the view writes its own moment there
-  const h = run.header;
+  const h = info.header;
   const what = `${h.algorithm} on ${h.topology || h.nodes + ' nodes'}, seed ${h.seed}`;
-  view = new View(model, place(model, layout), mode.live ? what : `${what}: ${model.events.length} events, ${(model.end / 1000).toFixed(3)} s`);
-  for (const e of pending) view.arrive(e);
-  if (mode.live) { if (ended) view.over(); else { view.live = true; view.follow(); } }
-  // For tests and the console: viz.seek(ms), viz.end, viz.model, viz.view.
-  window.viz = { seek: (ms) => view.seek(ms), get end() { return model.end; }, model, view };
-  if (!mode.live) view.fromHash(hash);
+  const view = new View(model, await place(model, layout), what, mode.live);
+  // For tests and the console: viz.seek(ms), viz.end, viz.model, viz.view,
+  // viz.events(from, to), viz.idle().
+  window.viz = {
+    seek: (ms) => view.seek(ms), get end() { return model.end; }, model, view,
+    events: (from, to) => model.slice(from, to), idle: () => view.idle(),
+  };
+  if (mode.live && !info.done) view.follow();
+  else await (view.fromHash(hash) || view.seek(mode.live ? model.end : 0));
   document.body.dataset.ready = 'true';
+  // A growing index (a live run, or a trace still being read): ask it
+  // again until it is all there.
+  while (!model.done) {
+    await sleep(POLL_MS);
+    try { info = await index(); } catch { continue; }
+    const ended = info.done;
+    model.update(info);
+    view.refresh();
+    if (ended && mode.live) { view.pause(); view.seek(model.end); }
+  }
 }
 
 main().catch((err) => {

@@ -1,0 +1,260 @@
+package viz
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/trace"
+)
+
+// chunkEvents is how many events a chunk holds (the last one fewer). The
+// page holds a few chunks at a time: 65,536 events are 2.2 MB of columns,
+// about a fifth of a second of a 10,000-node run.
+const chunkEvents = 1 << 16
+
+// A chunk on the wire (GET /chunk?k=K) is a run of events with the state
+// before the first of them, little-endian, each array at an offset that is
+// a multiple of its element's size, so that the page reads it through
+// typed arrays without a copy or a parse:
+//
+//	header: 8 uint32: magic, version, events, nodes, links, message types,
+//	        keyframe bytes, text bytes
+//	keyframe (padded to 8 bytes), the state before the chunk's first event:
+//	  float64 first event, ms, elections, leaderless ms, alive ms,
+//	          alive nodes, led nodes, sent in all
+//	  float64 sent[types], value[nodes], idxNum[nodes]
+//	  int32   leader[nodes], idxID[nodes], links[2*links] (pairs a < b)
+//	  uint8   alive[nodes], state[nodes]
+//	events (padded to 8 bytes), in columns:
+//	  float64 t[events] (ns), b[events]
+//	  int32   node[events], peer[events], a[events], c[events]
+//	  uint8   kind[events], flag[events]
+//	text: a JSON array of the reports' texts
+//
+// What a, b, c and flag hold depends on the kind (trace.Kind):
+//
+//	node, value:          b value
+//	send, deliver, drop:  a message type (index in the header's, -1 if none);
+//	                      flag the drop's reason (trace.DropReason)
+//	status:               a leader, b and c the index, flag the state code
+//	link_up, link_down:   flag 1 if movement made it
+//	timer:                a the timer
+//	report:               a the text's place in the text array
+//	end:                  flag 1 if quiescent
+const (
+	chunkMagic   = 0x68636c65 // "elch"
+	chunkVersion = 1
+	chunkHeader  = 8 * 4
+)
+
+// chunkBuilder gathers the events of a chunk.
+type chunkBuilder struct {
+	first    int
+	keyframe []byte
+	nodes    int
+	links    int
+	types    int
+	t, b     []float64
+	node     []int32
+	peer     []int32
+	a, c     []int32
+	kind     []uint8
+	flag     []uint8
+	text     []string
+}
+
+func newChunkBuilder(first int, s *runState) *chunkBuilder {
+	kf, links := encodeKeyframe(s, first)
+	return &chunkBuilder{first: first, keyframe: kf, nodes: s.n, links: links, types: len(s.sent)}
+}
+
+func (c *chunkBuilder) len() int { return len(c.t) }
+
+// add appends e.
+func (c *chunkBuilder) add(e *trace.Event) {
+	var a, cc int32
+	var b float64
+	var flag uint8
+	switch e.Kind {
+	case trace.NodeAdded, trace.ValueChanged:
+		b = float64(e.Value)
+	case trace.Sent, trace.Delivered, trace.Dropped:
+		a = -1
+		if int(e.Msg.Type) < c.types {
+			a = int32(e.Msg.Type)
+		}
+		if e.Kind == trace.Dropped {
+			flag = uint8(e.Reason)
+		}
+	case trace.StatusChanged:
+		a, b, cc = int32(e.Status.Leader), float64(e.Status.Index.Num), int32(e.Status.Index.ID)
+		flag = 1 + uint8(e.Status.State)
+	case trace.LinkUp, trace.LinkDown:
+		if e.Moved {
+			flag = 1
+		}
+	case trace.TimerFired:
+		a = int32(e.Timer)
+	case trace.Reported:
+		a = int32(len(c.text))
+		c.text = append(c.text, e.Text)
+	case trace.End:
+		if e.Quiescent {
+			flag = 1
+		}
+	}
+	c.t = append(c.t, float64(e.At))
+	c.b = append(c.b, b)
+	c.node = append(c.node, int32(e.Node))
+	c.peer = append(c.peer, int32(e.Peer))
+	c.a = append(c.a, a)
+	c.c = append(c.c, cc)
+	c.kind = append(c.kind, uint8(e.Kind))
+	c.flag = append(c.flag, flag)
+}
+
+// encode writes the chunk as the page reads it.
+func (c *chunkBuilder) encode() []byte {
+	text, _ := json.Marshal(c.text)
+	if c.text == nil {
+		text = []byte("[]")
+	}
+	n := len(c.t)
+	b := make([]byte, 0, chunkHeader+len(c.keyframe)+pad8(34*n)+len(text))
+	for _, x := range []int{chunkMagic, chunkVersion, n, c.nodes, c.links, c.types, len(c.keyframe), len(text)} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
+	}
+	b = append(b, c.keyframe...)
+	b = appendFloats(b, c.t)
+	b = appendFloats(b, c.b)
+	for _, col := range [][]int32{c.node, c.peer, c.a, c.c} {
+		b = appendInts(b, col)
+	}
+	b = append(b, c.kind...)
+	b = append(b, c.flag...)
+	b = padTo8(b)
+	return append(b, text...)
+}
+
+// encodeKeyframe writes s as a chunk's keyframe, before event first, and
+// says how many links it holds.
+func encodeKeyframe(s *runState, first int) ([]byte, int) {
+	links := s.sortedLinks()
+	b := make([]byte, 0, 64+8*len(s.sent)+27*s.n+4*len(links))
+	b = appendFloats(b, []float64{float64(first), s.msNow, s.elections, s.leaderlessMS, s.aliveMS,
+		float64(s.aliveN), float64(s.ledN), s.sentTotal})
+	b = appendFloats(b, s.sent)
+	b = appendFloats(b, s.value)
+	b = appendFloats(b, s.idxNum)
+	b = appendInts(b, s.leader)
+	b = appendInts(b, s.idxID)
+	b = appendInts(b, links)
+	b = append(b, s.alive...)
+	b = append(b, s.state...)
+	return padTo8(b), len(links) / 2
+}
+
+func appendFloats(b []byte, xs []float64) []byte {
+	for _, x := range xs {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	return b
+}
+
+func appendInts(b []byte, xs []int32) []byte {
+	for _, x := range xs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
+	}
+	return b
+}
+
+func pad8(n int) int { return (n + 7) &^ 7 }
+
+func padTo8(b []byte) []byte {
+	for len(b)%8 != 0 {
+		b = append(b, 0)
+	}
+	return b
+}
+
+// chunkEvent is one event of a decoded chunk, as the server reads it back
+// to answer about a node (GET /node).
+type chunkEvent struct {
+	ns         float64
+	kind       trace.Kind
+	node, peer int32
+	a, c       int32
+	b          float64
+	flag       uint8
+	text       string
+}
+
+// decodeChunk reads back the events of an encoded chunk.
+func decodeChunk(b []byte) ([]chunkEvent, error) {
+	if len(b) < chunkHeader {
+		return nil, fmt.Errorf("a chunk of %d bytes", len(b))
+	}
+	h := make([]int, 8)
+	for i := range h {
+		h[i] = int(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	if h[0] != chunkMagic || h[1] != chunkVersion {
+		return nil, fmt.Errorf("not a chunk of version %d", chunkVersion)
+	}
+	n, kf, textLen := h[2], h[6], h[7]
+	off := chunkHeader + kf
+	if len(b) != off+pad8(34*n)+textLen {
+		return nil, fmt.Errorf("a chunk of %d events in %d bytes", n, len(b))
+	}
+	f64 := func(col, i int) float64 {
+		return math.Float64frombits(binary.LittleEndian.Uint64(b[off+8*(col*n+i):]))
+	}
+	i32 := func(col, i int) int32 {
+		return int32(binary.LittleEndian.Uint32(b[off+16*n+4*(col*n+i):]))
+	}
+	u8 := func(col, i int) uint8 { return b[off+32*n+col*n+i] }
+	var text []string
+	if err := json.Unmarshal(b[off+pad8(34*n):], &text); err != nil {
+		return nil, fmt.Errorf("a chunk's texts: %w", err)
+	}
+	out := make([]chunkEvent, n)
+	for i := range out {
+		out[i] = chunkEvent{ns: f64(0, i), b: f64(1, i), node: i32(0, i), peer: i32(1, i), a: i32(2, i), c: i32(3, i),
+			kind: trace.Kind(u8(0, i)), flag: u8(1, i)}
+		if out[i].kind == trace.Reported && int(out[i].a) < len(text) && out[i].a >= 0 {
+			out[i].text = text[out[i].a]
+		}
+	}
+	return out, nil
+}
+
+// describe says what e was, for a node's history.
+func (e *chunkEvent) describe(types []string) string {
+	typ := func() string {
+		if e.a >= 0 && int(e.a) < len(types) {
+			return types[e.a]
+		}
+		return "message"
+	}
+	switch e.kind {
+	case trace.Sent:
+		if algo.NodeID(e.peer) == algo.Everyone {
+			return "sent " + typ() + " to everyone"
+		}
+		return fmt.Sprintf("sent %s to %d", typ(), e.peer)
+	case trace.Delivered:
+		return fmt.Sprintf("got %s from %d", typ(), e.peer)
+	case trace.StatusChanged:
+		state := "?"
+		if names := stateNames(); int(e.flag) < len(names) {
+			state = names[e.flag]
+		}
+		return fmt.Sprintf("%s, leader %d", state, e.a)
+	case trace.Reported:
+		return "reports: " + e.text
+	}
+	return e.kind.String()
+}

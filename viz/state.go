@@ -1,0 +1,159 @@
+package viz
+
+import (
+	"slices"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/trace"
+)
+
+// runState is what the page shows at a moment of a run: each node's value,
+// life, state, leader and election index, the links up, and the counters.
+// The server keeps one, advanced over every event as it reads the trace,
+// and writes it into each chunk as the chunk's keyframe; the page's apply
+// (web/app.js) is its twin, advancing a keyframe to any event of the
+// chunk. The two must agree event for event: TestBrowser compares the page
+// with the simulator's nodes at several moments.
+type runState struct {
+	n      int
+	value  []float64
+	alive  []uint8
+	leader []int32
+	// state is 0 for a node not in any state yet (booting) or crashed,
+	// else 1 + its algo.State.
+	state []uint8
+	// idxNum and idxID are the index of the election the node last took
+	// part in; idxID is -1 before its first status.
+	idxNum []float64
+	idxID  []int32
+	links  map[uint64]struct{} // a*n+b for the link a-b, a < b
+	sent   []float64           // sends by message type
+	// elections counts elections started: a node's status naming an
+	// index of its own it did not hold before.
+	elections float64
+	// leaderlessMS and aliveMS are node-milliseconds without a leader and
+	// alive, up to msNow; aliveN and ledN the nodes alive and alive with
+	// a leader now.
+	leaderlessMS, aliveMS float64
+	aliveN, ledN          int
+	msNow                 float64
+	sentTotal             float64
+}
+
+// normCode is the state code of algo.Norm.
+const normCode = 1 + uint8(algo.Norm)
+
+// stateNames lists the page's names of the state codes: "" for code 0.
+func stateNames() []string {
+	names := []string{""}
+	for s := algo.State(0); ; s++ {
+		name := s.String()
+		if _, err := algo.ParseState(name); err != nil {
+			return names
+		}
+		names = append(names, name)
+	}
+}
+
+func newRunState(n, types int) *runState {
+	s := &runState{
+		n: n, value: make([]float64, n), alive: make([]uint8, n), leader: make([]int32, n),
+		state: make([]uint8, n), idxNum: make([]float64, n), idxID: make([]int32, n),
+		links: map[uint64]struct{}{}, sent: make([]float64, types),
+	}
+	for v := range s.leader {
+		s.leader[v], s.idxID[v] = -1, -1 // no leader, no index yet
+	}
+	return s
+}
+
+// led says whether node v counts as following a leader.
+func (s *runState) led(v int) int {
+	if s.alive[v] == 1 && s.state[v] == normCode && s.leader[v] >= 0 {
+		return 1
+	}
+	return 0
+}
+
+func (s *runState) linkKey(a, b algo.NodeID) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	return uint64(a)*uint64(s.n) + uint64(b)
+}
+
+// apply advances s over e and the time before it.
+func (s *runState) apply(e *trace.Event) {
+	ms := float64(e.At) / 1e6
+	if ms > s.msNow {
+		s.aliveMS += float64(s.aliveN) * (ms - s.msNow)
+		s.leaderlessMS += float64(s.aliveN-s.ledN) * (ms - s.msNow)
+		s.msNow = ms
+	}
+	v := int(e.Node)
+	if e.Kind == trace.Sent {
+		if int(e.Msg.Type) < len(s.sent) {
+			s.sent[e.Msg.Type]++
+		}
+		s.sentTotal++
+		return
+	}
+	if v < 0 || v >= s.n {
+		return
+	}
+	switch e.Kind {
+	case trace.NodeAdded:
+		s.value[v] = float64(e.Value)
+		if s.alive[v] == 0 {
+			s.alive[v] = 1
+			s.aliveN++
+		}
+	case trace.ValueChanged:
+		s.value[v] = float64(e.Value)
+	case trace.LinkUp:
+		if int(e.Peer) >= 0 && int(e.Peer) < s.n {
+			s.links[s.linkKey(e.Node, e.Peer)] = struct{}{}
+		}
+	case trace.LinkDown:
+		if int(e.Peer) >= 0 && int(e.Peer) < s.n {
+			delete(s.links, s.linkKey(e.Node, e.Peer))
+		}
+	case trace.Crashed:
+		if s.alive[v] == 1 {
+			s.ledN -= s.led(v)
+			s.alive[v] = 0
+			s.aliveN--
+		}
+		s.leader[v], s.state[v] = -1, 0
+	case trace.Restarted, trace.Recovered:
+		if s.alive[v] == 0 {
+			s.alive[v] = 1
+			s.aliveN++
+			s.ledN += s.led(v)
+		}
+	case trace.StatusChanged:
+		idx := e.Status.Index
+		num, id := float64(idx.Num), int32(idx.ID)
+		if int(id) == v && (num != 0 || id != 0) && (s.idxNum[v] != num || s.idxID[v] != id) {
+			s.elections++
+		}
+		s.ledN -= s.led(v)
+		s.leader[v], s.state[v] = int32(e.Status.Leader), 1+uint8(e.Status.State)
+		s.idxNum[v], s.idxID[v] = num, id
+		s.ledN += s.led(v)
+	}
+}
+
+// sortedLinks lists the links up as pairs a, b (a < b), in order.
+func (s *runState) sortedLinks() []int32 {
+	keys := make([]uint64, 0, len(s.links))
+	for k := range s.links {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]int32, 0, 2*len(keys))
+	for _, k := range keys {
+		out = append(out, int32(k/uint64(s.n)), int32(k%uint64(s.n)))
+	}
+	return out
+}
