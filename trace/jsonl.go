@@ -191,6 +191,11 @@ type Reader struct {
 	types  map[string]algo.MsgType
 	// Gzipped says the trace was compressed with gzip (read uncompressed).
 	Gzipped bool
+	// scratch is what the fast path's decoded pointers point to.
+	scratch struct {
+		t, node, peer, leader int64
+		msg                   jsonMsg
+	}
 }
 
 // NewReader reads the header of a trace. name is used in error messages.
@@ -363,8 +368,11 @@ func (tr *Reader) Next(e *Event) error {
 
 func (tr *Reader) decode(raw []byte, e *Event) error {
 	var j jsonEvent
-	if err := decodeStrict(raw, &j); err != nil {
-		return err
+	if !tr.scanEvent(raw, &j) {
+		j = jsonEvent{}
+		if err := decodeStrict(raw, &j); err != nil {
+			return err
+		}
 	}
 	*e = Event{Peer: algo.None}
 	kind, ok := parseKind(j.Ev)
