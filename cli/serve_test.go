@@ -2,19 +2,21 @@ package cli
 
 import (
 	"bufio"
+	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/electgo/elect/emulate"
 )
 
 // watchLive starts this test binary as elect with args (a run with
-// --serve), reads the page's address from stderr, follows /events to the
-// run's end, then stops the command with Ctrl-C (SIGINT), which must end
-// it with status 0. It returns the events' data lines.
-func watchLive(t *testing.T, args ...string) []string {
+// --serve), reads the page's address from stderr, follows the page's
+// index to the run's end, then stops the command with Ctrl-C (SIGINT),
+// which must end it with status 0. It returns the index at the end.
+func watchLive(t *testing.T, args ...string) liveIndex {
 	t.Helper()
 	cmd := electCommand(t, args...)
 	stderr, err := cmd.StderrPipe()
@@ -40,39 +42,41 @@ func watchLive(t *testing.T, args ...string) []string {
 		for sc.Scan() { // the rest of stderr, so the command never blocks on it
 		}
 	}()
-	resp, err := http.Get(url + "events")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var data []string
-	ev := bufio.NewScanner(resp.Body)
-	ev.Buffer(nil, 1<<20)
-	ended := false
-	for ev.Scan() {
-		line := ev.Text()
-		if line == "event: end" {
-			ended = true
-			break
+	// The page asks the run's index what is new until the run is over.
+	var info liveIndex
+	for deadline := time.Now().Add(60 * time.Second); !info.Done; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run was not over after a minute: %+v", info)
 		}
-		if d, ok := strings.CutPrefix(line, "data: "); ok {
-			data = append(data, d)
+		resp, err := http.Get(url + "index")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if !ended {
-		t.Fatalf("/events ended without the run's end, after %d events", len(data))
+		err = json.NewDecoder(resp.Body).Decode(&info)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	interruptExitsZero(t, cmd)
-	return data
+	return info
+}
+
+// liveIndex is what the tests read of a live page's GET /index.
+type liveIndex struct {
+	Done   bool       `json:"done"`
+	Events int        `json:"events"`
+	EndMS  float64    `json:"end_ms"`
+	Now    [3]float64 `json:"now"` // messages sent, nodes alive without a leader, nodes alive
 }
 
 // TestSimServe: elect sim --serve shows the run as it goes (paced by
 // --speed) and keeps the page up until Ctrl-C; the page gets the trace's
 // header and every event.
 func TestSimServe(t *testing.T) {
-	data := watchLive(t, "sim", "--topology", "ring:5", "--values", "id", "--duration", "2s", "--speed", "4", "--serve", "127.0.0.1:0")
-	if len(data) < 10 || !strings.Contains(data[0], `"ev":"header"`) || !strings.Contains(data[len(data)-1], `"ev":"end"`) {
-		t.Errorf("%d events, first %q, last %q", len(data), data[0], data[len(data)-1])
+	info := watchLive(t, "sim", "--topology", "ring:5", "--values", "id", "--duration", "2s", "--speed", "4", "--serve", "127.0.0.1:0")
+	if info.Events < 10 || info.EndMS != 2000 || info.Now[2] != 5 || info.Now[0] == 0 {
+		t.Errorf("the page's index at the end: %+v, want the 2 s of 5 nodes", info)
 	}
 }
 
@@ -82,16 +86,11 @@ func TestEmulateServe(t *testing.T) {
 	if err := emulate.Preflight(); err != nil {
 		t.Skipf("cannot emulate here: %v", err)
 	}
-	data := watchLive(t, "emulate", "-q", "--topology", "complete:3", "--values", "id", "--duration", "3s",
+	info := watchLive(t, "emulate", "-q", "--topology", "complete:3", "--values", "id", "--duration", "3s",
 		"--hello", "100ms", "--hello-loss", "10", "--serve", "127.0.0.1:0")
-	statuses := 0
-	for _, d := range data {
-		if strings.Contains(d, `"ev":"status"`) {
-			statuses++
-		}
-	}
-	if statuses < 3 || !strings.Contains(data[len(data)-1], `"ev":"end"`) {
-		t.Errorf("%d events, %d status changes, last %q", len(data), statuses, data[len(data)-1])
+	// Every node alive follows a leader at the end: each had its status.
+	if info.Now[2] != 3 || info.Now[1] != 0 || info.Events < 10 {
+		t.Errorf("the page's index at the end: %+v, want 3 nodes alive, all with a leader", info)
 	}
 }
 

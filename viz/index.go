@@ -300,6 +300,7 @@ func (x *Index) routes(mux *http.ServeMux) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 		w.Header().Set("Cache-Control", "no-store")
 		w.Write(b)
 	})

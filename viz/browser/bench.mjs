@@ -1,29 +1,62 @@
 // Measures the replay page on a trace: node bench.mjs URL
-// Prints the time to load, the time of a seek (the state at a random
-// moment, drawn), and the frames per second while playing.
+// Prints, as one JSON line: the time to the first frame (from asking for
+// the page to the run shown at its start), the tab's JavaScript heap after
+// a garbage collection (first frame, then after the seeks and playing),
+// the time of a seek to a random moment of what the server has read
+// (fetching its chunk, replaying to the moment, drawing), the time a frame
+// takes to draw while zooming, panning and playing at 1x, and the frames
+// per second while playing.
 import { chromium } from 'playwright-core';
 
 const [url] = process.argv.slice(2);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const max = (xs) => Math.max(...xs);
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const cdp = await page.context().newCDPSession(page);
+  const heapMB = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    return Math.round(usedSize / 1e6);
+  };
   const t0 = Date.now();
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
-  const load = Date.now() - t0;
+  const firstFrameMS = Date.now() - t0;
+  const heapFirstMB = await heapMB();
+  // Wait for the whole trace to be read, so the seeks range over all of it.
+  await page.waitForFunction(() => window.viz.model.done, null, { timeout: 600000, polling: 500 });
   const r = await page.evaluate(async () => {
     const v = window.viz;
     const seeks = [];
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < 20; k++) {
       const ms = Math.random() * v.end;
       const a = performance.now();
-      v.seek(ms);
+      await v.seek(ms);
       seeks.push(performance.now() - a);
     }
-    seeks.sort((a, b) => a - b);
-    v.seek(0);
+    return { nodes: v.model.n, events: v.model.events, seeks };
+  });
+  // Zoom with the wheel and pan by dragging, at a moment in the middle.
+  await page.evaluate(() => window.viz.seek(window.viz.end / 2));
+  const box = await page.$eval('#net', (c) => { const b = c.getBoundingClientRect(); return { x: b.left + b.width / 2, y: b.top + b.height / 2 }; });
+  await page.evaluate(() => { window.viz.view.frames = []; });
+  await page.mouse.move(box.x, box.y);
+  for (let k = 0; k < 10; k++) await page.mouse.wheel(0, -120);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 200, box.y + 100, { steps: 20 });
+  await page.mouse.up();
+  await page.dblclick('#net');
+  const zoomPan = await page.evaluate(() => window.viz.view.frames.slice());
+  // Play at 1x for 3 s.
+  const play = await page.evaluate(async () => {
+    const v = window.viz;
+    await v.seek(v.end / 4);
     document.getElementById('speed').value = '1';
     document.getElementById('speed').dispatchEvent(new Event('change'));
+    v.view.frames = [];
+    const from = v.view.ms;
     document.getElementById('play').click();
     let frames = 0;
     const start = performance.now();
@@ -32,9 +65,16 @@ try {
       requestAnimationFrame(tick);
     });
     document.getElementById('play').click();
-    return { nodes: v.model.n, events: v.model.events.length, seekMedianMS: seeks[20], seekMaxMS: seeks[39], fps: frames / 3 };
+    return { fps: frames / 3, draws: v.view.frames.slice(), playedMS: v.view.ms - from };
   });
-  console.log(JSON.stringify({ loadMS: load, ...r }));
+  const heapAfterMB = await heapMB();
+  console.log(JSON.stringify({
+    firstFrameMS, heapFirstMB, heapAfterMB, nodes: r.nodes, events: r.events,
+    seekMedianMS: Math.round(median(r.seeks)), seekMaxMS: Math.round(max(r.seeks)),
+    zoomPanDrawMedianMS: +median(zoomPan).toFixed(1), zoomPanDrawMaxMS: +max(zoomPan).toFixed(1), zoomPanFrames: zoomPan.length,
+    playDrawMedianMS: +median(play.draws).toFixed(1), playDrawMaxMS: +max(play.draws).toFixed(1), playFPS: +play.fps.toFixed(1),
+    playedMSin3s: Math.round(play.playedMS),
+  }));
 } finally {
   await browser.close();
 }

@@ -144,7 +144,10 @@ class Model {
   // at is the state after the first i events: from the keyframe of the
   // chunk that holds event i, replayed to it.
   async at(i) {
-    const ch = await this.chunk(this.chunkOf(i));
+    // The end of a chunk at hand is as good as the start of the next,
+    // which would be fetched.
+    const k = this.chunkOf(i), before = k > 0 ? this.loaded(k - 1) : null;
+    const ch = before && i === before.first + before.n ? before : await this.chunk(k);
     const s = this.fromKeyframe(ch);
     this.advance(s, Math.min(i, ch.first + ch.n));
     return s;
@@ -838,12 +841,12 @@ async function index() {
 }
 
 async function main() {
-  const [mode, layout] = await Promise.all([
+  let [mode, layout, info] = await Promise.all([
     fetch('mode').then((r) => r.json()).catch(() => ({ live: false })),
     fetch('layout').then((r) => r.json()),
+    index(),
   ]);
   // Wait for the network at time 0 (the layout lays it out), or the end.
-  let info = await index();
   while (!info.done && info.end_ms === 0) { await sleep(100); info = await index(); }
   if (info.events === 0 && info.error) throw new Error(info.error);
   const model = new Model(info);
