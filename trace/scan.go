@@ -220,18 +220,22 @@ func (s *scanner) int() (int64, bool) {
 		v = v*10 + uint64(s.b[s.i]-'0')
 		s.i++
 	}
-	// 19 digits or more may be past int64: the slow path decides.
+	// Up to 19 digits fit a uint64; past int64, or past 19 digits, the
+	// slow path decides (and refuses).
 	n := s.i - start
-	if n == 0 || n >= 19 || n > 1 && s.b[start] == '0' {
+	if n == 0 || n > 19 || n > 1 && s.b[start] == '0' {
 		return 0, false
 	}
 	if s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E') {
 		return 0, false
 	}
-	if neg {
-		return -int64(v), true
+	switch {
+	case neg && v <= 1<<63:
+		return int64(-v), true // -(1<<63) wraps to itself: math.MinInt64
+	case !neg && v <= math.MaxInt64:
+		return int64(v), true
 	}
-	return int64(v), true
+	return 0, false
 }
 
 func (s *scanner) bool() (bool, bool) {

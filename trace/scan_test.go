@@ -28,6 +28,10 @@ func FuzzScanEvent(f *testing.F) {
 		`{"t":1,"ev":"status","node":0,"leader":-1,"state":"Wait","index":[4294967295,-1]}`,
 		`{"t":1,"ev":"send","node":0,"peer":1,"msg":{"type":"nope","data":"0aff"}}`,
 		`{"t":9223372036854775807,"ev":"end"}`,
+		`{"t":9223372036854775808,"ev":"end"}`,
+		`{"t":99999999999999999999,"ev":"end"}`,
+		`{"t":1,"ev":"send","node":0,"peer":1,"msg":{"type":"echo","peer":[-1,-9223372036854775808]}}`,
+		`{"t":1,"ev":"send","node":0,"peer":1,"msg":{"type":"echo","peer":[-1,-9223372036854775809]}}`,
 		`{}`, `{"t":1,}`, `{"t":null}`,
 	} {
 		f.Add([]byte(l))

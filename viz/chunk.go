@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/trace"
@@ -66,9 +68,18 @@ type chunkBuilder struct {
 	text     []string
 }
 
-func newChunkBuilder(first int, s *runState) *chunkBuilder {
-	kf, links := encodeKeyframe(s, first)
-	return &chunkBuilder{first: first, keyframe: kf, nodes: s.n, links: links, types: len(s.sent)}
+// newChunkBuilder starts a chunk at event first, after state s. It takes
+// the memory of spent, a chunk written out, when given: a chunk is
+// megabytes, and reading a long trace allocates no more than two.
+func newChunkBuilder(first int, s *runState, spent *chunkBuilder) *chunkBuilder {
+	c := &chunkBuilder{}
+	if spent != nil {
+		*c = chunkBuilder{t: spent.t[:0], b: spent.b[:0], node: spent.node[:0], peer: spent.peer[:0],
+			a: spent.a[:0], c: spent.c[:0], kind: spent.kind[:0], flag: spent.flag[:0], keyframe: spent.keyframe[:0]}
+	}
+	c.first, c.nodes, c.types = first, s.n, len(s.sent)
+	c.keyframe, c.links = encodeKeyframe(c.keyframe, s, first)
+	return c
 }
 
 func (c *chunkBuilder) len() int { return len(c.t) }
@@ -116,14 +127,14 @@ func (c *chunkBuilder) add(e *trace.Event) {
 	c.flag = append(c.flag, flag)
 }
 
-// encode writes the chunk as the page reads it.
-func (c *chunkBuilder) encode() []byte {
+// encode writes the chunk as the page reads it, appended to b.
+func (c *chunkBuilder) encode(b []byte) []byte {
 	text, _ := json.Marshal(c.text)
 	if c.text == nil {
 		text = []byte("[]")
 	}
 	n := len(c.t)
-	b := make([]byte, 0, chunkHeader+len(c.keyframe)+pad8(34*n)+len(text))
+	b = slices.Grow(b, chunkHeader+len(c.keyframe)+pad8(34*n)+len(text))
 	for _, x := range []int{chunkMagic, chunkVersion, n, c.nodes, c.links, c.types, len(c.keyframe), len(text)} {
 		b = binary.LittleEndian.AppendUint32(b, uint32(x))
 	}
@@ -139,11 +150,11 @@ func (c *chunkBuilder) encode() []byte {
 	return append(b, text...)
 }
 
-// encodeKeyframe writes s as a chunk's keyframe, before event first, and
-// says how many links it holds.
-func encodeKeyframe(s *runState, first int) ([]byte, int) {
+// encodeKeyframe appends to b s as a chunk's keyframe, before event
+// first, and says how many links it holds.
+func encodeKeyframe(b []byte, s *runState, first int) ([]byte, int) {
 	links := s.sortedLinks()
-	b := make([]byte, 0, 64+8*len(s.sent)+27*s.n+4*len(links))
+	b = slices.Grow(b, 64+8*len(s.sent)+27*s.n+4*len(links))
 	b = appendFloats(b, []float64{float64(first), s.msNow, s.elections, s.leaderlessMS, s.aliveMS,
 		float64(s.aliveN), float64(s.ledN), s.sentTotal})
 	b = appendFloats(b, s.sent)
@@ -180,6 +191,67 @@ func padTo8(b []byte) []byte {
 	return b
 }
 
+// decodeKeyframe reads back the keyframe of an encoded chunk: the state
+// before its first event, and that event's number.
+func decodeKeyframe(b []byte) (*runState, int, error) {
+	h, err := chunkHead(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	nodes, links, types, kf := h[3], h[4], h[5], h[6]
+	if kf < 64+8*types+26*nodes+8*links || chunkHeader+kf > len(b) {
+		return nil, 0, fmt.Errorf("a keyframe of %d bytes for %d nodes", kf, nodes)
+	}
+	off := chunkHeader
+	f64s := func(n int) []float64 {
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[off:]))
+			off += 8
+		}
+		return out
+	}
+	i32s := func(n int) []int32 {
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = int32(binary.LittleEndian.Uint32(b[off:]))
+			off += 4
+		}
+		return out
+	}
+	u8s := func(n int) []uint8 {
+		out := append([]uint8(nil), b[off:off+n]...)
+		off += n
+		return out
+	}
+	head := f64s(8)
+	s := &runState{n: nodes, msNow: head[1], elections: head[2], leaderlessMS: head[3], aliveMS: head[4],
+		aliveN: int(head[5]), ledN: int(head[6]), sentTotal: head[7], links: make(map[uint64]struct{}, links)}
+	s.sent, s.value, s.idxNum = f64s(types), f64s(nodes), f64s(nodes)
+	s.leader, s.idxID = i32s(nodes), i32s(nodes)
+	pairs := i32s(2 * links)
+	for j := 0; j < len(pairs); j += 2 {
+		s.links[s.linkKey(algo.NodeID(pairs[j]), algo.NodeID(pairs[j+1]))] = struct{}{}
+	}
+	s.alive, s.state = u8s(nodes), u8s(nodes)
+	return s, int(head[0]), nil
+}
+
+// chunkHead reads a chunk's header.
+func chunkHead(b []byte) ([8]int, error) {
+	var h [8]int
+	if len(b) < chunkHeader {
+		return h, fmt.Errorf("a chunk of %d bytes", len(b))
+	}
+	for i := range h {
+		h[i] = int(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	if h[0] != chunkMagic || h[1] != chunkVersion {
+		return h, fmt.Errorf("not a chunk of version %d", chunkVersion)
+	}
+	return h, nil
+}
+
 // chunkEvent is one event of a decoded chunk, as the server reads it back
 // to answer about a node (GET /node).
 type chunkEvent struct {
@@ -194,15 +266,9 @@ type chunkEvent struct {
 
 // decodeChunk reads back the events of an encoded chunk.
 func decodeChunk(b []byte) ([]chunkEvent, error) {
-	if len(b) < chunkHeader {
-		return nil, fmt.Errorf("a chunk of %d bytes", len(b))
-	}
-	h := make([]int, 8)
-	for i := range h {
-		h[i] = int(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	if h[0] != chunkMagic || h[1] != chunkVersion {
-		return nil, fmt.Errorf("not a chunk of version %d", chunkVersion)
+	h, err := chunkHead(b)
+	if err != nil {
+		return nil, err
 	}
 	n, kf, textLen := h[2], h[6], h[7]
 	off := chunkHeader + kf
@@ -229,6 +295,24 @@ func decodeChunk(b []byte) ([]chunkEvent, error) {
 		}
 	}
 	return out, nil
+}
+
+// event is e as the trace's event, as far as a runState reads it.
+func (e *chunkEvent) event() trace.Event {
+	ev := trace.Event{At: time.Duration(e.ns), Kind: e.kind, Node: algo.NodeID(e.node), Peer: algo.NodeID(e.peer), Value: int64(e.b)}
+	switch e.kind {
+	case trace.Sent, trace.Delivered, trace.Dropped:
+		ev.Msg.Type = 255 // none of the header's (a is -1): counted in no type
+		if e.a >= 0 {
+			ev.Msg.Type = algo.MsgType(e.a)
+		}
+	case trace.StatusChanged:
+		ev.Status = algo.Status{Leader: algo.NodeID(e.a), State: algo.State(e.flag - 1),
+			Index: algo.Index{Num: uint32(e.b), ID: algo.NodeID(e.c)}}
+	case trace.LinkUp, trace.LinkDown:
+		ev.Moved = e.flag == 1
+	}
+	return ev
 }
 
 // describe says what e was, for a node's history.

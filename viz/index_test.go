@@ -1,7 +1,8 @@
 package viz
 
 import (
-	"encoding/binary"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,45 +42,6 @@ func readEvents(t *testing.T, path string) (trace.Header, []trace.Event) {
 	}
 }
 
-// keyframe is a chunk's keyframe read back.
-type keyframe struct {
-	first, ms, elections, aliveN, ledN, sentTotal float64
-	value                                         []float64
-	leader, idxID, links                          []int32
-	alive, state                                  []uint8
-}
-
-func decodeKeyframe(t *testing.T, b []byte) keyframe {
-	t.Helper()
-	u32 := func(i int) int { return int(binary.LittleEndian.Uint32(b[4*i:])) }
-	n, nodes, links, types := u32(2), u32(3), u32(4), u32(5)
-	_ = n
-	off := chunkHeader
-	f64 := func() float64 { x := math.Float64frombits(binary.LittleEndian.Uint64(b[off:])); off += 8; return x }
-	var k keyframe
-	head := make([]float64, 8)
-	for i := range head {
-		head[i] = f64()
-	}
-	k.first, k.ms, k.elections, k.aliveN, k.ledN, k.sentTotal = head[0], head[1], head[2], head[5], head[6], head[7]
-	off += 8 * types
-	for range nodes {
-		k.value = append(k.value, f64())
-	}
-	off += 8 * nodes // idxNum
-	i32s := func(m int) []int32 {
-		out := make([]int32, m)
-		for i := range out {
-			out[i] = int32(binary.LittleEndian.Uint32(b[off:]))
-			off += 4
-		}
-		return out
-	}
-	k.leader, k.idxID, k.links = i32s(nodes), i32s(nodes), i32s(2*links)
-	k.alive, k.state = b[off:off+nodes], b[off+nodes:off+2*nodes]
-	return k
-}
-
 // TestIndexChunks cuts a run into chunks of 97 events and reads them back
 // as the page does: every event comes back as the trace has it, in order,
 // and each chunk's keyframe is the run's state before its first event,
@@ -109,9 +71,9 @@ func TestIndexChunks(t *testing.T) {
 		if int(c[0]) != first || c[2] != float64(events[first].At)/1e6 {
 			t.Fatalf("chunk %d says %v, want first event %d at %v", k, c, first, events[first].At)
 		}
-		kf := decodeKeyframe(t, b)
-		want, _ := encodeKeyframe(s, first)
-		if got := b[chunkHeader : chunkHeader+len(want)]; string(got) != string(want) || int(kf.first) != first {
+		_, at, err := decodeKeyframe(b)
+		want, _ := encodeKeyframe(nil, s, first)
+		if got := b[chunkHeader : chunkHeader+len(want)]; string(got) != string(want) || at != first || err != nil {
 			t.Fatalf("chunk %d's keyframe is not the state before event %d", k, first)
 		}
 		evs, err := decodeChunk(b)
@@ -212,10 +174,29 @@ func TestIndexServes(t *testing.T) {
 		t.Errorf("samples: %d, the last %v, now %v", len(info.Samples), last, info.Now)
 	}
 	code, ct, b := get("/chunk?k=0")
-	if evs, err := decodeChunk(b); code != 200 || ct != "application/octet-stream" || err != nil || len(evs) != info.Events {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(zr)
+	if evs, err := decodeChunk(b); code != 200 || ct != "application/gzip" || err != nil || len(evs) != info.Events {
 		t.Errorf("/chunk?k=0: %d %s, %d events (%v)", code, ct, len(evs), err)
 	}
+	// The state at a moment: at 6 s the leader, node 15, has crashed
+	// (the events at 6 s included); before, it leads.
+	for _, c := range []struct {
+		ms    string
+		alive uint8
+		i     int
+	}{{"6000", 0, -1}, {"5999.999", 1, -1}, {"0", 1, -1}, {"1e9", 0, info.Events}} {
+		_, _, b := get("/state?ms=" + c.ms)
+		s, i, err := decodeKeyframe(b)
+		if err != nil || s.alive[15] != c.alive || c.i >= 0 && i != c.i || s.state[0] == 0 {
+			t.Errorf("/state?ms=%s: node 15 alive %v after %d events, node 0 in state %d (%v); want alive %d", c.ms, s.alive[15], i, s.state[0], err, c.alive)
+		}
+	}
 	for _, c := range []struct{ path, want string }{
+		{"/state?ms=-1", "ms: want a moment"},
 		{"/chunk?k=x", "want a chunk number"},
 		{"/chunk?k=1", "no chunk 1: there are 1 so far"},
 		{"/node?v=16&i=5", "want v, a node 0..15"},

@@ -38,6 +38,9 @@ type runState struct {
 	aliveN, ledN          int
 	msNow                 float64
 	sentTotal             float64
+	// linkKeys and linkPairs are sortedLinks' memory.
+	linkKeys  []uint64
+	linkPairs []int32
 }
 
 // normCode is the state code of algo.Norm.
@@ -144,16 +147,18 @@ func (s *runState) apply(e *trace.Event) {
 	}
 }
 
-// sortedLinks lists the links up as pairs a, b (a < b), in order.
+// sortedLinks lists the links up as pairs a, b (a < b), in order, in
+// memory of s's own that the next call reuses.
 func (s *runState) sortedLinks() []int32 {
-	keys := make([]uint64, 0, len(s.links))
+	keys := s.linkKeys[:0]
 	for k := range s.links {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	out := make([]int32, 0, 2*len(keys))
+	out := s.linkPairs[:0]
 	for _, k := range keys {
 		out = append(out, int32(k/uint64(s.n)), int32(k%uint64(s.n)))
 	}
+	s.linkKeys, s.linkPairs = keys, out
 	return out
 }

@@ -97,6 +97,7 @@ func newReplay(path string, per int) (*Replay, error) {
 
 // read indexes the trace's events, checking them as elect check does.
 func (r *Replay) read(f *os.File, tr *trace.Reader) {
+	readGently()
 	defer f.Close()
 	var e trace.Event
 	// The page finds moments by searching the events' times and indexes

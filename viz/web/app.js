@@ -12,8 +12,13 @@ const NS = 1e6;                  // nanoseconds per millisecond
 const EVERYONE = -2;             // the peer of a broadcast's send: every node in range
 const CACHED_CHUNKS = 8;         // chunks the page keeps: a few MB each
 const POLL_MS = 300;             // how often a growing index is asked again
+const LISTED_NODES = 500;        // nodes in the accessible list, at most
 
 const $ = (id) => document.getElementById(id);
+
+// linksGen numbers the sets of links states hold: a state's linksGen
+// changes whenever its links do, so a picture of them can be kept.
+let linksGen = 0;
 
 // decodeChunk reads a chunk as viz/chunk.go writes it, as views on the
 // fetched bytes.
@@ -75,10 +80,7 @@ class Model {
     const want = this.chunks[k][1];
     let c = this.cache.get(k);
     if (!c || c.n !== want) {
-      c = { n: want, p: fetch(`chunk?k=${k}`).then((r) => {
-        if (!r.ok) return r.text().then((t) => { throw new Error(`chunk ${k}: ${t}`); });
-        return r.arrayBuffer();
-      }).then((b) => { c.ready = decodeChunk(b); return c.ready; }) };
+      c = { n: want, p: this.fetchGzip(`chunk?k=${k}`).then((b) => { c.ready = decodeChunk(b); return c.ready; }) };
       c.p.catch(() => this.cache.delete(k));
       this.cache.set(k, c);
       if (this.cache.size > CACHED_CHUNKS) {
@@ -100,15 +102,39 @@ class Model {
   // chunkOf is the chunk that holds event i (the last for i = events).
   chunkOf(i) { return Math.max(0, Math.min(Math.floor(i / this.chunkEvents), this.chunks.length - 1)); }
 
-  // count is how many events happen at or before ms.
-  async count(ms) {
+  // chunkAt is the last chunk that starts at or before ms (-1: none), the
+  // one whose events end the run up to ms.
+  chunkAt(ms) {
     let lo = 0, hi = this.chunks.length; // the first chunk that starts after ms
     while (lo < hi) { const mid = (lo + hi) >> 1; if (this.chunks[mid][2] <= ms) lo = mid + 1; else hi = mid; }
-    if (lo === 0) return 0;
-    const ch = await this.chunk(lo - 1);
+    return lo - 1;
+  }
+
+  // count is how many events happen at or before ms.
+  async count(ms) {
+    const k = this.chunkAt(ms);
+    if (k < 0) return 0;
+    const ch = await this.chunk(k);
     let a = 0, b = ch.n;
     while (a < b) { const mid = (a + b) >> 1; if (ch.t[mid] / NS <= ms) a = mid + 1; else b = mid; }
     return ch.first + a;
+  }
+
+  // stateAt asks the server for the state after every event at or before
+  // ms: a chunk of no events, whose keyframe it is. It comes as it is: a
+  // small response is quicker so than compressed.
+  async stateAt(ms) {
+    const r = await fetch(`state?ms=${ms}`);
+    if (!r.ok) throw new Error(`state at ${ms} ms: ${await r.text()}`);
+    return this.fromKeyframe(decodeChunk(await r.arrayBuffer()));
+  }
+
+  // fetchGzip fetches what the server compressed with gzip (a sixth of its
+  // size: the browser moves a response's bytes slower than it undoes gzip).
+  async fetchGzip(url) {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(`${url}: ${await r.text()}`);
+    return new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
   }
 
   // fromKeyframe is a state of its own, the chunk's first.
@@ -119,7 +145,7 @@ class Model {
       i: k.i, t: k.t, value: k.value.slice(), alive: k.alive.slice(), leader: k.leader.slice(),
       state: k.state.slice(), idxNum: k.idxNum.slice(), idxID: k.idxID.slice(), links, sent: k.sent.slice(),
       sentTotal: k.sentTotal, elections: k.elections, leaderlessTime: k.leaderlessTime, aliveTime: k.aliveTime,
-      aliveN: k.aliveN, ledN: k.ledN,
+      aliveN: k.aliveN, ledN: k.ledN, linksGen: ++linksGen,
     };
   }
 
@@ -175,8 +201,8 @@ class Model {
     switch (kind) {
       case K.node: s.value[v] = ch.b[j]; if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; } break;
       case K.value: s.value[v] = ch.b[j]; break;
-      case K.link_up: { const p = ch.peer[j]; if (p >= 0 && p < this.n) s.links.add(this.linkKey(v, p)); break; }
-      case K.link_down: { const p = ch.peer[j]; if (p >= 0 && p < this.n) s.links.delete(this.linkKey(v, p)); break; }
+      case K.link_up: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.add(this.linkKey(v, p)); s.linksGen = ++linksGen; } break; }
+      case K.link_down: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.delete(this.linkKey(v, p)); s.linksGen = ++linksGen; } break; }
       case K.crash:
         if (s.alive[v]) { s.ledN -= led(); s.alive[v] = 0; s.aliveN--; }
         s.leader[v] = -1; s.state[v] = 0;
@@ -233,7 +259,8 @@ function compact(v) {
 
 // palette gives each leader and each message type a colour of its own.
 function hue(k) { return (k * 137.508) % 360; }
-function leaderColour(l) { return l < 0 ? '#9a9a9a' : `hsl(${hue(l)}, 65%, 50%)`; }
+const leaderColours = [];
+function leaderColour(l) { return l < 0 ? '#9a9a9a' : (leaderColours[l] ||= `hsl(${hue(l)}, 65%, 50%)`); }
 const typeColours = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 function typeColour(k) { return typeColours[k % typeColours.length]; }
 
@@ -306,12 +333,20 @@ class View {
     this.ctx = this.canvas.getContext('2d');
     this.items = [];
     this.shown = { leader: new Int32Array(model.n).fill(-3), state: new Int8Array(model.n).fill(-1) };
+    // The accessible list of nodes, one item a node, for networks a
+    // person could go through that way: past that its layout and style
+    // cost the page more than all its drawing.
     const list = $('nodes');
-    for (let v = 0; v < model.n; v++) {
+    for (let v = 0; v < Math.min(model.n, LISTED_NODES); v++) {
       const li = document.createElement('li');
       li.dataset.nodeId = v;
       list.appendChild(li);
       this.items.push(li);
+    }
+    if (model.n > LISTED_NODES) {
+      const li = document.createElement('li');
+      li.textContent = `${model.n} nodes, too many to list: click one on the network for its state`;
+      list.appendChild(li);
     }
     this.legend();
     this.wire();
@@ -382,6 +417,8 @@ class View {
     else if (!m.done) title += ' so far (reading the trace…)';
     if (m.info.error) title += `: stopped: ${m.info.error}`;
     $('title').textContent = title;
+    // The marks and the chart wait for the first frame.
+    if (!this.started) return;
     this.marks();
     this.chart();
     if (this.following) this.seek(m.end);
@@ -418,12 +455,10 @@ class View {
 
   // fromHash goes to the moment the address names: #t=12.5s (or ms).
   fromHash(hash = location.hash) {
-    const m = /t=([0-9.]+)(ms|s)?/.exec(hash);
-    if (!m) return null;
-    const v = Number(m[1]);
-    if (!Number.isFinite(v)) return null;
+    const ms = hashMS(hash);
+    if (ms === null) return null;
     this.pause();
-    return this.seek(m[2] === 'ms' ? v : v * 1000);
+    return this.seek(ms);
   }
 
   // follow keeps the view at the end of a live run, until the user
@@ -476,13 +511,27 @@ class View {
     return new Promise((done) => { const check = () => (this.busy ? setTimeout(check, 5) : done()); check(); });
   }
 
-  // seek shows the run at ms (milliseconds of run time).
+  // seek shows the run at ms (milliseconds of run time). Playing on, or
+  // within a chunk at hand, the page replays the events itself; a jump
+  // elsewhere asks the server for the state there (a small part of a
+  // chunk) and fetches the chunk behind it, for playing on, afterwards.
   seek(ms) {
-    const seq = ++this.seq;
-    ms = Math.max(0, Math.min(ms, this.model.end));
+    const seq = ++this.seq, m = this.model;
+    ms = Math.max(0, Math.min(ms, m.end));
     return this.task((async () => {
-      const i = await this.model.count(ms);
-      if (seq === this.seq) await this.show(i, ms, seq);
+      const k = m.chunkAt(ms), s = this.state;
+      const near = k < 0 || m.loaded(k) || (s && s.i <= m.chunks[k][0] + m.chunks[k][1] && m.chunkOf(s.i) >= k - 4 && ms >= s.t);
+      if (near) {
+        const i = await m.count(ms);
+        if (seq === this.seq) await this.show(i, ms, seq);
+        return;
+      }
+      const jumped = await m.stateAt(ms);
+      if (seq !== this.seq) return;
+      this.state = jumped;
+      this.present(jumped.i, ms);
+      // Messages in flight are drawn from the chunk, once it is here.
+      m.chunk(k).then(() => { if (seq === this.seq) this.draw(); }).catch(() => {});
     })());
   }
 
@@ -511,11 +560,18 @@ class View {
     else m.advance(this.state, i);
     if (this.state.i !== i) this.state = await m.at(i); // a chunk went from the cache meanwhile
     if (seq !== this.seq) return;
+    this.present(i, ms);
+  }
+
+  // present shows this.state, the state after the first i events, at ms.
+  present(i, ms) {
+    const m = this.model;
     this.i = i;
     this.ms = ms;
-    // The chunk after, fetched before it is needed.
+    // The chunk after, fetched before it is needed (once the first frame
+    // is up: until then it would only slow that down).
     const k = m.chunkOf(i);
-    if (k + 1 < m.chunks.length && i - m.chunks[k][0] > m.chunkEvents / 2) m.chunk(k + 1);
+    if (this.started && k + 1 < m.chunks.length && i - m.chunks[k][0] > m.chunkEvents / 2) m.chunk(k + 1);
     $('scrub').value = this.ms;
     $('clock').value = (this.ms / 1000).toFixed(3) + ' s';
     document.body.dataset.time = this.ms;
@@ -531,7 +587,7 @@ class View {
   // describe keeps the accessible list and the counters in step.
   describe() {
     const s = this.state, n = this.model.n, shown = this.shown, names = this.model.states;
-    for (let v = 0; v < n; v++) {
+    for (let v = 0; v < this.items.length; v++) {
       const leader = s.alive[v] ? s.leader[v] : -2;
       const state = s.alive[v] ? s.state[v] : -2;
       if (shown.leader[v] === leader && shown.state[v] === state) continue;
@@ -555,7 +611,7 @@ class View {
       ['leaders', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
       ['messages sent', s.sentTotal], ['elections started', s.elections], ['without a leader', frac],
     ].map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('');
-    this.chart();
+    if (this.started) this.chart();
     if (this.selected >= 0) this.details(this.selected);
   }
 
@@ -564,17 +620,32 @@ class View {
   // shaded, and where the view is.
   chart() {
     const c = $('chart'), g = c.getContext('2d'), m = this.model, info = m.info;
-    const step = info.sample_step_ms, end = m.end;
+    const w = c.width, h = c.height;
+    const L = 34, R = w - 6, T = 6, B = h - 16, end = m.end;
+    const X = (ms) => L + (end > 0 ? (R - L) * ms / end : 0);
+    // The curves change only with the index: drawn once for it, then
+    // copied each frame under the cursor.
+    if (this.charted !== info) {
+      this.charted = info;
+      this.chartPicture = this.drawChart(w, h, L, R, T, B, X);
+    }
+    g.clearRect(0, 0, w, h);
+    g.drawImage(this.chartPicture, 0, 0);
+    const x = X(this.ms);
+    g.strokeStyle = '#222'; g.beginPath(); g.moveTo(x, T); g.lineTo(x, B); g.stroke();
+  }
+
+  drawChart(w, h, L, R, T, B, X) {
+    const m = this.model, info = m.info, step = info.sample_step_ms, end = m.end;
+    const c = document.createElement('canvas');
+    c.width = w; c.height = h;
+    const g = c.getContext('2d');
     const smp = info.samples.map((p, k) => ({ ms: k * step, sent: p[0], leaderless: p[1], alive: p[2] }));
     smp.push({ ms: end, sent: info.now[0], leaderless: info.now[1], alive: info.now[2] });
-    const w = c.width, h = c.height;
-    g.clearRect(0, 0, w, h);
-    // The plot area, with room for the axes' labels.
-    const L = 34, R = w - 6, T = 6, B = h - 16, pw = R - L, ph = B - T;
+    const ph = B - T;
     let maxSent = 1;
     for (const p of smp) maxSent = Math.max(maxSent, p.sent);
     const maxLess = Math.max(1, m.n);
-    const X = (ms) => L + (end > 0 ? pw * ms / end : 0);
     // Intervals with no leader at all (every live node leaderless), shaded.
     g.fillStyle = 'rgba(213, 94, 0, 0.15)';
     for (let k = 0; k + 1 < smp.length; k++) {
@@ -598,8 +669,7 @@ class View {
     g.fillStyle = '#1f77b4'; g.fillText(compact(maxSent), L - 3, T + 8);
     g.fillStyle = '#d62728'; g.fillText(`${maxLess} n`, L - 3, T + 18);
     g.fillStyle = '#555'; g.fillText('0', L - 3, B);
-    const x = X(this.ms);
-    g.strokeStyle = '#222'; g.beginPath(); g.moveTo(x, T); g.lineTo(x, B); g.stroke();
+    return c;
   }
 
   // fit works out where the network goes on the canvas (once a frame:
@@ -666,16 +736,29 @@ class View {
     }
     const g = this.ctx, s = this.state, n = this.model.n, sx = this.sx, sy = this.sy;
     const off = (v) => sx[v] < -10 || sy[v] < -10 || sx[v] > W + 10 || sy[v] > H + 10;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, W, H);
-    g.strokeStyle = '#ccc'; g.lineWidth = 1;
-    g.beginPath();
-    for (const k of s.links) {
-      const a = Math.floor(k / n), b = k - a * n;
-      if (off(a) && off(b)) continue;
-      g.moveTo(sx[a], sy[a]); g.lineTo(sx[b], sy[b]);
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, c.width, c.height);
+    // The links change far less often than frames come: drawn once for
+    // a set of links and a view, then copied.
+    const key = `${s.linksGen}:${this.zoom}:${this.panX}:${this.panY}:${c.width}x${c.height}`;
+    if (this.pos.tracks || this.linksKey !== key) {
+      this.linksKey = key;
+      const lc = this.linksCanvas ||= document.createElement('canvas');
+      if (lc.width !== c.width || lc.height !== c.height) { lc.width = c.width; lc.height = c.height; }
+      const lg = lc.getContext('2d');
+      lg.setTransform(dpr, 0, 0, dpr, 0, 0);
+      lg.clearRect(0, 0, W, H);
+      lg.strokeStyle = '#ccc'; lg.lineWidth = 1;
+      lg.beginPath();
+      for (const k of s.links) {
+        const a = Math.floor(k / n), b = k - a * n;
+        if (off(a) && off(b)) continue;
+        lg.moveTo(sx[a], sy[a]); lg.lineTo(sx[b], sy[b]);
+      }
+      lg.stroke();
     }
-    g.stroke();
+    g.drawImage(this.linksCanvas, 0, 0);
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.messages(g);
     const rad = n > 1000 ? 2 : n > 200 ? 4 : 8;
     // Nodes of one colour are filled as one path: a few fills a frame,
@@ -832,6 +915,14 @@ class View {
   }
 }
 
+// hashMS is the moment an address names (#t=12.5s, or ms), or null.
+function hashMS(hash) {
+  const m = /t=([0-9.]+)(ms|s)?/.exec(hash);
+  const v = m ? Number(m[1]) : NaN;
+  if (!Number.isFinite(v)) return null;
+  return m[2] === 'ms' ? v : v * 1000;
+}
+
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 async function index() {
@@ -851,6 +942,10 @@ async function main() {
   if (info.events === 0 && info.error) throw new Error(info.error);
   const model = new Model(info);
   const hash = location.hash; // before the view writes its own moment there
+  // The first moment's state (the address's, else the start; a live run
+  // over, its end) is on its way while the view is built.
+  const at = mode.live && !info.done ? null : Math.min(hashMS(hash) ?? (mode.live ? model.end : 0), model.end);
+  const first = at === null ? null : model.stateAt(at);
   const h = info.header;
   const what = `${h.algorithm} on ${h.topology || h.nodes + ' nodes'}, seed ${h.seed}`;
   const view = new View(model, await place(model, layout), what, mode.live);
@@ -860,9 +955,13 @@ async function main() {
     seek: (ms) => view.seek(ms), get end() { return model.end; }, model, view,
     events: (from, to) => model.slice(from, to), idle: () => view.idle(),
   };
-  if (mode.live && !info.done) view.follow();
-  else await (view.fromHash(hash) || view.seek(mode.live ? model.end : 0));
+  if (first === null) view.follow();
+  else await view.task(first.then((s) => { view.state = s; view.present(s.i, at); }));
   document.body.dataset.ready = 'true';
+  // Then what can wait for the first frame: the timeline's marks, and
+  // fetching chunks ahead.
+  view.started = true;
+  view.refresh();
   // A growing index (a live run, or a trace still being read): ask it
   // again until it is all there.
   while (!model.done) {
