@@ -122,7 +122,7 @@ func views(t *testing.T, path string, upTo time.Duration) ([]nodeView, int) {
 }
 
 // browser finds Chromium, Node.js and playwright-core, or skips.
-func browser(t *testing.T) (chromium, node string) {
+func browser(t testing.TB) (chromium, node string) {
 	t.Helper()
 	chromium = os.Getenv("CHROMIUM")
 	if chromium == "" {
@@ -195,7 +195,10 @@ func drive(t *testing.T, url string, want expected) string {
 func TestBrowserReplay(t *testing.T) {
 	browser(t)
 	path := writeTrace(t)
-	_, srv := serveReplay(t, path)
+	// Chunks of 200 events: the run (about 2,300) spans a dozen, so the
+	// moments the test goes to are jumps to other chunks and replays
+	// across their edges.
+	_, srv := serveReplayChunks(t, path, 200)
 	shot := drive(t, srv.URL+"/", expect(t, path, false))
 	if dst := os.Getenv("VIZ_SCREENSHOT"); dst != "" {
 		b, err := os.ReadFile(shot)

@@ -67,7 +67,13 @@ func TestReplayServes(t *testing.T) {
 // serveReplay serves the replay of the trace at path until the test ends.
 func serveReplay(t *testing.T, path string) (*Replay, *httptest.Server) {
 	t.Helper()
-	r, err := NewReplay(path)
+	return serveReplayChunks(t, path, chunkEvents)
+}
+
+// serveReplayChunks is serveReplay with per events a chunk.
+func serveReplayChunks(t *testing.T, path string, per int) (*Replay, *httptest.Server) {
+	t.Helper()
+	r, err := newReplay(path, per)
 	if err != nil {
 		t.Fatal(err)
 	}
