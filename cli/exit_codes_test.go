@@ -144,6 +144,12 @@ func TestExitAlgosViz(t *testing.T) {
 		t.Fatalf("sim: exit %d: %s", code, errOut)
 	}
 	notTrace := writeFile(t, dir, "n.jsonl", "not a trace\n")
+	// A trace broken further on: the page is up while it is read, then
+	// elect viz stops, naming the line.
+	good, _ := os.ReadFile(trace)
+	lines := strings.SplitAfter(string(good), "\n")
+	lines[5] = "{\"t\":0,\"ev\":\"nonsense\"}\n"
+	broken := writeFile(t, dir, "b.jsonl", strings.Join(lines, ""))
 	for _, c := range []exitCase{
 		{name: "algos", args: []string{"algos"}, code: ExitOK, out: []string{"vkt: ", "test-panic: "}},
 		{name: "algos with an argument", args: []string{"algos", "vkt"}, code: ExitError, err: []string{`unknown command "vkt"`}},
@@ -152,6 +158,7 @@ func TestExitAlgosViz(t *testing.T) {
 		{name: "viz, no such file", args: []string{"viz", filepath.Join(dir, "missing.jsonl")}, code: ExitError, err: []string{"no such file"}},
 		{name: "viz, not a trace", args: []string{"viz", notTrace}, code: ExitError, err: []string{notTrace}},
 		{name: "viz, bad address", args: []string{"viz", trace, "--addr", "nowhere"}, code: ExitError, err: []string{"--addr: "}},
+		{name: "viz, broken on line 6", args: []string{"viz", broken, "--addr", "127.0.0.1:0"}, code: ExitError, err: []string{broken + ":6: ", `unknown event "nonsense"`}},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t) })
 	}

@@ -90,8 +90,8 @@ func (x *Index) add(e *trace.Event) error {
 		x.open = newChunkBuilder(x.events, x.state, x.spent)
 	}
 	x.open.add(e)
+	x.marks.see(e, x.state)
 	x.state.apply(e)
-	x.marks.see(e)
 	x.events++
 	x.end = e.At
 	if x.open.len() == x.per {

@@ -160,10 +160,18 @@ func TestIndexServes(t *testing.T) {
 	// The run: the leader, node 15, crashes at 6 s; a partition at 12 s
 	// heals at 18 s. The timeline has them.
 	want := map[string]float64{"crash": 6000, "cut": 12000, "heal": 18000}
+	elected := map[string]bool{}
 	for _, m := range info.Marks {
 		if at, ok := want[m.Kind]; ok && m.MS == at {
 			delete(want, m.Kind)
 		}
+		if m.Kind == "elected" {
+			elected[m.What] = true
+		}
+	}
+	// Node 15 leads first; after its crash, node 14 does.
+	if !elected["node 15 becomes leader"] || !elected["node 14 becomes leader"] {
+		t.Errorf("elected marks %v, want nodes 15 and 14", elected)
 	}
 	if len(want) > 0 {
 		t.Errorf("marks %+v lack %v", info.Marks, want)
@@ -292,7 +300,7 @@ func TestMarksAndSamplesBounded(t *testing.T) {
 	for i := range crashes {
 		e := &trace.Event{At: time.Duration(i) * 7 * time.Millisecond, Kind: trace.Crashed, Node: algo.NodeID(i % 3)}
 		p.before(e.At, s)
-		m.see(e)
+		m.see(e, s)
 	}
 	total := 0
 	for _, x := range m.list {

@@ -30,8 +30,10 @@ type mark struct {
 }
 
 // marks finds on the timeline every crash, restart, recovery, report,
-// election started, cut (links going down at one instant, not by
-// movement: a partition) and heal (links coming back at one instant).
+// election started, leader elected, message lost (a loss burst shows as
+// marks close together, merged), cut (links going down at one instant,
+// not by movement: a partition) and heal (links coming back at one
+// instant).
 type marks struct {
 	list []mark
 	// span merges a mark into the one before when of the same kind and
@@ -47,8 +49,8 @@ type marks struct {
 
 func newMarks() *marks { return &marks{span: time.Millisecond} }
 
-// see takes the next event.
-func (m *marks) see(e *trace.Event) {
+// see takes the next event, before it changes s.
+func (m *marks) see(e *trace.Event, s *runState) {
 	// Links cut or healed together change at one instant, between the
 	// messages the change sets off there.
 	link := e.Kind == trace.LinkDown || e.Kind == trace.LinkUp
@@ -70,8 +72,17 @@ func (m *marks) see(e *trace.Event) {
 			m.run.n++
 		}
 	case trace.StatusChanged:
-		if e.Status.State == algo.Elect && e.Status.Index.ID == e.Node {
+		v := int(e.Node)
+		switch {
+		case e.Status.State == algo.Elect && e.Status.Index.ID == e.Node:
 			m.add(e.At, "election", fmt.Sprintf("node %d starts an election", e.Node))
+		case e.Status.State == algo.Norm && e.Status.Leader == e.Node && v < s.n &&
+			!(s.state[v] == normCode && s.leader[v] == int32(v)):
+			m.add(e.At, "elected", fmt.Sprintf("node %d becomes leader", e.Node))
+		}
+	case trace.Dropped:
+		if e.Reason == trace.Lost {
+			m.add(e.At, "loss", fmt.Sprintf("a message from %d to %d lost", e.Node, e.Peer))
 		}
 	}
 }

@@ -1,4 +1,5 @@
-// Measures the replay page on a trace: node bench.mjs URL
+// Measures the replay page on a trace: node bench.mjs URL (SHOT=FILE keeps
+// a screenshot of the run's middle moment)
 // Prints, as one JSON line: the time to the first frame (from asking for
 // the page to the run shown at its start; as elect viz starts, and the
 // median of five once it has read the trace), the tab's JavaScript heap after
@@ -64,6 +65,8 @@ try {
   await page.mouse.up();
   await page.dblclick('#net');
   const zoomPan = await page.evaluate(() => window.viz.view.frames.slice());
+  // SHOT=FILE keeps a picture of the middle moment (docs/viz-10000.png).
+  if (process.env.SHOT) { await page.evaluate(() => window.viz.idle()); await page.screenshot({ path: process.env.SHOT }); }
   // Play at 1x for 3 s.
   const play = await page.evaluate(async () => {
     const v = window.viz;

@@ -251,6 +251,9 @@ class Model {
 }
 
 // compact writes a count short: 950, 12k, 3.4M.
+// short writes a count exactly up to 100,000, then compact.
+function short(v) { return v >= 1e5 ? compact(v) : String(v); }
+
 function compact(v) {
   if (v >= 1e6) return `${(v / 1e6).toFixed(v >= 1e7 ? 0 : 1)}M`;
   if (v >= 1e3) return `${(v / 1e3).toFixed(v >= 1e4 ? 0 : 1)}k`;
@@ -433,13 +436,17 @@ class View {
     if (!strip || this.marked === key) return;
     this.marked = key;
     strip.textContent = '';
-    const found = [];
+    // Marks of a kind closer than a four-hundredth of the run are one:
+    // at most 400 a kind, whatever the others.
+    const found = [], last = new Map();
     for (const x of list) {
-      const last = found[found.length - 1];
-      if (last && last.kind === x.kind && x.t - last.t < end / 400) { last.n += x.n; continue; }
-      found.push({ ...x });
+      const l = last.get(x.kind);
+      if (l && x.t - l.t < end / 400) { l.n += x.n; continue; }
+      const m = { ...x };
+      last.set(x.kind, m);
+      found.push(m);
     }
-    for (const m of found.slice(0, 500)) {
+    for (const m of found) {
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'mark ' + m.kind;
@@ -606,7 +613,7 @@ class View {
     const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + '%' : '–';
     const named = [...leaders].sort((a, b) => a - b);
     $('counters').innerHTML = [
-      ['time', (this.ms / 1000).toFixed(3) + ' s'], ['events', `${this.i} / ${this.model.events}`],
+      ['time', (this.ms / 1000).toFixed(3) + ' s'], ['events', `${short(this.i)} / ${short(this.model.events)}`],
       ['live nodes', s.aliveN], ['following a leader', s.ledN],
       ['leaders', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
       ['messages sent', s.sentTotal], ['elections started', s.elections], ['without a leader', frac],
@@ -667,7 +674,7 @@ class View {
     g.textAlign = 'center'; g.fillText('time', (L + R) / 2, h - 4);
     g.textAlign = 'right';
     g.fillStyle = '#1f77b4'; g.fillText(compact(maxSent), L - 3, T + 8);
-    g.fillStyle = '#d62728'; g.fillText(`${maxLess} n`, L - 3, T + 18);
+    g.fillStyle = '#d62728'; g.fillText(`${compact(maxLess)} n`, L - 3, T + 18);
     g.fillStyle = '#555'; g.fillText('0', L - 3, B);
     return c;
   }
@@ -677,7 +684,9 @@ class View {
   fit() {
     const r = this.canvas.getBoundingClientRect();
     const pad = 24, p = this.pos;
-    this.box = { r, pad, scale: Math.min((r.width - 2 * pad) / p.w, (r.height - 2 * pad) / p.h) };
+    const scale = Math.min((r.width - 2 * pad) / p.w, (r.height - 2 * pad) / p.h);
+    // Centred: the margin left over by the scale's tighter side, halved.
+    this.box = { r, scale, ox: pad + (r.width - 2 * pad - p.w * scale) / 2, oy: pad + (r.height - 2 * pad - p.h * scale) / 2 };
   }
 
   // positions brings moving nodes to where they are at this.ms: along
@@ -711,11 +720,11 @@ class View {
   screen() {
     this.fit();
     this.positions();
-    const n = this.model.n, { pad, scale } = this.box;
+    const n = this.model.n, { ox, oy, scale } = this.box;
     if (!this.sx || this.sx.length !== n) { this.sx = new Float32Array(n); this.sy = new Float32Array(n); }
     for (let v = 0; v < n; v++) {
-      this.sx[v] = (pad + this.cx[v] * scale) * this.zoom + this.panX;
-      this.sy[v] = (pad + this.cy[v] * scale) * this.zoom + this.panY;
+      this.sx[v] = (ox + this.cx[v] * scale) * this.zoom + this.panX;
+      this.sy[v] = (oy + this.cy[v] * scale) * this.zoom + this.panY;
     }
   }
 
