@@ -26,7 +26,12 @@ emulate --trace: the network at the nodes' positions (or laid out), each node
 in the colour of its leader, the leader ringed, nodes in an election dashed,
 crashed nodes greyed, messages moving along the links by type, a timeline to
 play, pause, scrub and change speed, counters and a chart. Click a node for
-its state and history. Everything the page needs is inside elect.`,
+its state and history. Everything the page needs is inside elect.
+
+The page opens at once: elect viz reads the trace (JSON lines or .gz) in the
+background, keeping it in chunks in a temporary file, and the page fetches
+only what it shows, so a run of any length opens in a second or two. A
+trace broken further on stops elect viz with its line and exit status 1.`,
 		Example: `  elect sim --trace run.jsonl && elect viz run.jsonl
   elect viz run.jsonl --addr 127.0.0.1:0`,
 		Args: cobra.ExactArgs(1),
