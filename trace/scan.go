@@ -72,11 +72,7 @@ func (tr *Reader) scanEvent(raw []byte, j *jsonEvent) bool {
 			b, good = s.str()
 			j.Text = string(b)
 		}
-		if !good || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
+		return once(&seen, bit, good)
 	})
 	return ok && s.i == len(s.b)
 }
@@ -94,9 +90,9 @@ var stateNames = func() []string {
 
 func (tr *Reader) scanMsg(s *scanner, m *jsonMsg) bool {
 	*m = jsonMsg{}
-	var seen uint8
+	var seen uint16
 	return s.object(func(key []byte) bool {
-		var bit uint8
+		var bit uint16
 		var good bool
 		switch string(key) {
 		case "type":
@@ -131,12 +127,18 @@ func (tr *Reader) scanMsg(s *scanner, m *jsonMsg) bool {
 			b, good = s.str()
 			m.Data = string(b)
 		}
-		if !good || seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
+		return once(&seen, bit, good)
 	})
+}
+
+// once says a member was read well and, by its bit in seen, for the first
+// time: a key twice is the slow path's to settle (the last one wins).
+func once(seen *uint16, bit uint16, good bool) bool {
+	if !good || *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
 }
 
 // scanner reads the JSON the Writer writes, and nothing else.

@@ -2,8 +2,6 @@ package viz
 
 import (
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -68,42 +66,34 @@ func writeTrace(t *testing.T) string {
 func runTrace(t *testing.T, s *scenario.Scenario) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
+	simulate(t, s, path)
+	return path
+}
+
+// simulate runs s in the simulator and writes its trace at path.
+func simulate(tb testing.TB, s *scenario.Scenario, path string) {
+	tb.Helper()
 	f, err := os.Create(path)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer f.Close()
 	if _, err := runner.Run(s, runner.Options{Trace: f}); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return path
 }
 
 // views replays the trace at path and returns every node's state after its
 // last event at or before upTo, and the number of events read.
 func views(t *testing.T, path string, upTo time.Duration) ([]nodeView, int) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := trace.NewReader(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]nodeView, tr.Header.Nodes)
+	h, events := readEvents(t, path)
+	out := make([]nodeView, h.Nodes)
 	for i := range out {
 		out[i] = nodeView{ID: i, Leader: -1}
 	}
 	count := 0
-	var e trace.Event
-	for {
-		if err := tr.Next(&e); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
+	for _, e := range events {
 		if e.At > upTo {
 			break
 		}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -138,16 +137,7 @@ func TestIndexServes(t *testing.T) {
 	if err := r.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	get := func(p string) (int, string, []byte) {
-		t.Helper()
-		resp, err := http.Get(srv.URL + p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, resp.Header.Get("Content-Type"), b
-	}
+	get := func(p string) (int, string, []byte) { return httpGet(t, srv.URL+p) }
 	code, _, b := get("/index")
 	var info indexInfo
 	if err := json.Unmarshal(b, &info); err != nil || code != 200 {

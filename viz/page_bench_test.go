@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 )
 
@@ -80,14 +79,7 @@ func benchTrace(b *testing.B, topology string) string {
 	s := scenario.Default()
 	s.Topology, s.Duration, s.Seed = topology, 60*time.Second, 1
 	tmp := path + ".part"
-	f, err := os.Create(tmp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := runner.Run(s, runner.Options{Trace: f}); err != nil {
-		b.Fatal(err)
-	}
+	simulate(b, s, tmp)
 	if err := os.Rename(tmp, path); err != nil {
 		b.Fatal(err)
 	}

@@ -21,16 +21,11 @@ func TestReplayServes(t *testing.T) {
 	r, srv := serveReplay(t, path)
 	get := func(p string) (string, string) {
 		t.Helper()
-		resp, err := http.Get(srv.URL + p)
-		if err != nil {
-			t.Fatal(err)
+		code, ct, b := httpGet(t, srv.URL+p)
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d", p, code)
 		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: %s", p, resp.Status)
-		}
-		return string(b), resp.Header.Get("Content-Type")
+		return string(b), ct
 	}
 	page, _ := get("/")
 	for _, asset := range []string{"app.js", "style.css"} {
@@ -62,6 +57,21 @@ func TestReplayServes(t *testing.T) {
 	if r.Header.Nodes != 16 {
 		t.Errorf("replay of %d nodes", r.Header.Nodes)
 	}
+}
+
+// httpGet fetches url: its status, content type and body.
+func httpGet(t *testing.T, url string) (int, string, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header.Get("Content-Type"), b
 }
 
 // serveReplay serves the replay of the trace at path until the test ends.

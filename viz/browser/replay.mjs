@@ -112,6 +112,9 @@ try {
 
     // The timeline marks the crash; a click on the mark goes there, and
     // the address then names that moment.
+    // The partition and the heal are marked too, and the new leader.
+    const kinds = await page.$$eval('#marks .mark', (ms) => ms.map((m) => m.dataset.kind));
+    for (const k of ['cut', 'heal', 'elected', 'election']) if (!kinds.includes(k)) failures.push(`no ${k} mark on the timeline: ${kinds.join(',')}`);
     const crash = await page.$('#marks .mark.crash');
     if (!crash) {
       failures.push(`no crash on the timeline: ${await page.$$eval('#marks .mark', (ms) => ms.map((m) => m.dataset.kind).join(','))}`);
