@@ -349,7 +349,7 @@ func (x *Index) routes(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /state", func(w http.ResponseWriter, req *http.Request) {
 		ms, err := strconv.ParseFloat(req.URL.Query().Get("ms"), 64)
-		if err != nil || ms < 0 || math.IsInf(ms, 0) {
+		if err != nil || !(ms >= 0) || math.IsInf(ms, 0) { // NaN too
 			http.Error(w, "ms: want a moment of the run in milliseconds", http.StatusBadRequest)
 			return
 		}

@@ -195,6 +195,9 @@ func TestIndexServes(t *testing.T) {
 	}
 	for _, c := range []struct{ path, want string }{
 		{"/state?ms=-1", "ms: want a moment"},
+		{"/state?ms=NaN", "ms: want a moment"},
+		{"/chunk?k=-1", "no chunk -1"},
+		{"/node?v=1&i=x", "want v, a node 0..15"},
 		{"/chunk?k=x", "want a chunk number"},
 		{"/chunk?k=1", "no chunk 1: there are 1 so far"},
 		{"/node?v=16&i=5", "want v, a node 0..15"},
