@@ -29,6 +29,7 @@ func serveLive(cmd *cobra.Command, addr string, h trace.Header) (*liveServer, er
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		live.Release()
 		return nil, fmt.Errorf("--serve: %w", err)
 	}
 	ls := &liveServer{live: live, url: fmt.Sprintf("http://%s/", ln.Addr()),

@@ -31,7 +31,8 @@ its state and history. Everything the page needs is inside elect.
 The page opens at once: elect viz reads the trace (JSON lines or .gz) in the
 background, keeping it in chunks in a temporary file, and the page fetches
 only what it shows, so a run of any length opens in a second or two. A
-trace broken further on stops elect viz with its line and exit status 1.`,
+trace broken further on is said at once, with its line; the page keeps the
+events before it until Ctrl-C, and elect viz then exits with status 1.`,
 		Example: `  elect sim --trace run.jsonl && elect viz run.jsonl
   elect viz run.jsonl --addr 127.0.0.1:0`,
 		Args: cobra.ExactArgs(1),
@@ -50,14 +51,18 @@ trace broken further on stops elect viz with its line and exit status 1.`,
 			fmt.Fprintf(out, "replaying %s at http://%s/ (reading it through)\n", args[0], ln.Addr())
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			// A trace broken further on stops the page, saying where.
+			// A trace broken further on is said at once; the page keeps
+			// what came before it until Ctrl-C, and then elect viz fails.
 			broken := make(chan error, 1)
 			go func() {
 				start := time.Now()
 				err := r.Wait()
+				if errors.Is(err, viz.ErrClosed) {
+					return // stopped before the end: nothing wrong with the trace
+				}
 				broken <- err
 				if err != nil {
-					stop()
+					fmt.Fprintf(cmd.ErrOrStderr(), "elect: %v\nthe page shows the %d events before it until Ctrl-C\n", err, r.Events())
 					return
 				}
 				fmt.Fprintf(out, "read %d events in %.1f s\n", r.Events(), time.Since(start).Seconds())
@@ -73,10 +78,12 @@ trace broken further on stops elect viz with its line and exit status 1.`,
 			}
 			select {
 			case err := <-broken:
-				return err
-			default:
-				return nil // stopped before the whole trace was read
+				if err != nil {
+					return fmt.Errorf("the trace is broken: %w", err)
+				}
+			default: // stopped before the whole trace was read
 			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on this address (port 0: any free port)")

@@ -9,7 +9,7 @@ import (
 // scanEvent is the reader's fast path: it decodes raw into j when raw is a
 // line as the Writer writes it (an object without spaces, with known keys
 // in lower case, each once; integers without a fraction or an exponent;
-// strings of printable ASCII without escapes; the message as an object of
+// strings of ASCII from the space up, without escapes; the message as an object of
 // the same kind). It reports false, having decoded nothing to rely on, for
 // any other line, which decodeStrict then reads, accepting or refusing it
 // as encoding/json does: the two agree on every line the fast path takes
@@ -178,8 +178,8 @@ func (s *scanner) object(member func(key []byte) bool) bool {
 	}
 }
 
-// str reads a string of printable ASCII without escapes; the bytes are
-// raw's.
+// str reads a string of ASCII from the space up, without escapes; the
+// bytes are raw's.
 func (s *scanner) str() ([]byte, bool) {
 	if !s.eat('"') {
 		return nil, false

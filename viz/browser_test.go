@@ -215,7 +215,9 @@ func TestBrowserLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := NewLive(h)
+	// Chunks of 200 events: the page follows the run across a dozen, the
+	// last growing under it.
+	live, err := newLive(h, 200)
 	if err != nil {
 		t.Fatal(err)
 	}

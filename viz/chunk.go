@@ -299,7 +299,17 @@ func decodeChunk(b []byte) ([]chunkEvent, error) {
 
 // event is e as the trace's event, as far as a runState reads it.
 func (e *chunkEvent) event() trace.Event {
-	ev := trace.Event{At: time.Duration(e.ns), Kind: e.kind, Node: algo.NodeID(e.node), Peer: algo.NodeID(e.peer), Value: int64(e.b)}
+	ev := trace.Event{At: time.Duration(e.ns), Kind: e.kind, Node: algo.NodeID(e.node), Peer: algo.NodeID(e.peer)}
+	// A value past int64 in float64 (2^63, rounded up from the largest)
+	// is the largest: its float64, all a state keeps, is the same.
+	switch {
+	case e.b >= math.MaxInt64:
+		ev.Value = math.MaxInt64
+	case e.b <= math.MinInt64:
+		ev.Value = math.MinInt64
+	default:
+		ev.Value = int64(e.b)
+	}
 	switch e.kind {
 	case trace.Sent, trace.Delivered, trace.Dropped:
 		ev.Msg.Type = 255 // none of the header's (a is -1): counted in no type

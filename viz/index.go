@@ -28,8 +28,10 @@ import (
 //
 // It serves GET /index (what there is so far: the chunks' times, the
 // marks, the samples, whether the run is all there), GET /chunk?k=K (chunk
-// K, as chunk.go describes, compressed with gzip) and GET /node?v=V&i=I (node V's last changes
-// and messages before event I).
+// K, as chunk.go describes, compressed with gzip), GET /state?ms=M (the
+// state after every event at or before M milliseconds, as a chunk of no
+// events) and GET /node?v=V&i=I (node V's last changes and messages
+// before event I).
 type Index struct {
 	header trace.Header
 	per    int // events a chunk holds: chunkEvents, fewer in tests
@@ -60,8 +62,9 @@ type chunkInfo struct {
 	off, size int64
 }
 
-// errClosed stops whoever feeds an Index that was closed.
-var errClosed = errors.New("viz: the index was closed")
+// ErrClosed is what feeding, or waiting for, an index that was closed
+// (Replay.Close) returns.
+var ErrClosed = errors.New("viz: the index was closed")
 
 func newIndex(h trace.Header, per int) (*Index, error) {
 	spill, err := os.CreateTemp("", "elect-viz-*.chunks")
@@ -80,7 +83,7 @@ func (x *Index) add(e *trace.Event) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.closed {
-		return errClosed
+		return ErrClosed
 	}
 	if x.done {
 		return x.err
@@ -126,6 +129,9 @@ func (x *Index) finish(err error) {
 	}
 	x.marks.closeRun()
 	if x.open != nil && x.flushLocked() != nil {
+		if err != nil {
+			x.err = err // what stopped the run says more than the spill file
+		}
 		return
 	}
 	x.err, x.done = err, true
@@ -140,6 +146,11 @@ func (x *Index) Close() error {
 		return nil
 	}
 	x.closed = true
+	if !x.done {
+		// Whoever waits for the whole run is told it will not come.
+		x.err, x.done = ErrClosed, true
+		close(x.over)
+	}
 	err := x.spill.Close()
 	if !x.unlinked {
 		os.Remove(x.spill.Name())
@@ -153,7 +164,7 @@ func (x *Index) chunk(k int) ([]byte, error) {
 	x.mu.Lock()
 	if x.closed {
 		x.mu.Unlock()
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	if k == len(x.chunks) && x.open != nil {
 		defer x.mu.Unlock()

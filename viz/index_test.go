@@ -302,6 +302,24 @@ func TestMarksAndSamplesBounded(t *testing.T) {
 	if len(m.list) > maxMarks || total != crashes || len(p.points) > maxSamples || len(p.points) < maxSamples/2 {
 		t.Errorf("%d marks counting %d crashes, %d samples", len(m.list), total, len(p.points))
 	}
+	// Kinds taking turns (a loss, a crash, a loss...) merge each with its
+	// own kind: a lossy run of moving nodes once held the index's lock
+	// for good here.
+	m = newMarks()
+	for i := range 3 * maxMarks {
+		e := &trace.Event{At: time.Duration(i) * time.Second, Kind: trace.Dropped, Reason: trace.Lost, Node: 0, Peer: 1}
+		if i%2 == 1 {
+			e = &trace.Event{At: e.At, Kind: trace.Crashed, Node: 2}
+		}
+		m.see(e, s)
+	}
+	counts := map[string]int{}
+	for _, x := range m.list {
+		counts[x.Kind] += x.N
+	}
+	if len(m.list) > maxMarks || counts["loss"] != 3*maxMarks/2 || counts["crash"] != 3*maxMarks/2 {
+		t.Errorf("%d marks counting %v", len(m.list), counts)
+	}
 	// A sample is the state after every event at its moment.
 	p2 := newSamples()
 	s2 := newRunState(2, 1)
@@ -317,5 +335,27 @@ func TestMarksAndSamplesBounded(t *testing.T) {
 	want := [][3]float64{{0, 2, 2}, {0, 2, 2}, {1, 2, 2}, {1, 2, 2}, {1, 1, 2}}
 	if fmt.Sprint(p2.points) != fmt.Sprint(want) {
 		t.Errorf("samples %v, want %v", p2.points, want)
+	}
+}
+
+// TestIndexClosedEarly: closing an index whose run is not all there tells
+// whoever waits for it (Replay.Wait) that it will not come, and refuses
+// more events.
+func TestIndexClosedEarly(t *testing.T) {
+	x, err := newIndex(trace.Header{Nodes: 2}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.add(&trace.Event{Kind: trace.NodeAdded, Peer: algo.None}); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	select {
+	case <-x.over:
+	case <-time.After(5 * time.Second):
+		t.Fatal("closed, the index is still awaited")
+	}
+	if x.err != ErrClosed || x.add(&trace.Event{Kind: trace.NodeAdded, Node: 1, Peer: algo.None}) != ErrClosed {
+		t.Errorf("after Close: err %v", x.err)
 	}
 }

@@ -16,8 +16,11 @@ type Live struct {
 }
 
 // NewLive starts a live view of a run with header h.
-func NewLive(h trace.Header) (*Live, error) {
-	x, err := newIndex(h, chunkEvents)
+func NewLive(h trace.Header) (*Live, error) { return newLive(h, chunkEvents) }
+
+// newLive is NewLive with per events a chunk.
+func newLive(h trace.Header, per int) (*Live, error) {
+	x, err := newIndex(h, per)
 	if err != nil {
 		return nil, err
 	}

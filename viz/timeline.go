@@ -36,8 +36,9 @@ type mark struct {
 // instant).
 type marks struct {
 	list []mark
-	// span merges a mark into the one before when of the same kind and
-	// within it.
+	// last is each kind's last mark in list.
+	last map[string]int
+	// span merges a mark into the last of its kind when within it.
 	span time.Duration
 	// run is the links going down (or up) together so far.
 	run struct {
@@ -47,7 +48,10 @@ type marks struct {
 	}
 }
 
-func newMarks() *marks { return &marks{span: time.Millisecond} }
+// maxSpan stops the span's doubling short of overflowing.
+const maxSpan = time.Duration(1) << 61
+
+func newMarks() *marks { return &marks{span: time.Millisecond, last: map[string]int{}} }
 
 // see takes the next event, before it changes s.
 func (m *marks) see(e *trace.Event, s *runState) {
@@ -57,67 +61,86 @@ func (m *marks) see(e *trace.Event, s *runState) {
 	if m.run.n > 0 && (e.At != m.run.at || link && (e.Kind != m.run.kind || e.Moved)) {
 		m.closeRun()
 	}
+	v := e.Node
 	switch e.Kind {
 	case trace.Crashed:
-		m.add(e.At, "crash", fmt.Sprintf("node %d crashes", e.Node))
+		m.add(e.At, "crash", func() string { return fmt.Sprintf("node %d crashes", v) })
 	case trace.Restarted:
-		m.add(e.At, "restart", fmt.Sprintf("node %d restarts", e.Node))
+		m.add(e.At, "restart", func() string { return fmt.Sprintf("node %d restarts", v) })
 	case trace.Recovered:
-		m.add(e.At, "recover", fmt.Sprintf("node %d recovers", e.Node))
+		m.add(e.At, "recover", func() string { return fmt.Sprintf("node %d recovers", v) })
 	case trace.Reported:
-		m.add(e.At, "report", fmt.Sprintf("node %d reports: %s", e.Node, e.Text))
+		text := e.Text
+		m.add(e.At, "report", func() string { return fmt.Sprintf("node %d reports: %s", v, text) })
 	case trace.LinkDown, trace.LinkUp:
 		if !e.Moved && e.At > 0 {
 			m.run.kind, m.run.at = e.Kind, e.At
 			m.run.n++
 		}
 	case trace.StatusChanged:
-		v := int(e.Node)
+		if int(v) >= s.n {
+			return
+		}
+		idx := e.Status.Index
 		switch {
-		case e.Status.State == algo.Elect && e.Status.Index.ID == e.Node:
-			m.add(e.At, "election", fmt.Sprintf("node %d starts an election", e.Node))
-		case e.Status.State == algo.Norm && e.Status.Leader == e.Node && v < s.n &&
-			!(s.state[v] == normCode && s.leader[v] == int32(v)):
-			m.add(e.At, "elected", fmt.Sprintf("node %d becomes leader", e.Node))
+		case idx.ID == v && (idx.Num != 0 || idx.ID != 0) && (s.idxNum[v] != float64(idx.Num) || s.idxID[v] != int32(idx.ID)):
+			// As the counter of elections started counts them: the node
+			// takes an index of its own it did not hold.
+			m.add(e.At, "election", func() string { return fmt.Sprintf("node %d starts an election", v) })
+		case e.Status.State == algo.Norm && e.Status.Leader == v && !(s.state[v] == normCode && s.leader[v] == int32(v)):
+			m.add(e.At, "elected", func() string { return fmt.Sprintf("node %d becomes leader", v) })
 		}
 	case trace.Dropped:
 		if e.Reason == trace.Lost {
-			m.add(e.At, "loss", fmt.Sprintf("a message from %d to %d lost", e.Node, e.Peer))
+			peer := e.Peer
+			m.add(e.At, "loss", func() string { return fmt.Sprintf("a message from %d to %d lost", v, peer) })
 		}
 	}
 }
 
 // closeRun marks the links that changed together, when more than one did.
 func (m *marks) closeRun() {
-	if m.run.n > 1 {
+	if n := m.run.n; n > 1 {
 		if m.run.kind == trace.LinkDown {
-			m.add(m.run.at, "cut", fmt.Sprintf("%d links cut: a partition", m.run.n))
+			m.add(m.run.at, "cut", func() string { return fmt.Sprintf("%d links cut: a partition", n) })
 		} else {
-			m.add(m.run.at, "heal", fmt.Sprintf("%d links back: a heal", m.run.n))
+			m.add(m.run.at, "heal", func() string { return fmt.Sprintf("%d links back: a heal", n) })
 		}
 	}
 	m.run.n = 0
 }
 
-func (m *marks) add(at time.Duration, kind, what string) {
-	if k := len(m.list) - 1; k >= 0 && m.list[k].Kind == kind && at-m.list[k].at < m.span {
+// add marks a thing of a kind at a moment; what says it, asked only for a
+// mark that is not merged into the one before of its kind.
+func (m *marks) add(at time.Duration, kind string, what func() string) {
+	if k, ok := m.last[kind]; ok && at-m.list[k].at < m.span {
 		m.list[k].N++
 		return
 	}
-	m.list = append(m.list, mark{at: at, MS: float64(at) / 1e6, Kind: kind, What: what, N: 1})
-	for len(m.list) > maxMarks {
+	m.last[kind] = len(m.list)
+	m.list = append(m.list, mark{at: at, MS: float64(at) / 1e6, Kind: kind, What: what(), N: 1})
+	// Each doubling merges more; once the span passes the run's length a
+	// kind is one mark, so this ends.
+	for len(m.list) > maxMarks && m.span < maxSpan {
 		m.span *= 2
-		kept := m.list[:1]
-		for _, x := range m.list[1:] {
-			last := &kept[len(kept)-1]
-			if last.Kind == x.Kind && x.at-last.at < m.span {
-				last.N += x.N
-				continue
-			}
-			kept = append(kept, x)
-		}
-		m.list = kept
+		m.merge()
 	}
+}
+
+// merge folds each mark into the last kept mark of its kind when within
+// the span, whatever marks of other kinds lie between.
+func (m *marks) merge() {
+	kept := m.list[:0]
+	clear(m.last)
+	for _, x := range m.list {
+		if k, ok := m.last[x.Kind]; ok && x.at-kept[k].at < m.span {
+			kept[k].N += x.N
+			continue
+		}
+		m.last[x.Kind] = len(kept)
+		kept = append(kept, x)
+	}
+	m.list = kept
 }
 
 // samples are the chart's points: messages sent, nodes alive without a

@@ -125,7 +125,7 @@ func (r *Replay) read(f *os.File, tr *trace.Reader) {
 }
 
 // Wait blocks until the whole trace is read and returns what was wrong
-// with it, if anything.
+// with it, if anything (ErrClosed when Close came first).
 func (r *Replay) Wait() error {
 	<-r.over
 	r.mu.Lock()

@@ -81,7 +81,7 @@ class Model {
     let c = this.cache.get(k);
     if (!c || c.n !== want) {
       c = { n: want, p: this.fetchGzip(`chunk?k=${k}`).then((b) => { c.ready = decodeChunk(b); return c.ready; }) };
-      c.p.catch(() => this.cache.delete(k));
+      c.p.catch(() => { if (this.cache.get(k) === c) this.cache.delete(k); });
       this.cache.set(k, c);
       if (this.cache.size > CACHED_CHUNKS) {
         let old = -1, oldest = Infinity;
@@ -154,6 +154,9 @@ class Model {
   advance(s, i) {
     while (s.i < i) {
       const k = this.chunkOf(s.i), ch = this.loaded(k);
+      // A chunk gone from the cache, or grown since it came (a live run's
+      // last): the caller starts again from a keyframe.
+      if (!ch) break;
       const to = Math.min(i, ch.first + ch.n);
       for (let j = s.i - ch.first; j < to - ch.first; j++) this.apply(s, ch, j);
       if (to === s.i) break; // nothing more in the index
@@ -175,7 +178,7 @@ class Model {
     const k = this.chunkOf(i), before = k > 0 ? this.loaded(k - 1) : null;
     const ch = before && i === before.first + before.n ? before : await this.chunk(k);
     const s = this.fromKeyframe(ch);
-    this.advance(s, Math.min(i, ch.first + ch.n));
+    for (let j = 0; j < Math.min(i, ch.first + ch.n) - ch.first; j++) this.apply(s, ch, j);
     return s;
   }
 
@@ -428,11 +431,14 @@ class View {
   }
 
   // marks puts on the timeline the index's marks (every crash, restart,
-  // recovery, partition, heal, report and election started), those close
-  // together as one; a click goes there.
+  // recovery, partition, heal, message lost, report, election started and
+  // leader elected), those of a kind close together as one; a click goes
+  // there.
   marks() {
     const strip = $('marks'), list = this.model.info.marks, end = Math.max(this.model.end, 1);
-    const key = `${list.length}:${end}`;
+    let counted = 0;
+    for (const x of list) counted += x.n;
+    const key = `${list.length}:${counted}:${end}`;
     if (!strip || this.marked === key) return;
     this.marked = key;
     strip.textContent = '';
@@ -565,7 +571,7 @@ class View {
     if (seq !== this.seq) return;
     if (fresh) this.state = fresh;
     else m.advance(this.state, i);
-    if (this.state.i !== i) this.state = await m.at(i); // a chunk went from the cache meanwhile
+    if (this.state.i !== i) this.state = await m.at(i); // a chunk went from the cache, or grew, meanwhile
     if (seq !== this.seq) return;
     this.present(i, ms);
   }
@@ -973,9 +979,17 @@ async function main() {
   view.refresh();
   // A growing index (a live run, or a trace still being read): ask it
   // again until it is all there.
-  while (!model.done) {
+  for (let failed = 0; !model.done;) {
     await sleep(POLL_MS);
-    try { info = await index(); } catch { continue; }
+    try {
+      info = await index();
+      failed = 0;
+    } catch {
+      // The server went (elect viz stopped, or the run's process): what
+      // is at hand stays, and the title says so.
+      if (++failed === 3) $('title').textContent += ' (the server has stopped)';
+      continue;
+    }
     const ended = info.done;
     model.update(info);
     view.refresh();
