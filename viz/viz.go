@@ -97,29 +97,69 @@ func newReplay(path string, per int) (*Replay, error) {
 
 // read indexes the trace's events, checking them as elect check does.
 func (r *Replay) read(f *os.File, tr *trace.Reader) {
-	readGently()
 	defer f.Close()
-	var e trace.Event
+	// Decoding, most of the work, goes at the lowest priority (decode);
+	// indexing, which holds the index's lock that the page's requests
+	// wait for, at the process's: a thread of low priority holding it
+	// would keep them waiting while others run.
+	batches, free, stop := make(chan []trace.Event, 2), make(chan []trace.Event, 3), make(chan struct{})
+	defer close(stop)
+	for range cap(free) {
+		free <- make([]trace.Event, 0, 1024)
+	}
+	var broken error // set before batches closes
+	go func() {
+		defer close(batches)
+		broken = r.decode(tr, batches, free, stop)
+	}()
+	for b := range batches {
+		for i := range b {
+			if r.add(&b[i]) != nil {
+				return // closed, or the spill file failed (the index says)
+			}
+		}
+		free <- b
+	}
+	r.finish(broken)
+}
+
+// decode reads the trace's events in batches, checking them as elect
+// check does, until the end (nil), a broken line (its error) or stop.
+func (r *Replay) decode(tr *trace.Reader, batches, free chan []trace.Event, stop chan struct{}) error {
+	readGently()
 	// The page finds moments by searching the events' times and indexes
 	// its arrays by node: it needs what elect check needs (trace.Order).
 	var order trace.Order
 	for {
-		err := tr.Next(&e)
-		if errors.Is(err, io.EOF) {
-			r.finish(nil)
-			return
+		var b []trace.Event
+		select {
+		case b = <-free:
+		case <-stop:
+			return nil
 		}
-		if err == nil {
-			if err = order.Next(&e); err != nil {
-				err = fmt.Errorf("%s:%d: %w", r.path, tr.Line(), err)
+		b = b[:cap(b)]
+		for i := range b {
+			err := tr.Next(&b[i])
+			if err == nil {
+				if err = order.Next(&b[i]); err != nil {
+					err = fmt.Errorf("%s:%d: %w", r.path, tr.Line(), err)
+				}
+			}
+			if err != nil {
+				select {
+				case batches <- b[:i]:
+				case <-stop:
+				}
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				return err
 			}
 		}
-		if err != nil {
-			r.finish(err)
-			return
-		}
-		if r.add(&e) != nil {
-			return // closed, or the spill file failed (the index says)
+		select {
+		case batches <- b:
+		case <-stop:
+			return nil
 		}
 	}
 }
