@@ -16,9 +16,10 @@ const LISTED_NODES = 500;        // nodes in the accessible list, at most
 
 const $ = (id) => document.getElementById(id);
 
-// linksGen numbers the sets of links states hold: a state's linksGen
-// changes whenever its links do, so a picture of them can be kept.
-let linksGen = 0;
+// gen numbers what states hold: a state's linksGen changes whenever its
+// links do, its nodesGen whenever a node's look does (life, state,
+// leader), so that a picture of either can be kept until then.
+let gen = 0;
 
 // decodeChunk reads a chunk as viz/chunk.go writes it, as views on the
 // fetched bytes.
@@ -145,7 +146,7 @@ class Model {
       i: k.i, t: k.t, value: k.value.slice(), alive: k.alive.slice(), leader: k.leader.slice(),
       state: k.state.slice(), idxNum: k.idxNum.slice(), idxID: k.idxID.slice(), links, sent: k.sent.slice(),
       sentTotal: k.sentTotal, elections: k.elections, leaderlessTime: k.leaderlessTime, aliveTime: k.aliveTime,
-      aliveN: k.aliveN, ledN: k.ledN, linksGen: ++linksGen,
+      aliveN: k.aliveN, ledN: k.ledN, linksGen: ++gen, nodesGen: ++gen,
     };
   }
 
@@ -200,12 +201,13 @@ class Model {
       return;
     }
     if (v < 0 || v >= this.n) return;
+    if (kind !== K.link_up && kind !== K.link_down) s.nodesGen = ++gen;
     const led = () => (s.alive[v] && s.state[v] === this.normCode && s.leader[v] >= 0 ? 1 : 0);
     switch (kind) {
       case K.node: s.value[v] = ch.b[j]; if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; } break;
       case K.value: s.value[v] = ch.b[j]; break;
-      case K.link_up: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.add(this.linkKey(v, p)); s.linksGen = ++linksGen; } break; }
-      case K.link_down: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.delete(this.linkKey(v, p)); s.linksGen = ++linksGen; } break; }
+      case K.link_up: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.add(this.linkKey(v, p)); s.linksGen = ++gen; } break; }
+      case K.link_down: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.delete(this.linkKey(v, p)); s.linksGen = ++gen; } break; }
       case K.crash:
         if (s.alive[v]) { s.ledN -= led(); s.alive[v] = 0; s.aliveN--; }
         s.leader[v] = -1; s.state[v] = 0;
@@ -337,6 +339,17 @@ class View {
     this.zoom = 1; this.panX = 0; this.panY = 0; // the view's zoom about the fitted network
     this.canvas = $('net');
     this.ctx = this.canvas.getContext('2d');
+    // Under the canvas that takes the pointer and shows the messages, two
+    // layers: the links and the nodes, each drawn again only when it
+    // changed; the browser puts the three together.
+    [this.linksLayer, this.nodesLayer] = ['links', 'nodes'].map((name) => {
+      const c = document.createElement('canvas');
+      c.className = 'layer';
+      c.setAttribute('aria-hidden', 'true');
+      c.dataset.layer = name;
+      this.canvas.before(c);
+      return c;
+    });
     this.items = [];
     this.shown = { leader: new Int32Array(model.n).fill(-3), state: new Int8Array(model.n).fill(-1) };
     // The accessible list of nodes, one item a node, for networks a
@@ -618,12 +631,22 @@ class View {
     }
     const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + '%' : '–';
     const named = [...leaders].sort((a, b) => a - b);
-    $('counters').innerHTML = [
+    const counters = [
       ['time', (this.ms / 1000).toFixed(3) + ' s'], ['events', `${short(this.i)} / ${short(this.model.events)}`],
       ['live nodes', s.aliveN], ['following a leader', s.ledN],
       ['leaders', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
       ['messages sent', s.sentTotal], ['elections started', s.elections], ['without a leader', frac],
-    ].map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('');
+    ];
+    // Written once, then only the values that changed: a frame's DOM
+    // work stays small.
+    if (!this.counterCells) {
+      $('counters').innerHTML = counters.map(([k]) => `<dt>${k}</dt><dd></dd>`).join('');
+      this.counterCells = [...$('counters').querySelectorAll('dd')];
+    }
+    counters.forEach(([, v], k) => {
+      const text = String(v), cell = this.counterCells[k];
+      if (cell.textContent !== text) cell.textContent = text;
+    });
     if (this.started) this.chart();
     if (this.selected >= 0) this.details(this.selected);
   }
@@ -688,7 +711,14 @@ class View {
   // fit works out where the network goes on the canvas (once a frame:
   // asking the page for the canvas's size is costly).
   fit() {
-    const r = this.canvas.getBoundingClientRect();
+    // The canvas's box is asked of the page only when it changed size:
+    // asked each frame, after the counters changed, it would make the
+    // browser lay the page out again then and there.
+    if (!this.rect) {
+      this.rect = this.canvas.getBoundingClientRect();
+      new ResizeObserver(() => { this.rect = this.canvas.getBoundingClientRect(); this.draw(); }).observe(this.canvas);
+    }
+    const r = this.rect;
     const pad = 24, p = this.pos;
     const scale = Math.min((r.width - 2 * pad) / p.w, (r.height - 2 * pad) / p.h);
     // Centred: the margin left over by the scale's tighter side, halved.
@@ -746,36 +776,58 @@ class View {
     this.screen();
     const c = this.canvas, dpr = window.devicePixelRatio || 1;
     const r = this.box.r, W = r.width, H = r.height;
-    if (c.width !== Math.round(W * dpr) || c.height !== Math.round(H * dpr)) {
-      c.width = Math.round(W * dpr); c.height = Math.round(H * dpr);
-    }
-    const g = this.ctx, s = this.state, n = this.model.n, sx = this.sx, sy = this.sy;
-    const off = (v) => sx[v] < -10 || sy[v] < -10 || sx[v] > W + 10 || sy[v] > H + 10;
-    g.setTransform(1, 0, 0, 1, 0, 0);
-    g.clearRect(0, 0, c.width, c.height);
-    // The links change far less often than frames come: drawn once for
-    // a set of links and a view, then copied.
-    const key = `${s.linksGen}:${this.zoom}:${this.panX}:${this.panY}:${c.width}x${c.height}`;
-    if (this.pos.tracks || this.linksKey !== key) {
-      this.linksKey = key;
-      const lc = this.linksCanvas ||= document.createElement('canvas');
-      if (lc.width !== c.width || lc.height !== c.height) { lc.width = c.width; lc.height = c.height; }
-      const lg = lc.getContext('2d');
-      lg.setTransform(dpr, 0, 0, dpr, 0, 0);
-      lg.clearRect(0, 0, W, H);
-      lg.strokeStyle = '#ccc'; lg.lineWidth = 1;
-      lg.beginPath();
-      for (const k of s.links) {
-        const a = Math.floor(k / n), b = k - a * n;
-        if (off(a) && off(b)) continue;
-        lg.moveTo(sx[a], sy[a]); lg.lineTo(sx[b], sy[b]);
+    for (const layer of [c, this.linksLayer, this.nodesLayer]) {
+      if (layer.width !== Math.round(W * dpr) || layer.height !== Math.round(H * dpr)) {
+        layer.width = Math.round(W * dpr); layer.height = Math.round(H * dpr);
       }
-      lg.stroke();
     }
-    g.drawImage(this.linksCanvas, 0, 0);
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const s = this.state, sx = this.sx, sy = this.sy;
+    const off = (v) => sx[v] < -10 || sy[v] < -10 || sx[v] > W + 10 || sy[v] > H + 10;
+    const view = `${this.zoom}:${this.panX}:${this.panY}:${c.width}x${c.height}`;
+    const layer = (canvas) => {
+      const g = canvas.getContext('2d');
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      g.clearRect(0, 0, W, H);
+      return g;
+    };
+    // Moving nodes move every frame: their layers too.
+    const moving = !!this.pos.tracks;
+    if (moving || this.linksKey !== `${s.linksGen}:${view}`) {
+      this.linksKey = `${s.linksGen}:${view}`;
+      this.drawLinks(layer(this.linksLayer), off);
+    }
+    if (moving || this.nodesKey !== `${s.nodesGen}:${view}`) {
+      this.nodesKey = `${s.nodesGen}:${view}`;
+      this.drawNodes(layer(this.nodesLayer), off);
+    }
+    const g = layer(c);
     this.messages(g);
-    const rad = n > 1000 ? 2 : n > 200 ? 4 : 8;
+    if (this.selected >= 0) {
+      const v = this.selected;
+      g.beginPath(); g.arc(sx[v], sy[v], this.radius() + 7, 0, 2 * Math.PI); g.strokeStyle = '#0a58ca'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+    }
+    // The time a frame takes to draw, for the browser test and
+    // bench.mjs: the last 120 frames.
+    (this.frames ||= []).push(performance.now() - t0);
+    if (this.frames.length > 120) this.frames.shift();
+  }
+
+  radius() { const n = this.model.n; return n > 1000 ? 2 : n > 200 ? 4 : 8; }
+
+  drawLinks(g, off) {
+    const s = this.state, n = this.model.n, sx = this.sx, sy = this.sy;
+    g.strokeStyle = '#ccc'; g.lineWidth = 1;
+    g.beginPath();
+    for (const k of s.links) {
+      const a = Math.floor(k / n), b = k - a * n;
+      if (off(a) && off(b)) continue;
+      g.moveTo(sx[a], sy[a]); g.lineTo(sx[b], sy[b]);
+    }
+    g.stroke();
+  }
+
+  drawNodes(g, off) {
+    const s = this.state, n = this.model.n, sx = this.sx, sy = this.sy, rad = this.radius();
     // Nodes of one colour are filled as one path: a few fills a frame,
     // not one a node. Many small nodes are squares, which fill faster.
     const groups = new Map();
@@ -812,14 +864,6 @@ class View {
         g.fillText(String(v) + st, sx[v] + rad + 2, sy[v] - rad);
       }
     }
-    if (this.selected >= 0) {
-      const v = this.selected;
-      g.beginPath(); g.arc(sx[v], sy[v], rad + 7, 0, 2 * Math.PI); g.strokeStyle = '#0a58ca'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
-    }
-    // The time a frame takes to draw, for the browser test and
-    // bench.mjs: the last 120 frames.
-    (this.frames ||= []).push(performance.now() - t0);
-    if (this.frames.length > 120) this.frames.shift();
   }
 
   // messages draws the messages sent in the last moments as dots moving
@@ -870,8 +914,9 @@ class View {
       }
       if (j >= 0) break;
     }
-    $('status').textContent = drawn >= MAX_MESSAGES_DRAWN
+    const status = drawn >= MAX_MESSAGES_DRAWN
       ? `${shown} events in the last ${span.toFixed(0)} ms: too many to draw one by one` : '';
+    if ($('status').textContent !== status) $('status').textContent = status;
   }
 
   pick(e) {
