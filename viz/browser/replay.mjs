@@ -157,12 +157,18 @@ try {
     await page.screenshot({ path: shot });
 
     // Last: an address with a moment opens the run there.
+    // (From elsewhere: from the page itself, only the hash would change.)
+    await page.goto('about:blank');
     await page.goto(url + '#t=1.5s');
     await page.waitForSelector('body[data-ready]', { timeout: 30000 });
     const opened = Number(await page.getAttribute('body', 'data-time'));
     if (Math.abs(opened - 1500) > 1e-6) failures.push(`#t=1.5s opened the run at ${opened} ms`);
-
-
+    // And a new moment in the address, the page open, goes there.
+    await page.evaluate(() => { location.hash = '#t=7.25s'; });
+    await page.waitForFunction(() => document.body.dataset.time === '7250', null, { timeout: 10000 }).catch(() => {});
+    await idle();
+    const moved = Number(await page.getAttribute('body', 'data-time'));
+    if (Math.abs(moved - 7250) > 1e-6) failures.push(`#t=7.25s in the address of the open page went to ${moved} ms`);
     }
   }
 } finally {
