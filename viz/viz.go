@@ -7,8 +7,9 @@
 // from the internet.
 //
 // The page never holds a whole run: the server cuts it into chunks of
-// events, each with the state before it (Index), and the page fetches the
-// few chunks around the moment it shows. GET /layout gives the nodes'
+// events, each with the state before it (Index); the page asks the server
+// for the state at a moment it jumps to and fetches the few chunks around
+// the moment it plays. GET /layout gives the nodes'
 // positions in metres when the trace's topology has them (null
 // otherwise); GET /trace the trace file as it is, for scripts.
 package viz
@@ -58,7 +59,7 @@ type Leg struct {
 
 // Replay serves one trace file. It listens at once and indexes the trace
 // as it reads it, so that the page shows the run's start while the rest
-// is read; the page's timeline says how far the reading has come.
+// is read; the page says how far the reading has come.
 type Replay struct {
 	*Index
 	path    string
