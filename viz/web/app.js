@@ -166,6 +166,7 @@ class Model {
 
   // need fetches the chunks between events from and to.
   need(from, to) {
+    if (to <= from) return Promise.resolve([]);
     const ks = [];
     for (let k = this.chunkOf(from); k <= this.chunkOf(Math.max(from, to - 1)); k++) ks.push(this.chunk(k));
     return Promise.all(ks);
