@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,6 +34,9 @@ type expected struct {
 	ShotMS float64 `json:"shot_ms"`
 	// Live says the page shows a run as it goes.
 	Live bool `json:"live"`
+	// Empty says the trace holds no event: the page must only open,
+	// play, step and end without an error.
+	Empty bool `json:"empty,omitempty"`
 	// Moving, for a mobile run, are where the nodes must be drawn (in
 	// metres) at some moments.
 	Moving []positions `json:"moving,omitempty"`
@@ -300,4 +304,21 @@ func TestBrowserMoving(t *testing.T) {
 		t.Fatalf("layout %+v, want 30 tracks", r.Layout)
 	}
 	drive(t, srv.URL+"/", want)
+}
+
+// TestBrowserEmptyTrace: a trace of a header and no event opens, and
+// plays, steps and ends without an error on the page.
+func TestBrowserEmptyTrace(t *testing.T) {
+	browser(t)
+	b, err := os.ReadFile(writeTrace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := strings.Cut(string(b), "\n")
+	path := filepath.Join(t.TempDir(), "empty.jsonl")
+	if err := os.WriteFile(path, []byte(header+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, srv := serveReplay(t, path)
+	drive(t, srv.URL+"/", expected{Empty: true})
 }
