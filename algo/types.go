@@ -148,6 +148,11 @@ func (s State) String() string {
 	return fmt.Sprintf("State(%d)", s)
 }
 
+// StateNames lists the states' names in the order of their values
+// (State(i).String() is StateNames()[i]): for readers of a trace and
+// pages that show states.
+func StateNames() []string { return stateNames[:] }
+
 // ParseState is the inverse of State.String.
 func ParseState(s string) (State, error) {
 	for i, n := range stateNames {

@@ -56,7 +56,7 @@ func (tr *Reader) scanEvent(raw []byte, j *jsonEvent) bool {
 			sc.leader, good = s.int()
 		case "state":
 			bit = 1 << 9
-			j.State, good = s.name(stateNames)
+			j.State, good = s.name(algo.StateNames())
 		case "index":
 			bit = 1 << 10
 			j.Index, good = s.pair()
@@ -76,17 +76,6 @@ func (tr *Reader) scanEvent(raw []byte, j *jsonEvent) bool {
 	})
 	return ok && s.i == len(s.b)
 }
-
-// stateNames are the names algo.ParseState reads.
-var stateNames = func() []string {
-	var names []string
-	for st := algo.State(0); ; st++ {
-		if _, err := algo.ParseState(st.String()); err != nil {
-			return names
-		}
-		names = append(names, st.String())
-	}
-}()
 
 func (tr *Reader) scanMsg(s *scanner, m *jsonMsg) bool {
 	*m = jsonMsg{}

@@ -58,7 +58,7 @@ type Index struct {
 // chunkInfo is where a filled chunk is and what it covers.
 type chunkInfo struct {
 	first, n  int
-	t0, t1    time.Duration
+	t0        time.Duration // its first event's time
 	off, size int64
 }
 
@@ -114,7 +114,7 @@ func (x *Index) flushLocked() error {
 		close(x.over)
 		return x.err
 	}
-	x.chunks = append(x.chunks, chunkInfo{first: c.first, n: c.len(), t0: time.Duration(c.t[0]), t1: time.Duration(c.t[c.len()-1]),
+	x.chunks = append(x.chunks, chunkInfo{first: c.first, n: c.len(), t0: time.Duration(c.t[0]),
 		off: x.spilled, size: int64(len(b))})
 	x.spilled += int64(len(b))
 	return nil
@@ -238,9 +238,9 @@ type indexInfo struct {
 	// Done says the run is all there; Error what cut it short.
 	Done  bool   `json:"done"`
 	Error string `json:"error,omitempty"`
-	// Chunks are each chunk's first event, its events, and the times of
-	// its first and last events (ms), the one being filled last.
-	Chunks       [][4]float64 `json:"chunks"`
+	// Chunks are each chunk's first event, its events, and its first
+	// event's time (ms), the one being filled last.
+	Chunks       [][3]float64 `json:"chunks"`
 	Marks        []mark       `json:"marks"`
 	SampleStepMS float64      `json:"sample_step_ms"`
 	// Samples are the chart's points, one per step from 0: messages sent,
@@ -255,16 +255,16 @@ func (x *Index) info() indexInfo {
 	defer x.mu.Unlock()
 	in := indexInfo{Header: x.header, Kinds: kindNames(), States: stateNames(), ChunkEvents: x.per,
 		Events: x.events, EndMS: float64(x.end) / 1e6, Done: x.done,
-		Chunks: make([][4]float64, 0, len(x.chunks)+1), Marks: append([]mark{}, x.marks.list...),
+		Chunks: make([][3]float64, 0, len(x.chunks)+1), Marks: append([]mark{}, x.marks.list...),
 		SampleStepMS: float64(x.samples.step) / 1e6, Samples: append([][3]float64{}, x.samples.points...), Now: x.state.sample()}
 	if x.err != nil {
 		in.Error = x.err.Error()
 	}
 	for _, c := range x.chunks {
-		in.Chunks = append(in.Chunks, [4]float64{float64(c.first), float64(c.n), float64(c.t0) / 1e6, float64(c.t1) / 1e6})
+		in.Chunks = append(in.Chunks, [3]float64{float64(c.first), float64(c.n), float64(c.t0) / 1e6})
 	}
 	if c := x.open; c != nil {
-		in.Chunks = append(in.Chunks, [4]float64{float64(c.first), float64(c.len()), c.t[0] / 1e6, c.t[c.len()-1] / 1e6})
+		in.Chunks = append(in.Chunks, [3]float64{float64(c.first), float64(c.len()), c.t[0] / 1e6})
 	}
 	return in
 }

@@ -46,17 +46,9 @@ type runState struct {
 // normCode is the state code of algo.Norm.
 const normCode = 1 + uint8(algo.Norm)
 
-// stateNames lists the page's names of the state codes: "" for code 0.
-func stateNames() []string {
-	names := []string{""}
-	for s := algo.State(0); ; s++ {
-		name := s.String()
-		if _, err := algo.ParseState(name); err != nil {
-			return names
-		}
-		names = append(names, name)
-	}
-}
+// stateNames lists the page's names of the state codes: "" for code 0,
+// then algo's, a state's code being 1 + its value.
+func stateNames() []string { return append([]string{""}, algo.StateNames()...) }
 
 func newRunState(n, types int) *runState {
 	s := &runState{

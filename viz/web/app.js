@@ -60,7 +60,6 @@ class Model {
     this.chunkEvents = info.chunk_events;
     this.K = Object.fromEntries(info.kinds.map((name, k) => [name, k]));
     this.normCode = this.states.indexOf('Norm');
-    this.electCode = this.states.indexOf('Elect');
     this.cache = new Map(); // chunk number -> { n, p: promise of the chunk, used }
     this.used = 0;
     this.update(info);
@@ -157,11 +156,16 @@ class Model {
       const k = this.chunkOf(s.i), ch = this.loaded(k);
       // A chunk gone from the cache, or grown since it came (a live run's
       // last): the caller starts again from a keyframe.
-      if (!ch) break;
-      const to = Math.min(i, ch.first + ch.n);
-      for (let j = s.i - ch.first; j < to - ch.first; j++) this.apply(s, ch, j);
-      if (to === s.i) break; // nothing more in the index
+      if (!ch || !this.replay(s, ch, i)) break; // nothing more in the index
     }
+  }
+
+  // replay applies to state s the events of chunk ch from s's up to event
+  // i (or the chunk's end), and says whether there were any.
+  replay(s, ch, i) {
+    const from = s.i - ch.first, to = Math.min(i, ch.first + ch.n) - ch.first;
+    for (let j = from; j < to; j++) this.apply(s, ch, j);
+    return to > from;
   }
 
   // need fetches the chunks between events from and to.
@@ -180,7 +184,7 @@ class Model {
     const k = this.chunkOf(i), before = k > 0 ? this.loaded(k - 1) : null;
     const ch = before && i === before.first + before.n ? before : await this.chunk(k);
     const s = this.fromKeyframe(ch);
-    for (let j = 0; j < Math.min(i, ch.first + ch.n) - ch.first; j++) this.apply(s, ch, j);
+    this.replay(s, ch, i);
     return s;
   }
 
@@ -339,7 +343,6 @@ class View {
     this.selected = -1;
     this.zoom = 1; this.panX = 0; this.panY = 0; // the view's zoom about the fitted network
     this.canvas = $('net');
-    this.ctx = this.canvas.getContext('2d');
     // Under the canvas that takes the pointer and shows the messages, two
     // layers: the links and the nodes, each drawn again only when it
     // changed; the browser puts the three together.
@@ -392,7 +395,6 @@ class View {
     $('next').addEventListener('click', () => this.step());
     $('speed').addEventListener('change', (e) => { this.speed = Number(e.target.value); });
     this.canvas.addEventListener('click', (e) => { if (!this.dragged) this.pick(e); this.dragged = false; });
-    window.addEventListener('resize', () => this.draw());
     this.wireZoom();
     window.addEventListener('hashchange', () => this.fromHash());
   }
