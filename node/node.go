@@ -66,7 +66,9 @@ type Node struct {
 	dead        *CrashedOnError // set when Config.CrashOn killed the node
 	electAtBoot bool            // Elect was called before the boot
 	reports     reportLog
-	sync        *pulser   // the synchronizer of a synchronous algorithm (pulses.go)
+	sync        *pulser // the synchronizer of a synchronous algorithm (pulses.go)
+	// keepsSilent says no neighbour is lost for its silence (expire).
+	keepsSilent bool
 	httpToken   string    // HTTPToken(cfg.Key), when there is a key
 	unlisted    int       // neighbours in nbrs that are not listed peers (guard.go)
 	newTokens   float64   // the new-sender allowance left
@@ -159,6 +161,7 @@ func New(cfg Config) (*Node, error) {
 	if alg.Model.Synchronous {
 		nd.sync = newPulser()
 	}
+	nd.keepsSilent = alg.Model.Synchronous || silenceIsLoss(alg.Model)
 	if !alg.Model.Crash {
 		nd.log.Warn("this algorithm does not survive crashes (Model.Crash is false): a node that crashes may stall it")
 	}
@@ -511,10 +514,9 @@ func (n *Node) peersPending() bool {
 	return len(missing) > 0
 }
 
-// silenceIsLoss says the algorithm runs on any static network whose model
+// silenceIsLoss says an algorithm runs on any static network whose model
 // lets no neighbour go (expire).
-func (n *Node) silenceIsLoss() bool {
-	m := n.alg.Model
+func silenceIsLoss(m algo.Model) bool {
 	return m.Topology == "" && !m.Crash && !m.Partition && !m.Mobility
 }
 
@@ -524,9 +526,14 @@ func (n *Node) lossLimit() time.Duration { return time.Duration(n.cfg.HelloLoss)
 // nextExpiry is how long until the first live neighbour's silence reaches
 // the limit. A neighbour heard later has a later deadline, so a timer set to
 // this fires no later than any deadline, at worst early (and is set again).
+// A node that keeps its silent neighbours (expire) has no deadline: it
+// would otherwise wake every millisecond past the first one.
 func (n *Node) nextExpiry(now time.Time) time.Duration {
 	limit := n.lossLimit()
 	next := limit
+	if n.keepsSilent {
+		return next
+	}
 	for _, id := range n.up {
 		next = min(next, n.nbrs[id].heard.Add(limit).Sub(now))
 	}
@@ -544,7 +551,7 @@ func (n *Node) nextExpiry(now time.Time) time.Duration {
 // or complete network is told of silences still: the ring document's dead
 // nodes are found that way.
 func (n *Node) expire(now time.Time) {
-	if n.sync != nil || n.silenceIsLoss() {
+	if n.keepsSilent {
 		return
 	}
 	limit := n.lossLimit()
