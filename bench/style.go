@@ -26,12 +26,14 @@ func ParseStyle(formats, size string) (Style, error) {
 	s := DefaultStyle
 	var err error
 	if s.Formats, err = ParseFormats(formats); err != nil {
-		return s, err
+		return s, fmt.Errorf("--format: %w", err)
 	}
 	if size != "" {
-		s.Width, s.Height, err = ParsePlotSize(size)
+		if s.Width, s.Height, err = ParsePlotSize(size); err != nil {
+			return s, fmt.Errorf("--plot-size: %w", err)
+		}
 	}
-	return s, err
+	return s, nil
 }
 
 // ParseFormats reads --format: png, svg or pdf, or several comma-separated.

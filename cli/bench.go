@@ -227,7 +227,7 @@ func (f *benchFlags) sweep() (*bench.Sweep, error) {
 			return nil, fmt.Errorf("--duration: %w", err)
 		}
 	}
-	if f.style, err = plotStyle(f.format, f.plotSize); err != nil {
+	if f.style, err = bench.ParseStyle(f.format, f.plotSize); err != nil {
 		return nil, err
 	}
 	return sw, nil
@@ -266,19 +266,23 @@ func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writ
 }
 
 func writeResults(path string, results []*bench.Result) error {
+	return createFilled(path, func(w io.Writer) error { return bench.WriteCSV(w, results) })
+}
+
+// createFilled creates the file at path and has write fill it, closing it
+// whatever happens.
+func createFilled(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := bench.WriteCSV(f, results); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
 }
 
-// report writes the summary table (to out and OUT/summary.txt) and the
-// plots, and says which figures it could not plot and why.
 // shardOf is the shard a command runs: --shard K/N when given, else the
 // one an array job's scheduler gives the task (Slurm, Kubernetes), said on
 // stderr; the whole of it otherwise.
@@ -306,43 +310,18 @@ const (
 	plotSizeDoc   = "each figure's size, WIDTHxHEIGHT in inches or centimetres: 3.5x2.5in for a column of a two-column paper (default 7x4.5in)"
 )
 
-// plotStyle reads --format and --plot-size, naming the flag at fault.
-func plotStyle(format, size string) (bench.Style, error) {
-	style := bench.DefaultStyle
-	var err error
-	if style.Formats, err = bench.ParseFormats(format); err != nil {
-		return style, fmt.Errorf("--format: %w", err)
-	}
-	if size != "" {
-		if style.Width, style.Height, err = bench.ParsePlotSize(size); err != nil {
-			return style, fmt.Errorf("--plot-size: %w", err)
-		}
-	}
-	return style, nil
-}
-
+// report writes the summary table (to out and OUT/summary.txt) and the
+// plots, and says which figures it could not plot and why.
 func report(out io.Writer, results []*bench.Result, dir string, style bench.Style) error {
 	points := bench.Aggregate(results)
-	sum, err := os.Create(filepath.Join(dir, "summary.txt"))
-	if err != nil {
+	if err := createFilled(filepath.Join(dir, "summary.txt"), func(w io.Writer) error {
+		return bench.WriteTable(io.MultiWriter(out, w), points)
+	}); err != nil {
 		return err
 	}
-	if err := bench.WriteTable(io.MultiWriter(out, sum), points); err != nil {
-		sum.Close()
-		return err
-	}
-	if err := sum.Close(); err != nil {
-		return err
-	}
-	sc, err := os.Create(filepath.Join(dir, "summary.csv"))
-	if err != nil {
-		return err
-	}
-	if err := bench.WriteSummaryCSV(sc, points); err != nil {
-		sc.Close()
-		return err
-	}
-	if err := sc.Close(); err != nil {
+	if err := createFilled(filepath.Join(dir, "summary.csv"), func(w io.Writer) error {
+		return bench.WriteSummaryCSV(w, points)
+	}); err != nil {
 		return err
 	}
 	plots, err := bench.PlotStyled(points, dir, style)
@@ -433,7 +412,7 @@ func newBenchPlotCmd() *cobra.Command {
 		Short: "Merge results files (the shards of a sweep) and make the table and plots",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			style, err := plotStyle(format, size)
+			style, err := bench.ParseStyle(format, size)
 			if err != nil {
 				return err
 			}
