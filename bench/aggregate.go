@@ -82,8 +82,8 @@ func Aggregate(results []*Result) []Point {
 			if r.Elections > 0 {
 				times = append(times, r.ElectionMS)
 				p.PerElection += r.PerElection()
-				p.ReceptionsPerElection += float64(r.Receptions) / float64(r.Elections)
-				p.BytesPerElection += float64(r.Bytes) / float64(r.Elections)
+				p.ReceptionsPerElection += r.ReceptionsPerElection()
+				p.BytesPerElection += r.BytesPerElection()
 				elected++
 			}
 		}

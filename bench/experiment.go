@@ -134,6 +134,23 @@ func (r *Result) PerElection() float64 {
 	return float64(r.Messages) / float64(r.Elections)
 }
 
+// ReceptionsPerElection is the messages received per election: with a
+// broadcast, each transmission heard by every neighbour.
+func (r *Result) ReceptionsPerElection() float64 {
+	if r.Elections == 0 {
+		return 0
+	}
+	return float64(r.Receptions) / float64(r.Elections)
+}
+
+// BytesPerElection is the bytes sent per election.
+func (r *Result) BytesPerElection() float64 {
+	if r.Elections == 0 {
+		return 0
+	}
+	return float64(r.Bytes) / float64(r.Elections)
+}
+
 // PerNode is the message overhead per node.
 func (r *Result) PerNode() float64 { return float64(r.Messages) / float64(max(r.Nodes, 1)) }
 

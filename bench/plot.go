@@ -72,7 +72,7 @@ var figures = []figure{
 	{"messages-per-election", "message overhead per election", "messages per election (transmissions)", func(p Point) float64 { return p.PerElection }, elected("the elections sent no message"),
 		withElection(func(r *Result) float64 { return r.PerElection() })},
 	{"receptions-per-election", "receptions per election (a broadcast is heard by every neighbour)", "receptions per election", func(p Point) float64 { return p.ReceptionsPerElection }, elected("the elections sent no message"),
-		withElection(func(r *Result) float64 { return float64(r.Receptions) / float64(r.Elections) })},
+		withElection((*Result).ReceptionsPerElection)},
 	{"messages-per-node", "message overhead per node", "messages per node", func(p Point) float64 { return p.PerNode },
 		func(Point) string { return "no message sent from the experiment's start" }, always(func(r *Result) float64 { return r.PerNode() })},
 	{"leaderless", "time without a leader", "time without a leader (% of node-time)", func(p Point) float64 { return 100 * p.Leaderless },
