@@ -110,13 +110,10 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		f.file = args[0]
 	}
 	s := scenario.Default()
-	if f.file == "" {
+	if f.file == "" && f.keepsDemo(cmd) {
 		// The demo, with the flags on top, keeping its events where they
 		// still make sense.
 		s = scenario.Demo()
-		if !f.keepsDemo(cmd) {
-			s = scenario.Default()
-		}
 	}
 	if f.file != "" {
 		var err error
