@@ -144,4 +144,31 @@ func TestSummaryCSV(t *testing.T) {
 	if first[8] != strconv.FormatFloat(points[0].ElectionMS, 'g', 6, 64) || first[9] != strconv.FormatFloat(want.Half, 'g', 6, 64) || first[10] != "2" {
 		t.Errorf("first row %v, want election time %g ± %g over 2 runs", first[:11], points[0].ElectionMS, want.Half)
 	}
+	// By hand, not through interval, on every row whose two seeds took
+	// different times (the first row's took the same: a half-width of 0
+	// says nothing): over runs a and b the mean is (a+b)/2 and the 95%
+	// half-width t(0.975, 1) s/√2 = 12.7062 |a-b|/2.
+	checked := 0
+	for k, p := range points {
+		var times []float64
+		for _, r := range rs {
+			if r.Experiment == p.Experiment && r.Template == p.Template && r.Size == p.Size && r.Elections > 0 {
+				times = append(times, r.ElectionMS)
+			}
+		}
+		if len(times) != 2 || times[0] == times[1] {
+			continue
+		}
+		a, b := times[0], times[1]
+		row := strings.Split(lines[k+1], ",")
+		mean, _ := strconv.ParseFloat(row[8], 64)
+		half, _ := strconv.ParseFloat(row[9], 64)
+		if math.Abs(mean-(a+b)/2) > 1e-5*math.Abs(mean) || math.Abs(half-12.7062*math.Abs(a-b)/2) > 1e-4*half {
+			t.Errorf("row %d: %g ± %g, want %g ± %g from runs %g and %g", k+1, mean, half, (a+b)/2, 12.7062*math.Abs(a-b)/2, a, b)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no point whose two seeds took different times: nothing checked by hand")
+	}
 }
