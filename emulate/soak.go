@@ -1,7 +1,6 @@
 package emulate
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -197,7 +196,7 @@ func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenar
 			words = append(words, fmt.Sprintf("%v partition %v|%v, heal at %v", at, a, b, heal))
 		}
 	}
-	slices.SortStableFunc(s.Events, func(x, y sim.Action) int { return cmp.Compare(x.At, y.At) })
+	s.SortEvents()
 	if len(words) == 0 {
 		words = append(words, "no fault but the links'")
 	}

@@ -226,6 +226,12 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 	if s.Algorithm != base.Algorithm && !s.Sets("params") {
 		s.Params = nil
 	}
-	slices.SortStableFunc(s.Events, func(a, b sim.Action) int { return cmp.Compare(a.At, b.At) })
+	s.SortEvents()
 	return s, nil
+}
+
+// SortEvents puts the events in time order, those of one instant in the
+// order written: the order a run takes them in.
+func (s *Scenario) SortEvents() {
+	slices.SortStableFunc(s.Events, func(a, b sim.Action) int { return cmp.Compare(a.At, b.At) })
 }

@@ -1,10 +1,8 @@
 package torture
 
 import (
-	"cmp"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -168,7 +166,7 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 			add(sim.Action{At: at(0), Kind: sim.ElectAt, Nodes: []algo.NodeID{algo.NodeID(rng.IntN(n))}})
 		}
 	}
-	slices.SortStableFunc(s.Events, func(x, y sim.Action) int { return cmp.Compare(x.At, y.At) })
+	s.SortEvents()
 	// The checker's bounds leave room for the algorithm's own timers, and
 	// the run lasts past the last event by the liveness bound and a
 	// margin: every component must have settled by then. Algorithms that
