@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -172,16 +171,7 @@ func TestExitAlgosViz(t *testing.T) {
 // once, keeps the page up with the events before it, and after Ctrl-C
 // exits with 1.
 func vizBroken(t *testing.T, broken string) {
-	cmd := electCommand(t, "viz", broken, "--addr", "127.0.0.1:0")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(stderr)
+	cmd, sc := startElect(t, false, "viz", broken, "--addr", "127.0.0.1:0")
 	said := ""
 	for !strings.Contains(said, "until Ctrl-C") && sc.Scan() {
 		said += sc.Text() + "\n"
@@ -194,7 +184,7 @@ func vizBroken(t *testing.T, broken string) {
 		}
 	}()
 	cmd.Process.Signal(syscall.SIGINT)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != ExitError {
 		t.Errorf("after Ctrl-C: %v, want exit status %d", err, ExitError)
@@ -204,16 +194,7 @@ func vizBroken(t *testing.T, broken string) {
 // vizUntilInterrupt serves a trace with elect viz in a process of its own,
 // fetches the page, and stops it with Ctrl-C, which must end it with 0.
 func vizUntilInterrupt(t *testing.T, trace string) {
-	cmd := electCommand(t, "viz", trace, "--addr", "127.0.0.1:0")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(stdout)
+	cmd, sc := startElect(t, true, "viz", trace, "--addr", "127.0.0.1:0")
 	if !sc.Scan() {
 		t.Fatal("viz printed nothing")
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"os"
 	"os/exec"
 	"syscall"
@@ -17,6 +18,26 @@ func electCommand(t *testing.T, args ...string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	return exec.Command(exe, args...)
+}
+
+// startElect starts this test binary as elect with args and returns it
+// with a scanner of what it writes: its standard error, or its standard
+// output when stdout is set. The test's end kills it.
+func startElect(t *testing.T, stdout bool, args ...string) (*exec.Cmd, *bufio.Scanner) {
+	t.Helper()
+	cmd := electCommand(t, args...)
+	pipe, err := cmd.StderrPipe()
+	if stdout {
+		pipe, err = cmd.StdoutPipe()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, bufio.NewScanner(pipe)
 }
 
 // interruptExitsZero stops a started command with Ctrl-C (SIGINT), which

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"net/http"
 	"regexp"
@@ -18,16 +17,7 @@ import (
 // which must end it with status 0. It returns the index at the end.
 func watchLive(t *testing.T, args ...string) liveIndex {
 	t.Helper()
-	cmd := electCommand(t, args...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(stderr)
+	cmd, sc := startElect(t, false, args...)
 	url := ""
 	rx := regexp.MustCompile(`watch the run at (http://\S+)`)
 	for url == "" && sc.Scan() {
