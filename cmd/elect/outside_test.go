@@ -126,8 +126,14 @@ func TestOutsideModule(t *testing.T) {
 	}
 	write("main.go", theirMain)
 	write("mine/mine.go", mineGo)
-	goVersion := regexp.MustCompile(`(?m)^go \S+$`).FindString(readFile(t, filepath.Join(repo, "go.mod")))
-	write("go.mod", "module example.com/outside\n\n"+goVersion+"\n\nrequire github.com/electgo/elect v0.0.0\n\nreplace github.com/electgo/elect => "+repo+"\n")
+	// The outside module requires what elect requires, as `go mod tidy`
+	// would write it: with the full list, module graph pruning reads no
+	// go.mod beyond those the repository's own build reads, so the build
+	// needs nothing the module cache lacks (GOPROXY=off).
+	ourMod := readFile(t, filepath.Join(repo, "go.mod"))
+	requires := strings.Join(regexp.MustCompile(`(?ms)^require \(.*?^\)$`).FindAllString(ourMod, -1), "\n\n")
+	goVersion := regexp.MustCompile(`(?m)^go \S+$`).FindString(ourMod)
+	write("go.mod", "module example.com/outside\n\n"+goVersion+"\n\nrequire github.com/electgo/elect v0.0.0\n\n"+requires+"\n\nreplace github.com/electgo/elect => "+repo+"\n")
 	write("go.sum", readFile(t, filepath.Join(repo, "go.sum")))
 
 	bin := filepath.Join(dir, "elect")
