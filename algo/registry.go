@@ -2,6 +2,7 @@ package algo
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -130,27 +131,58 @@ func sameNodeSet(a, b string) bool {
 	return errX == nil && errY == nil && allX == allY && slices.Equal(x, y)
 }
 
-var registry = map[string]*Algorithm{}
+// registered is one entry of the registry: the algorithm and the package
+// that registered it, which a second registration of the name is told.
+type registered struct {
+	alg *Algorithm
+	pkg string
+}
+
+var registry = map[string]registered{}
 
 // Register adds an algorithm. Packages call it from init; a duplicate name is a
-// programming error and panics.
+// programming error and panics, naming both packages that registered it.
 func Register(a *Algorithm) {
-	if _, dup := registry[a.Name]; dup {
-		panic("algo: algorithm registered twice: " + a.Name)
+	pkg := callerPackage()
+	if prev, dup := registry[a.Name]; dup {
+		panic(fmt.Sprintf("algo: algorithm %q registered twice: by package %s, then by package %s", a.Name, prev.pkg, pkg))
 	}
 	if len(a.Messages) > 256 {
 		panic("algo: too many message types in " + a.Name)
 	}
-	registry[a.Name] = a
+	registry[a.Name] = registered{a, pkg}
+}
+
+// callerPackage returns the import path of the package whose code called
+// Register: the function two frames up, "path/to/pkg.init.0", less its
+// function's name. The frames are read with CallersFrames, which names the
+// caller even where Register was inlined into it (FuncForPC would name
+// Register). The last element of a path escapes its dots ("%2e"), so the
+// function's name starts at the first dot after the last slash.
+func callerPackage() string {
+	pc := make([]uintptr, 1)
+	if runtime.Callers(3, pc) == 0 { // 0: Callers, 1: callerPackage, 2: Register
+		return "(unknown)"
+	}
+	f, _ := runtime.CallersFrames(pc).Next()
+	name := f.Function
+	slash := strings.LastIndexByte(name, '/') + 1
+	if dot := strings.IndexByte(name[slash:], '.'); dot >= 0 {
+		name = name[:slash+dot]
+	}
+	return strings.ReplaceAll(name, "%2e", ".")
 }
 
 // Lookup returns the algorithm registered under name, or an error that lists
 // the known names.
 func Lookup(name string) (*Algorithm, error) {
-	if a, ok := registry[name]; ok {
-		return a, nil
+	if r, ok := registry[name]; ok {
+		return r.alg, nil
 	}
-	return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+	// A user's algorithm that is missing was most often never imported:
+	// Go runs a package's init, and so its Register, only when some
+	// package of the program imports it.
+	return nil, fmt.Errorf("unknown algorithm %q (known: %s); an algorithm of your own is found only if its package is imported, e.g. with a blank import in main: import _ \"example.com/you/yourpkg\"", name, strings.Join(Names(), ", "))
 }
 
 // Names lists the registered algorithms in alphabetical order.

@@ -1,0 +1,38 @@
+package algo_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/electgo/elect/algo"
+	_ "github.com/electgo/elect/algo/echo" // registers echo, which the test registers again
+)
+
+// A name registered twice panics naming both packages that registered it:
+// here echo's own, from its init, and this test's.
+func TestRegisterTwiceNamesBothPackages(t *testing.T) {
+	defer func() {
+		msg := fmt.Sprint(recover())
+		for _, want := range []string{`"echo"`, "github.com/electgo/elect/algo/echo", "github.com/electgo/elect/algo_test"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the panic %q does not name %s", msg, want)
+			}
+		}
+	}()
+	algo.Register(&algo.Algorithm{Name: "echo"})
+}
+
+// An unknown name is most often an algorithm whose package the program
+// never imported: the error says how to import it.
+func TestLookupUnknownSaysImport(t *testing.T) {
+	_, err := algo.Lookup("maxflood")
+	if err == nil {
+		t.Fatal("maxflood found")
+	}
+	for _, want := range []string{`unknown algorithm "maxflood"`, "echo", "imported", `import _ "example.com/you/yourpkg"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %s", err, want)
+		}
+	}
+}
