@@ -1,7 +1,18 @@
-// Package runtest is what the algorithms' tests share to run scenarios and
-// judge their outcome: a run that fails the test on any error, violation or
-// unjudged component, the shipped scenarios by name, and views of the final
-// leaders.
+// Package runtest runs a scenario in the simulator from a Go test and judges
+// it, for elect's own algorithms and for an author's (docs/algorithms.md,
+// "Testing from Go"): the test builds a scenario.Scenario (scenario.Parse on
+// the file format, or scenario.Default with fields set), Run simulates it
+// with the checker and fails the test on an error, a violation of the
+// specification or a component left unjudged, and returns the run's
+// metrics.Summary, the same as elect sim --json prints, for the test to
+// assert on (message counts, elections, the final statuses). FollowBest
+// fails every live node not in Norm following the most valued one, Leaders
+// counts the followers of each leader, Network and Connected build the
+// scenario's graph (its n and m for a message bound), and Load reads one of
+// elect's shipped scenarios (scenarios/NAME). A user's algorithm is found
+// only if the test imports its package, as main does.
+//
+// Example: runner/runtest/example_test.go.
 package runtest
 
 import (
