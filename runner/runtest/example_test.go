@@ -1,6 +1,8 @@
 package runtest_test
 
 import (
+	"bytes"
+	"os"
 	"testing"
 
 	_ "github.com/electgo/elect/algo/echo" // the algorithm under test: its init registers it
@@ -28,5 +30,26 @@ duration: 0   # a wave ends: run until no event is left
 	runtest.FollowBest(t, sum)   // every live node in Norm, following the most valued
 	if want := uint64(2*g.M() + g.N() - 1); sum.Messages.Total != want {
 		t.Errorf("%d messages, want 2m+n-1 = %d", sum.Messages.Total, want)
+	}
+}
+
+// docs/algorithms.md shows TestEchoOnAGrid as this file has it, so that
+// the test an author copies is one that runs.
+func TestDocsShowTheExample(t *testing.T) {
+	src, err := os.ReadFile("example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../docs/algorithms.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fn, ok := bytes.Cut(src, []byte("\nfunc TestEchoOnAGrid"))
+	fn, _, ok2 := bytes.Cut(fn, []byte("\n}\n"))
+	if !ok || !ok2 {
+		t.Fatal("example_test.go has no TestEchoOnAGrid")
+	}
+	if !bytes.Contains(doc, append([]byte("func TestEchoOnAGrid"), fn...)) {
+		t.Errorf("docs/algorithms.md does not show TestEchoOnAGrid as example_test.go has it")
 	}
 }
