@@ -185,6 +185,9 @@ run left behind.`,
 	}
 	f.register(cmd)
 	fl := cmd.Flags()
+	// The scenario flags are elect sim's, whose --duration 0 (until no event
+	// is left) an emulation, which runs in real time, refuses.
+	fl.Lookup("duration").Usage = "how long the emulation runs, in real time, above 0 (default: the scenario's duration, 60s when it gives none)"
 	fl.BoolVar(&asJSON, "json", false, "print one JSON object instead of the summary (with --compare: {emulated, simulated, same_final_leaders, differences})")
 	fl.StringVar(&tracePath, "trace", "", "write the emulated run's events to this file as JSON lines, compressed with gzip when its name ends in .gz (re-check it with: elect check FILE)")
 	fl.BoolVar(&compare, "compare", false, "also run the simulator on the same scenario and seed, show both, and fail if the final leaders differ")
