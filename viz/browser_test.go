@@ -2,6 +2,7 @@ package viz
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -123,16 +124,39 @@ func browser(t testing.TB) (chromium, node string) {
 		chromium = "/usr/bin/chromium"
 	}
 	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("no Chromium at %s (apt-get install chromium, or set CHROMIUM)", chromium)
+		skip(t, fmt.Sprintf("no Chromium at %s (apt-get install chromium, or set CHROMIUM)", chromium))
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("no node (Node.js) in PATH")
+		skip(t, "no node (Node.js) in PATH")
 	}
 	if _, err := os.Stat("browser/node_modules/playwright-core"); err != nil {
-		t.Skip("playwright-core is not installed: run npm ci in viz/browser")
+		skip(t, "playwright-core is not installed: run npm ci in viz/browser")
 	}
 	return chromium, node
+}
+
+// Run as go test runs a benchmark, without -v, the browser benchmark that
+// cannot run says that it skipped and why, where it printed a bare "PASS".
+func TestBenchmarkSaysWhySkipped(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run", "^$", "-test.bench", "BrowserPage", "-test.benchtime", "1x")
+	cmd.Env = append(os.Environ(), "CHROMIUM="+filepath.Join(t.TempDir(), "none"))
+	out, err := cmd.CombinedOutput()
+	if want := "BenchmarkBrowserPage skipped: no Chromium at"; err != nil || !strings.Contains(string(out), want) {
+		t.Errorf("%v; the benchmark printed\n%s\nwant %q", err, out, want)
+	}
+}
+
+// skip skips t, saying why. go test shows a skip's reason only with -v,
+// and without it a benchmark that skipped leaves the "PASS" of one that
+// measured: a benchmark also prints the reason, which go test shows when
+// it runs benchmarks.
+func skip(t testing.TB, why string) {
+	t.Helper()
+	if _, bench := t.(*testing.B); bench && !testing.Verbose() {
+		fmt.Printf("%s skipped: %s\n", t.Name(), why)
+	}
+	t.Skip(why)
 }
 
 // expect is what the page must show of the trace at path.

@@ -11,7 +11,7 @@ import (
 func BenchmarkReplayRead(b *testing.B) {
 	path := os.Getenv("VIZ_TRACE")
 	if path == "" {
-		b.Skip("VIZ_TRACE names no trace")
+		skip(b, "VIZ_TRACE names no trace: make one with elect sim --trace and name it")
 	}
 	for b.Loop() {
 		r, err := NewReplay(path)
