@@ -97,7 +97,12 @@ var readmeShortForms = map[string]readmeShortForm{
 // elect's: they are not run.
 var readmeOtherCommands = []string{
 	"go vet ./... && go test -short ./...",
+	"go build -o elect ./cmd/elect",
 }
+
+// readmeRootCommands are the commands that need root: the README runs them
+// with sudo, and no other.
+var readmeRootCommands = []string{"emulate", "soak"}
 
 // readmeCommand is a command line of README.md.
 type readmeCommand struct {
@@ -295,7 +300,8 @@ func readmeCommands(md string) ([]readmeCommand, error) {
 }
 
 // electArgs returns the arguments of an elect command line: what follows
-// "go run ./cmd/elect", "sudo go run ./cmd/elect" or "elect".
+// "go run ./cmd/elect", "elect" or "./elect" (the binary built), with or
+// without sudo.
 func electArgs(words []string) ([]string, bool) {
 	words = slices.Clone(words)
 	if words[0] == "sudo" {
@@ -304,10 +310,123 @@ func electArgs(words []string) ([]string, bool) {
 	switch {
 	case len(words) >= 3 && words[0] == "go" && words[1] == "run" && words[2] == "./cmd/elect":
 		return words[3:], true
-	case len(words) >= 1 && words[0] == "elect":
+	case len(words) >= 1 && (words[0] == "elect" || words[0] == "./elect"):
 		return words[1:], true
 	}
 	return nil, false
+}
+
+// The README runs with sudo exactly the commands that need root, and
+// those as the binary built beforehand: sudo go run finds no go where
+// root's PATH lacks it, and builds in root's cache.
+func TestReadmeSudo(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := readmeCommands(string(readme))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _, found := strings.Cut(string(readme), "\ngo build -o elect ./cmd/elect")
+	built := strings.Count(before, "\n") + 2 // the line of the build
+	for _, c := range cmds {
+		sudo, root := strings.HasPrefix(c.text, "sudo "), slices.Contains(readmeRootCommands, c.args[0])
+		switch {
+		case sudo != root:
+			t.Errorf("README.md:%d: %s: sudo %v, but elect %s needs root: %v", c.line, c.text, sudo, c.args[0], root)
+		case sudo && !strings.HasPrefix(c.text, "sudo ./elect "):
+			t.Errorf("README.md:%d: %s: run the binary built beforehand as root (sudo ./elect ...)", c.line, c.text)
+		case sudo && (!found || built > c.line):
+			t.Errorf("README.md:%d: %s: no go build -o elect ./cmd/elect before it", c.line, c.text)
+		}
+	}
+}
+
+// The README's layout lists every command elect --help shows, but cobra's
+// own (completion, help).
+func TestReadmeCommandList(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`run every command\s+\(([^)]*)\)`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README.md lists no commands after \"run every command\"")
+	}
+	var listed []string
+	for _, w := range strings.Split(string(m[1]), ",") {
+		listed = append(listed, strings.TrimSpace(w))
+	}
+	var want []string
+	for _, c := range newRoot().Commands() {
+		if !c.Hidden && c.Name() != "help" && c.Name() != "completion" {
+			want = append(want, c.Name())
+		}
+	}
+	slices.Sort(listed)
+	slices.Sort(want)
+	if !slices.Equal(listed, want) {
+		t.Errorf("README.md lists the commands %v; elect --help shows %v", listed, want)
+	}
+}
+
+// The README's set-up names every package .ci/run installs for the tests
+// that need it.
+func TestReadmeSetUp(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile("../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	setUp, _, _ := strings.Cut(string(readme), "\n## ")
+	installs := regexp.MustCompile(`apt-get install -y -qq ([a-z0-9.+-]+)`).FindAllStringSubmatch(string(ci), -1)
+	if len(installs) < 4 {
+		t.Fatalf(".ci/run installs %d packages; the test reads it wrong", len(installs))
+	}
+	for _, p := range installs {
+		if !strings.Contains(setUp, "`"+p[1]+"`") {
+			t.Errorf(".ci/run installs %s, which the README's set-up does not name", p[1])
+		}
+	}
+}
+
+// The README shows the end of ring-dead-at-gathering.yaml's summary, the
+// control process's lines, as the script's run prints them, but for the
+// times.
+func TestReadmeControlProcess(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, b := range codeBlocks(string(readme), "") {
+		if strings.HasPrefix(b.text, "control process (") {
+			shown = untimed(b.text)
+		}
+	}
+	if shown == nil {
+		t.Fatal("README.md shows no control process")
+	}
+	code, out, errOut := cli(t, "cluster", "--script", "../scenarios/cluster-scripts/ring-dead-at-gathering.yaml")
+	_, ran, _ := strings.Cut(out, "\ncontrol process (")
+	ran, _, _ = strings.Cut("control process ("+ran, "\nscript ")
+	if got := untimed(ran); code != ExitOK || !slices.Equal(got, shown) {
+		t.Errorf("exit %d; the script's control process says\n%s\nthe README shows\n%s\nstderr:\n%s",
+			code, strings.Join(got, "\n"), strings.Join(shown, "\n"), clusterTail(errOut, 20))
+	}
+}
+
+// untimed returns the lines of text without the time that starts some.
+func untimed(text string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		out = append(out, regexp.MustCompile(`^\s*[0-9.]+s\s+`).ReplaceAllString(l, ""))
+	}
+	return out
 }
 
 // shellWords splits a command line as sh would, for the little of sh the
