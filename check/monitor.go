@@ -16,15 +16,23 @@
 //     elect_called event, which drivers emit for a run's initiators at time
 //     0) or that an election reached (a node with an election index) for the
 //     others.
+//   - A machine that panics (a Panicked event, which the driver emits when it
+//     recovers the panic) breaks the specification: the run ends there, and
+//     nothing else is judged at its end.
 //   - For an algorithm that is not spontaneous, every leader comes from an
 //     initiator's election: a node in Norm with a leader carries a nonzero
 //     election index. (Spontaneous ones may pass a leader on without an
 //     election: vkt's and park's heartbeats merge partitions that way.)
-//   - Nothing is left unjudged: at the end of a run, a component that no
-//     election reached (for an algorithm that is not spontaneous), or whose
+//   - Nothing is left unjudged: at the end of a run, a component whose
 //     liveness bound had not passed and whose nodes had not all settled on
 //     its most valued node (unless the network changes on its own,
-//     Config.openEnded), is a violation, unless Config.Unelected exempts it.
+//     Config.openEnded) is a violation, unless Config.Unelected exempts it.
+//   - A component that no election reached and that holds no initiator (for
+//     an algorithm that is not spontaneous) was never expected to elect: no
+//     wave can cross to a node with no path to an initiator, so it is the
+//     scenario's, not the algorithm's, and it is reported
+//     (Report.Unreached), not failed, unless Config.Expect asks every
+//     component to elect (ExpectEveryComponent).
 //
 // A component "changes" when a link between its nodes goes up or down, one of
 // its nodes crashes, restarts or recovers or changes its value, or an election
@@ -61,11 +69,16 @@ type Config struct {
 	// components that hold an initiator or that an election reached (some
 	// node has an election index).
 	Spontaneous bool
+	// Expect says which components must elect: by default those that hold
+	// an initiator or that an election reached (every one for a spontaneous
+	// algorithm); ExpectEveryComponent fails a component that no election
+	// reached too.
+	Expect Expect
 	// Unelected names nodes where no election is expected: a component that
 	// holds one at the end of the run is not failed for being unreached or
 	// unsettled (the scenario's unelected field). UnelectedUninitiated
 	// exempts every component that holds no initiator (unelected:
-	// uninitiated), for networks whose pieces an initiator cannot reach.
+	// uninitiated), even under ExpectEveryComponent.
 	Unelected            []algo.NodeID
 	UnelectedUninitiated bool
 	// Moving says the nodes move, so that links change on their own.
@@ -233,6 +246,9 @@ type Monitor struct {
 	endAt      time.Duration
 	quiescent  bool
 	unchecked  int
+	// aborted says a machine panicked (a Panicked event): the run stopped
+	// there, so its end judges nothing more.
+	aborted bool
 }
 
 // New returns a Monitor.
@@ -293,6 +309,10 @@ func (m *Monitor) Observe(e *trace.Event) {
 		// change of its network: its bounds run again from here.
 		m.initiate(e.Node)
 		m.touch(e.Node)
+	case trace.Panicked:
+		m.report(Violation{At: m.now, Property: "panic", Nodes: []algo.NodeID{e.Node},
+			Reason: fmt.Sprintf("node %d panicked %s", e.Node, e.Text)})
+		m.aborted = true
 	case trace.End:
 		m.end(e.Quiescent)
 	}
@@ -713,6 +733,9 @@ func (m *Monitor) end(quiescent bool) {
 		m.accountRecord(&m.nodes[i])
 	}
 	m.ended, m.endAt, m.quiescent = true, m.now, quiescent
+	if m.aborted {
+		return
+	}
 	// Components are judged in the order of Report.Components (by smallest
 	// node), which does not depend on how they were allocated.
 	judged := make([]bool, len(m.comps))
@@ -739,8 +762,8 @@ func (m *Monitor) end(quiescent bool) {
 			continue
 		}
 		switch {
-		case !m.inScope(c):
-			unjudged = append(unjudged, endCase{c, fmt.Sprintf("no election reached this component of %d nodes: none of them was an initiator (the algorithm is not spontaneous); name one (--initiators) or declare that none is expected (unelected)", cs.size)})
+		case !m.inScope(c) && m.cfg.Expect == ExpectEveryComponent:
+			unjudged = append(unjudged, endCase{c, fmt.Sprintf("no election reached this component of %s: none of them was an initiator (the algorithm is not spontaneous), and every component was expected to elect (expect: every-component); name one (--initiators) or declare that none is expected there (unelected)", nodesOf(int(cs.size)))})
 		case !quiescent && !m.cfg.openEnded() && !cs.live && (cs.correct != cs.size || cs.distinct > 1):
 			unjudged = append(unjudged, endCase{c, fmt.Sprintf("the run ended %v after this component of %d nodes last changed, before its liveness bound (%v), with %d of them not in Norm following its most valued node %s: run longer, or declare that no election is expected there (unelected)",
 				m.now-cs.since, cs.size, m.cfg.Liveness, cs.size-cs.correct, cs.best)})

@@ -316,9 +316,9 @@ func (r *refChecker) end(quiescent bool) {
 		case !c.live && r.inScope(c):
 			r.res.unchecked++
 		}
-		// Nothing is left unjudged: a component no election reached, or
-		// one the run left unsettled before its bound, fails, unless it
-		// holds an exempt node.
+		// Nothing is left unjudged: one the run left unsettled before its
+		// bound fails, and under ExpectEveryComponent a component no
+		// election reached, unless it holds an exempt node.
 		exempt := r.cfg.UnelectedUninitiated && !slices.ContainsFunc(c.members, func(v algo.NodeID) bool { return r.initiated[v] })
 		for _, v := range r.cfg.Unelected {
 			exempt = exempt || slices.Contains(c.members, v)
@@ -326,7 +326,7 @@ func (r *refChecker) end(quiescent bool) {
 		if exempt {
 			continue
 		}
-		if !r.inScope(c) || (!quiescent && !r.cfg.openEnded() && !c.live && (!st.settled || st.disagree)) {
+		if !r.inScope(c) && r.cfg.Expect == ExpectEveryComponent || (!quiescent && !r.cfg.openEnded() && !c.live && (!st.settled || st.disagree)) {
 			r.res.violations = append(r.res.violations, Violation{At: r.now, Property: "liveness", Nodes: c.members[:min(len(c.members), 10)]})
 		}
 	}

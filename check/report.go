@@ -25,9 +25,15 @@ type Report struct {
 	// Unchecked counts components whose liveness could not be judged: the run
 	// stopped, with events still pending, before their liveness bound.
 	Unchecked int
-	// Unreached counts components that no election reached, outside the
-	// liveness scope of algorithms that elect only from an initiator.
-	Unreached int
+	// Unreached counts the components that no election reached and that
+	// hold no initiator, of an algorithm that elects only from an
+	// initiator, and UnreachedNodes their nodes: they were not expected to
+	// elect, and are not failed unless Config.Expect is
+	// ExpectEveryComponent.
+	Unreached      int
+	UnreachedNodes int
+	// Expect is the run's Config.Expect.
+	Expect    Expect
 	End       time.Duration
 	Quiescent bool
 }
@@ -68,6 +74,7 @@ func (m *Monitor) Report() Report {
 		ViolationCount: m.nViolation,
 		Elections:      m.elections,
 		Unchecked:      m.unchecked,
+		Expect:         m.cfg.Expect,
 		End:            m.endAt,
 		Quiescent:      m.quiescent,
 	}
@@ -91,6 +98,7 @@ func (m *Monitor) Report() Report {
 			}
 			if !m.inScope(c) {
 				r.Unreached++
+				r.UnreachedNodes += int(cs.size)
 			}
 		}
 		r.Components[i] = append(r.Components[i], algo.NodeID(v))

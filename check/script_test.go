@@ -5,7 +5,7 @@ package check
 //
 // Format (one item per line, '#' starts a comment):
 //
-//	config stabilization=10s liveness=30s spontaneous=true max=100 unelected=4,7 moving=false
+//	config stabilization=10s liveness=30s spontaneous=true max=100 unelected=4,7 moving=false expect=every-component
 //	TIME node ID value=V          # NodeAdded
 //	TIME link A B                 # LinkUp (also link_up)
 //	TIME link_down A B
@@ -126,6 +126,8 @@ func parseConfig(cfg *Config, fields []string) error {
 			cfg.MaxViolations, err = strconv.Atoi(v)
 		case "moving":
 			cfg.Moving, err = strconv.ParseBool(v)
+		case "expect":
+			cfg.Expect, err = ParseExpect(v)
 		case "unelected":
 			if v == "uninitiated" {
 				cfg.UnelectedUninitiated = true

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,13 +49,51 @@ func TestBrokenAlgorithmsFail(t *testing.T) {
 	}
 }
 
-// An algorithm that panics in a command is an error (exit 1) naming the
-// panic, with the stack on stderr: not the runtime's exit 2, which reads as
-// violations.
-func TestAlgorithmPanicIsAnError(t *testing.T) {
-	code, out, errOut := cli(t, "sim", "--algo", "test-broken-panic", "--topology", "ring:4")
+// A machine that panics is a violation (exit 2), not an error: sim names
+// the node, the time, the call and the panic with the algorithm's frames,
+// and keeps the trace up to it; check on that trace exits 2 and names it;
+// fuzz fails, and the scenario it shrinks to panics again.
+func TestAlgorithmPanicIsAViolation(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "run.jsonl")
+	said := "panic: node 1 panicked in Receive of flood from 0: assignment to entry in nil map; at github.com/electgo/elect/internal/broken.(*node).Receive (broken.go:"
+	code, out, errOut := cli(t, "sim", "--algo", "test-broken-panic", "--topology", "ring:4", "--trace", tr)
+	if code != ExitViolation || !strings.Contains(out, said) || !strings.Contains(errOut, "the checker found 1 violation") {
+		t.Errorf("sim: exit %d, want %d and %q:\n%s%s", code, ExitViolation, said, out, errOut)
+	}
+	b, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	if n := len(lines); n < 3 || !strings.Contains(lines[n-2], `"ev":"panic"`) || !strings.Contains(lines[n-1], `"ev":"end"`) {
+		t.Errorf("the trace does not end with the panic, then the end:\n%s", text)
+	}
+	if code, out, errOut := cli(t, "check", tr); code != ExitViolation || !strings.Contains(out, said) {
+		t.Errorf("check: exit %d, want %d and %q:\n%s%s", code, ExitViolation, said, out, errOut)
+	}
+	fuzzOut := filepath.Join(dir, "fuzz")
+	code, out, errOut = cli(t, "fuzz", "--algo", "test-broken-panic", "--runs", "3", "--out", fuzzOut)
+	if code != ExitViolation || !strings.Contains(out, "panic: ") {
+		t.Fatalf("fuzz: exit %d, want %d:\n%s%s", code, ExitViolation, out, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(fuzzOut, "*.yaml"))
+	if len(files) == 0 {
+		t.Fatalf("fuzz wrote no scenario in %s:\n%s", fuzzOut, out)
+	}
+	if code, out, errOut := cli(t, "sim", files[0]); code != ExitViolation || !strings.Contains(out, "panicked in Receive of flood") {
+		t.Errorf("sim %s: exit %d, want %d and the panic:\n%s%s", files[0], code, ExitViolation, out, errOut)
+	}
+}
+
+// An algorithm that panics outside its machines' calls (its Build) is an
+// error (exit 1) naming the panic and whose it is, with the stack on
+// stderr: not the runtime's exit 2, which reads as violations.
+func TestAlgorithmBuildPanicIsAnError(t *testing.T) {
+	code, out, errOut := cli(t, "sim", "--algo", "test-broken-build", "--topology", "ring:4")
 	if code != ExitError || out != "" || !strings.Contains(errOut, "elect sim panicked:\ngoroutine ") ||
-		!strings.Contains(errOut, "elect: elect sim: panic: assignment to entry in nil map (a bug of elect or of the algorithm") {
+		!strings.Contains(errOut, "elect: elect sim: panic: test-broken-build builds no node: in the algorithm's code, outside its machines' calls (a bug of the algorithm, at github.com/electgo/elect/internal/broken.init.0.func1 (broken.go:") {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
 }

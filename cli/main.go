@@ -30,10 +30,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/electgo/elect/internal/blame"
+	"github.com/electgo/elect/sim"
 )
 
 // Exit statuses of every command.
@@ -108,15 +110,30 @@ func oneLine(msg string) string {
 
 // guardAll makes a panic in any command an error (exit 1) with its stack on
 // stderr, not the runtime's exit 2, which reads as violations found. A
-// panic is a bug: elect's, or that of an algorithm a user registered.
+// machine's panic during a run never comes here: the driver reports it as
+// a violation. What comes is elect's own bug (an internal error), or an
+// algorithm's outside its machines' calls (its Build), and the message
+// says which.
 func guardAll(cmd *cobra.Command) {
 	if run := cmd.RunE; run != nil {
 		cmd.RunE = func(c *cobra.Command, args []string) (err error) {
 			defer func() {
-				if v := recover(); v != nil {
-					fmt.Fprintf(c.ErrOrStderr(), "elect %s panicked:\n%s", c.Name(), debug.Stack())
-					err = fmt.Errorf("%s: panic: %v (a bug of elect or of the algorithm: the stack is above)", c.CommandPath(), v)
+				v := recover()
+				if v == nil {
+					return
 				}
+				var p *blame.Panic
+				if ie, ok := v.(*sim.InternalError); ok {
+					p = ie.Panic
+				} else {
+					p = blame.Recovered(v)
+				}
+				fmt.Fprintf(c.ErrOrStderr(), "elect %s panicked:\n%s", c.Name(), p.Stack)
+				whose := "an internal error of elect (a bug of elect, not of the algorithm)"
+				if p.Theirs {
+					whose = "in the algorithm's code, outside its machines' calls (a bug of the algorithm, at " + p.Frames[0] + ")"
+				}
+				err = fmt.Errorf("%s: panic: %v: %s; the stack is above", c.CommandPath(), p.Value, whose)
 			}()
 			return run(c, args)
 		}

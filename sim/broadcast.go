@@ -76,6 +76,7 @@ func (e *Engine) deliverBroadcast(ev event) {
 			continue
 		}
 		e.emitMsg(trace.Delivered, to, from, m, 0)
+		e.call = calling{kind: callReceive, msg: m}
 		nd.m.Receive(e.point(k), m)
 		e.noteStatus()
 	}

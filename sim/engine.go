@@ -80,6 +80,9 @@ type Result struct {
 	// Crashes are the nodes the run crashed, and when, in order: what a
 	// scenario's "crash: leader" struck, for the run's story.
 	Crashes []CrashAt
+	// Panic, when set, is the machine's panic that ended the run (the
+	// Panicked event before the End): the algorithm's bug.
+	Panic *Panic
 }
 
 // CrashAt is a node crashed at a moment of the run.
@@ -182,6 +185,7 @@ type Engine struct {
 	// one in flight, so that no receiver sees another's changes.
 	received algo.Message
 	env      env
+	call     calling // the machine call under way (panic.go)
 	ev       trace.Event
 	hash     trace.Hasher
 	stats    Stats
@@ -454,6 +458,18 @@ func (e *Engine) Run() Result {
 		}
 	}
 	e.announce()
+	p := e.guarded(e.steps)
+	quiescent := p == nil && e.q.len() == 0 && e.beyond == 0
+	if !quiescent && p == nil {
+		e.now = int64(e.cfg.Duration)
+	}
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.End, Peer: algo.None, Quiescent: quiescent})
+	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum(), Crashes: e.crashes, Panic: p}
+}
+
+// steps runs the run's events: the boot, then the queue until it is empty
+// or past the limit.
+func (e *Engine) steps() {
 	for i := range e.cfg.Timeline {
 		a := &e.cfg.Timeline[i]
 		if a.At == 0 && (a.Kind == CrashOn || a.Kind == Corrupt) {
@@ -475,7 +491,6 @@ func (e *Engine) Run() Result {
 		defer e.feed.close() // whatever happens from here, even at the first change
 	}
 	e.startMotion()
-	limit := int64(e.cfg.Duration)
 	for e.q.len() > 0 { // every event queued is within the limit (schedule)
 		ev := e.q.pop()
 		if nx := e.q.next(); nx != nil {
@@ -496,12 +511,6 @@ func (e *Engine) Run() Result {
 			e.move()
 		}
 	}
-	quiescent := e.q.len() == 0 && e.beyond == 0
-	if !quiescent {
-		e.now = limit
-	}
-	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.End, Peer: algo.None, Quiescent: quiescent})
-	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum(), Crashes: e.crashes}
 }
 
 // schedule queues an event, unless it falls after the end of the run
@@ -585,6 +594,7 @@ func (e *Engine) noteStatus() {
 	if nd.m == nil {
 		return
 	}
+	e.call.kind = callStatus
 	s := nd.m.Status()
 	if s != nd.status {
 		nd.status = s
@@ -627,7 +637,7 @@ func (e *Engine) transmit(m *algo.Message, to algo.NodeID) {
 
 // badType panics: kept apart from transmit, which every message runs.
 func (e *Engine) badType(m *algo.Message) {
-	panic(fmt.Sprintf("%s node %d sent message type %d, which its Messages (%d types) does not name", e.alg.Name, m.From, m.Type, len(e.alg.Messages)))
+	panic(machineFault(fmt.Sprintf("%s node %d sent message type %d, which its Messages (%d types) does not name", e.alg.Name, m.From, m.Type, len(e.alg.Messages))))
 }
 
 // diesOn crashes node to if it is armed to die at a message of type t
@@ -686,6 +696,7 @@ func (e *Engine) deliver(ev event) {
 		e.drop(m.From, to, m, trace.LinkBroke)
 	} else {
 		e.emitMsg(trace.Delivered, to, m.From, m, 0)
+		e.call = calling{kind: callReceive, msg: m}
 		nd.m.Receive(e.point(ev.node), m)
 		e.noteStatus()
 	}
@@ -706,6 +717,7 @@ func (e *Engine) fire(ev event) {
 	}
 	e.stats.Timers++
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.TimerFired, Node: nd.id, Peer: algo.None, Timer: algo.Timer(ev.slot)})
+	e.call = calling{kind: callTimer, timer: algo.Timer(ev.slot)}
 	nd.m.Timer(e.point(ev.node), algo.Timer(ev.slot))
 	e.noteStatus()
 }

@@ -31,14 +31,17 @@ func (e *Engine) boot(v algo.NodeID, mode bootMode) {
 	env := e.at(v)
 	switch mode {
 	case bootStart:
+		e.call = calling{kind: callStart}
 		nd.m.Start(env)
 	case bootRestart:
+		e.call = calling{kind: callRestart}
 		nd.m.Restart(env)
 	case bootRecover:
+		e.call = calling{kind: callRecover}
 		if err := nd.m.Recover(env, e.saved[e.slot[v]]); err != nil {
 			// The bytes came from the same machine's Save: failing to read
 			// them back is a bug in the algorithm, not a condition to model.
-			panic(fmt.Sprintf("sim: %s node %d cannot recover its own saved state: %v", e.alg.Name, v, err))
+			panic(machineFault(fmt.Sprintf("%s node %d cannot recover its own saved state: %v", e.alg.Name, v, err)))
 		}
 	}
 	e.noteStatus()
@@ -47,6 +50,7 @@ func (e *Engine) boot(v algo.NodeID, mode bootMode) {
 // elect asks live node v to start an election.
 func (e *Engine) elect(v algo.NodeID) {
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
+	e.call = calling{kind: callElect}
 	e.node(v).m.Elect(e.at(v))
 	e.noteStatus()
 }
@@ -208,11 +212,13 @@ func (e *Engine) setLink(k topo.Edge, up, moved bool) {
 }
 
 func (e *Engine) neighborUp(v, u algo.NodeID) {
+	e.call = calling{kind: callNeighborUp, peer: u}
 	e.node(v).m.NeighborUp(e.at(v), u)
 	e.noteStatus()
 }
 
 func (e *Engine) neighborDown(v, u algo.NodeID) {
+	e.call = calling{kind: callNeighborDown, peer: u}
 	e.node(v).m.NeighborDown(e.at(v), u)
 	e.noteStatus()
 }
@@ -226,6 +232,8 @@ func (e *Engine) crash(v algo.NodeID) {
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.Crashed, Node: v, Peer: algo.None})
 	e.crashes = append(e.crashes, CrashAt{At: time.Duration(e.now), Node: v})
 	k := e.slot[v]
+	e.call = calling{kind: callSave}
+	e.at(v)
 	e.saved[k] = nd.m.Save()
 	nd.m = nil
 	nd.alive = false

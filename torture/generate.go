@@ -86,11 +86,9 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 		s.Values = sim.Values{Mode: sim.ValueRandom}
 	}
 	s.Params = params(a, n, rng)
+	// Faults and random graphs leave pieces no initiator reaches: the
+	// checker does not expect them to elect (check.ExpectInitiated).
 	s.Initiators = initiators(a, n, rng)
-	if !a.Model.Spontaneous {
-		// Faults and random graphs leave pieces no initiator reaches.
-		s.Unelected = scenario.Uninitiated
-	}
 	s.Delay = delay(rng)
 	if a.Model.BoundedDelay && !f.Late {
 		// In time for the timeouts: at most a quarter of the shortest.

@@ -17,11 +17,18 @@ func TestPanicIsAFailure(t *testing.T) {
 	if rep.Runs != 5 || len(rep.Failures) == 0 || rep.ByProperty["panic"] != len(rep.Failures) {
 		t.Fatalf("%d runs, %d failures, by property %v: want every failure a panic", rep.Runs, len(rep.Failures), rep.ByProperty)
 	}
-	_, sum := rep.Failures[0].Smallest()
-	if v := sum.Violations[0]; !strings.Contains(v.Reason, "assignment to entry in nil map") || !strings.Contains(v.Reason, "internal/broken/broken.go") {
-		t.Errorf("reason %q: want the panic and where it happened", v.Reason)
+	s, sum := rep.Failures[0].Smallest()
+	v := sum.Violations[0]
+	for _, want := range []string{"panicked in Receive of flood from ", "assignment to entry in nil map", "internal/broken.(*node).Receive (broken.go:"} {
+		if !strings.Contains(v.Reason, want) {
+			t.Errorf("reason %q: want %q (the call, the panic and where it happened)", v.Reason, want)
+		}
 	}
-	if s, _ := rep.Failures[0].Smallest(); size(s) > 3 {
-		t.Errorf("shrunk to %d nodes, want at most 3", size(s))
+	if n := size(s); n < 2 || n > 3 || sum.Nodes != n {
+		t.Errorf("shrunk to %d nodes (summary: %d), want 2 or 3: the smallest network that delivers a flood", n, sum.Nodes)
+	}
+	// The scenario written reproduces the panic.
+	if again, err := run(s); err != nil || again.ViolationCount != 1 || again.Violations[0].Reason != v.Reason {
+		t.Errorf("the shrunk scenario again: %v, %+v; want the same panic", err, again)
 	}
 }

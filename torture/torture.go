@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/blame"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
 )
 
 // Config is one fuzzing campaign against one algorithm.
@@ -145,29 +146,27 @@ func Fails(s *scenario.Scenario) bool {
 	return err == nil && sum.ViolationCount > 0
 }
 
-// run runs s. A panic is the algorithm's bug (the simulator's own are
-// caught by its tests), so it is a failure like a violation: its summary
-// holds one violation of property "panic" naming where it happened, and
-// the campaign goes on.
+// run runs s. A machine's panic during the run is a violation of its
+// summary (the simulator recovers it: property "panic"), shrunk like any
+// other. A panic of the algorithm's code outside its machines' calls (its
+// Build) is a failure too: its summary holds one violation of property
+// "panic" naming where it happened, and the campaign goes on. elect's own
+// panics (an internal error) go on up.
 func run(s *scenario.Scenario) (sum *metrics.Summary, err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			where := ""
-			lines := strings.Split(string(debug.Stack()), "\n")
-			for i := 1; i+1 < len(lines); i += 2 {
-				// Frames come as a function and its file: the first outside
-				// the runtime and the drivers is the algorithm's.
-				fn, file := lines[i], strings.TrimSpace(lines[i+1])
-				if !strings.HasPrefix(fn, "runtime") && !strings.HasPrefix(fn, "panic(") && !strings.HasPrefix(fn, "github.com/electgo/elect/sim.") &&
-					!strings.HasPrefix(fn, "github.com/electgo/elect/runner.") && !strings.HasPrefix(fn, "github.com/electgo/elect/torture.") {
-					file, _, _ = strings.Cut(file, " +")
-					where = fmt.Sprintf(" in %s at %s", fn, file)
-					break
-				}
-			}
-			v := metrics.Violation{Property: "panic", Reason: fmt.Sprintf("the run panicked: %v%s", r, where)}
-			sum, err = &metrics.Summary{Algorithm: s.Algorithm, Seed: s.Seed, Violations: []metrics.Violation{v}, ViolationCount: 1}, nil
+		r := recover()
+		if r == nil {
+			return
 		}
+		if _, ok := r.(*sim.InternalError); ok {
+			panic(r)
+		}
+		p := blame.Recovered(r)
+		if !p.Theirs {
+			panic(&sim.InternalError{Panic: p})
+		}
+		v := metrics.Violation{Property: "panic", Reason: fmt.Sprintf("the run panicked: %v; at %s", r, strings.Join(p.Frames, " < "))}
+		sum, err = &metrics.Summary{Algorithm: s.Algorithm, Seed: s.Seed, Violations: []metrics.Violation{v}, ViolationCount: 1}, nil
 	}()
 	return runner.Run(s, runner.Options{})
 }

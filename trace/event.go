@@ -44,6 +44,11 @@ const (
 	// Reported is something a machine detected and reported (Env.Report):
 	// Text says what.
 	Reported
+	// Panicked is a machine's panic, which the driver recovered: Text says
+	// in which call (the input it was handed), the panic's value and the
+	// frames of the algorithm's code. It is a violation of the
+	// specification, and the run ends with it (an End follows).
+	Panicked
 	numKinds
 )
 
@@ -51,8 +56,11 @@ var kindNames = [...]string{
 	NodeAdded: "node", LinkUp: "link_up", LinkDown: "link_down", Crashed: "crash",
 	Restarted: "restart", Recovered: "recover", ElectCalled: "elect", Sent: "send",
 	Delivered: "deliver", Dropped: "drop", TimerFired: "timer", StatusChanged: "status",
-	ValueChanged: "value", End: "end", Reported: "report",
+	ValueChanged: "value", End: "end", Reported: "report", Panicked: "panic",
 }
+
+// HasText says events of kind k carry a Text.
+func (k Kind) HasText() bool { return k == Reported || k == Panicked }
 
 func (k Kind) String() string {
 	if k < numKinds {
@@ -102,7 +110,7 @@ type Event struct {
 	// Quiescent is set on End when no event was left to run: the final state
 	// is permanent.
 	Quiescent bool
-	// Text is what a Reported event says.
+	// Text is what a Reported or Panicked event says.
 	Text string
 }
 
@@ -125,6 +133,9 @@ type Header struct {
 	Initiators           []algo.NodeID `json:"initiators,omitempty"`
 	Unelected            []algo.NodeID `json:"unelected,omitempty"`
 	UnelectedUninitiated bool          `json:"unelected_uninitiated,omitempty"`
+	// Expect names which components had to elect (check.Config.Expect:
+	// "every-component"); empty for the default.
+	Expect string `json:"expect,omitempty"`
 	// Mobility, RangeM and Duration say how the nodes of a mobile run moved
 	// (the spec, the radio range and the run's length, from which the same
 	// seed rebuilds every node's track): what a picture of the run needs.

@@ -69,7 +69,7 @@ func (h *Hasher) Add(e *Event) {
 		if e.Quiescent {
 			h.word(1)
 		}
-	case Reported:
+	case Reported, Panicked:
 		h.bytes([]byte(e.Text))
 	}
 }

@@ -128,6 +128,11 @@ func TestHasherEveryField(t *testing.T) {
 		{Event{At: 5, Kind: Reported, Node: 3, Peer: algo.None, Text: "died in gathering"}, []mutation{
 			{"Text", func(e *Event) { e.Text = "died in confirmation" }},
 			{"Text empty", func(e *Event) { e.Text = "" }},
+			{"Kind", func(e *Event) { e.Kind = Panicked }},
+		}},
+		{Event{At: 5, Kind: Panicked, Node: 3, Peer: algo.None, Text: "in Timer of timer 1: boom"}, []mutation{
+			{"Text", func(e *Event) { e.Text = "in Timer of timer 2: boom" }},
+			{"Kind", func(e *Event) { e.Kind = Reported }},
 		}},
 		{withPeers(Event{At: 5, Kind: Sent, Node: 3, Peer: 4}), append(msg, mutation{"Kind", func(e *Event) { e.Kind = Delivered }})},
 		{withPeers(Event{At: 5, Kind: Delivered, Node: 4, Peer: 3}), append(msg, mutation{"Kind", func(e *Event) { e.Kind = Sent }})},

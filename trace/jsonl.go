@@ -102,7 +102,7 @@ func (tw *Writer) Observe(e *Event) {
 	case End:
 		b = append(b, `,"quiescent":`...)
 		b = strconv.AppendBool(b, e.Quiescent)
-	case Reported:
+	case Reported, Panicked:
 		b = append(b, `,"text":`...)
 		b = appendJSONString(b, e.Text)
 	}
@@ -456,7 +456,7 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 		e.Status.Index = idx
 	case End:
 		e.Quiescent = j.Quiescent
-	case Reported:
+	case Reported, Panicked:
 		e.Text = j.Text
 	}
 	return nil

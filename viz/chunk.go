@@ -109,7 +109,7 @@ func (c *chunkBuilder) add(e *trace.Event) {
 		}
 	case trace.TimerFired:
 		a = int32(e.Timer)
-	case trace.Reported:
+	case trace.Reported, trace.Panicked:
 		a = int32(len(c.text))
 		c.text = append(c.text, e.Text)
 	case trace.End:
@@ -290,7 +290,7 @@ func decodeChunk(b []byte) ([]chunkEvent, error) {
 	for i := range out {
 		out[i] = chunkEvent{ns: f64(0, i), b: f64(1, i), node: i32(0, i), peer: i32(1, i), a: i32(2, i), c: i32(3, i),
 			kind: trace.Kind(u8(0, i)), flag: u8(1, i)}
-		if out[i].kind == trace.Reported && int(out[i].a) < len(text) && out[i].a >= 0 {
+		if out[i].kind.HasText() && int(out[i].a) < len(text) && out[i].a >= 0 {
 			out[i].text = text[out[i].a]
 		}
 	}
@@ -349,6 +349,8 @@ func (e *chunkEvent) describe(types []string) string {
 		return fmt.Sprintf("%s, leader %d", state, e.a)
 	case trace.Reported:
 		return "reports: " + e.text
+	case trace.Panicked:
+		return "panicked " + e.text
 	}
 	return e.kind.String()
 }

@@ -324,7 +324,7 @@ func (x *Index) history(v, before int) (nodeHistory, error) {
 					m.What = e.describe(x.header.Messages)
 					h.Messages = append(h.Messages, m)
 				}
-			case trace.StatusChanged, trace.Crashed, trace.Restarted, trace.Recovered, trace.ElectCalled, trace.Reported:
+			case trace.StatusChanged, trace.Crashed, trace.Restarted, trace.Recovered, trace.ElectCalled, trace.Reported, trace.Panicked:
 				if len(h.Changes) < historyChanges {
 					m.What = e.describe(x.header.Messages)
 					h.Changes = append(h.Changes, m)

@@ -29,7 +29,7 @@ type mark struct {
 	N    int     `json:"n"`
 }
 
-// marks finds on the timeline every crash, restart, recovery, report,
+// marks finds on the timeline every crash, restart, recovery, report, panic,
 // election started, leader elected, message lost (a loss burst shows as
 // marks close together, merged), cut (links going down at one instant,
 // not by movement: a partition) and heal (links coming back at one
@@ -72,6 +72,9 @@ func (m *marks) see(e *trace.Event, s *runState) {
 	case trace.Reported:
 		text := e.Text
 		m.add(e.At, "report", func() string { return fmt.Sprintf("node %d reports: %s", v, text) })
+	case trace.Panicked:
+		text := e.Text
+		m.add(e.At, "panic", func() string { return fmt.Sprintf("node %d panicked %s", v, text) })
 	case trace.LinkDown, trace.LinkUp:
 		if !e.Moved && e.At > 0 {
 			m.run.kind, m.run.at = e.Kind, e.At

@@ -40,13 +40,14 @@ const (
 	ElectLeader            // an initiator stays in Elect naming a leader
 	Undeclared             // sends a message type that Messages does not name
 	Hypercube              // needs a network no tool of elect makes
+	Build                  // its Build panics: it builds no node
 )
 
 // Names are the registered names of the doubles, by Bug.
 var Names = []string{None: "test-flood", Least: "test-broken-least", NoIndex: "test-broken-noindex", Stuck: "test-broken-stuck",
 	TwoLeaders: "test-broken-two-leaders", Random: "test-broken-random", PanicParam: "test-broken-param", Panic: "test-broken-panic",
 	ElectLeader: "test-broken-elect-leader", Undeclared: "test-broken-undeclared",
-	Hypercube: "test-broken-hypercube"}
+	Hypercube: "test-broken-hypercube", Build: "test-broken-build"}
 
 func init() {
 	for b, name := range Names {
@@ -58,6 +59,9 @@ func init() {
 			Messages: []string{Flood: "flood"},
 			Model:    algo.Model{FIFO: true},
 			Build: func(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
+				if bug == Build {
+					panic("test-broken-build builds no node")
+				}
 				if bug == PanicParam {
 					// The bug: no check, and a conversion that cannot fail.
 					fanout := map[string]int{"all": 0, "1": 1}[p["fanout"]]

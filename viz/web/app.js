@@ -243,7 +243,7 @@ class Model {
     if (kind === 'send' || kind === 'deliver' || kind === 'drop') e.msg = { type: this.types[ch.a[j]] };
     if (kind === 'status') { e.leader = ch.a[j]; e.state = this.states[ch.flag[j]]; e.index = [ch.b[j], ch.c[j]]; }
     if (kind === 'node' || kind === 'value') e.value = ch.b[j];
-    if (kind === 'report') e.text = ch.text[ch.a[j]];
+    if (kind === 'report' || kind === 'panic') e.text = ch.text[ch.a[j]];
     return e;
   }
 
@@ -447,7 +447,7 @@ class View {
   }
 
   // marks puts on the timeline the index's marks (every crash, restart,
-  // recovery, partition, heal, message lost, report, election started and
+  // recovery, partition, heal, message lost, report, panic, election started and
   // leader elected), those of a kind close together as one; a click goes
   // there.
   marks() {
