@@ -148,7 +148,18 @@ func RangeForDegree(deg float64, n int, w, h float64) float64 {
 // accepted forms when the kind is unknown. Specs beyond MaxNodes nodes or
 // (expected) MaxEdges edges are refused.
 func Parse(spec string, nodes int) (Spec, error) {
-	p := parser{spec: spec, nodes: nodes}
+	return parser{spec: spec, nodes: nodes, given: nodes != 0}.run()
+}
+
+// ParseNodes is Parse for a node count that was given on its own (a --nodes
+// flag), where Parse reads 0 as none given: a count below what the family
+// needs is refused, naming that need ("ring needs at least 3 nodes"), and
+// grid, layered and file refuse any count, 0 too.
+func ParseNodes(spec string, nodes int) (Spec, error) {
+	return parser{spec: spec, nodes: nodes, given: true}.run()
+}
+
+func (p parser) run() (Spec, error) {
 	s, err := p.parse()
 	if err != nil {
 		return Spec{}, p.wrap(err)
@@ -162,10 +173,12 @@ func Parse(spec string, nodes int) (Spec, error) {
 type parser struct {
 	spec  string
 	nodes int
+	given bool // nodes was given, even as 0 (ParseNodes)
+	kind  Kind
 }
 
 func (p *parser) wrap(err error) error {
-	if p.nodes != 0 {
+	if p.given {
 		return fmt.Errorf("topology %q (nodes=%d): %w", p.spec, p.nodes, err)
 	}
 	return fmt.Errorf("topology %q: %w", p.spec, err)
@@ -182,6 +195,7 @@ func (p *parser) parse() (Spec, error) {
 	head, rest, hasRest := strings.Cut(text, ":")
 	kind := Kind(strings.ToLower(strings.TrimSpace(head)))
 	s := Spec{Kind: kind}
+	p.kind = kind
 
 	switch kind {
 	case KindFile:
@@ -189,7 +203,7 @@ func (p *parser) parse() (Spec, error) {
 		if s.Path == "" {
 			return s, fmt.Errorf("missing PATH; expected file:PATH")
 		}
-		if p.nodes != 0 {
+		if p.given {
 			return s, fmt.Errorf("nodes=%d given, but file takes its node count from the file (largest id + 1, or its \"nodes K\" line)", p.nodes)
 		}
 		return s, nil
@@ -229,7 +243,7 @@ func (p *parser) parse() (Spec, error) {
 		}
 		s.N, err = p.count(part, form)
 	case KindGrid:
-		if p.nodes != 0 {
+		if p.given {
 			return s, fmt.Errorf("nodes=%d given, but grid takes its node count from WxH", p.nodes)
 		}
 		if err := need(1, 1, "WxH"); err != nil {
@@ -238,7 +252,7 @@ func (p *parser) parse() (Spec, error) {
 		s.W, s.H, err = parseGridSize(parts[0])
 		s.N = s.W * s.H
 	case KindLayered:
-		if p.nodes != 0 {
+		if p.given {
 			return s, fmt.Errorf("nodes=%d given, but layered takes its node count from L (3*(2^L-1) nodes)", p.nodes)
 		}
 		if err := need(1, 1, "level count L"); err != nil {
@@ -295,6 +309,13 @@ func (p *parser) parse() (Spec, error) {
 // count resolves the node count of a family that takes one, from its part of
 // the spec and the nodes override.
 func (p *parser) count(part, form string) (int, error) {
+	if least := minNodes(p.kind); p.given && p.nodes < least {
+		noun := "nodes"
+		if least == 1 {
+			noun = "node"
+		}
+		return 0, fmt.Errorf("%s needs at least %d %s, got %d", p.kind, least, noun, p.nodes)
+	}
 	part = strings.TrimSpace(part)
 	if part == "" {
 		if p.nodes > 0 {
@@ -310,6 +331,18 @@ func (p *parser) count(part, form string) (int, error) {
 		return p.nodes, nil
 	}
 	return n, nil
+}
+
+// minNodes is the fewest nodes a family that takes a node count is built
+// with: a ring closes on three, a ba graph needs M < N with M >= 1.
+func minNodes(k Kind) int {
+	switch k {
+	case KindRing:
+		return 3
+	case KindBA:
+		return 2
+	}
+	return 1
 }
 
 // parsePosInt parses a positive decimal integer of at most MaxNodes; what

@@ -159,6 +159,37 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// ParseNodes takes a count given on its own at its word, 0 included: it
+// says what the family needs rather than "missing node count".
+func TestParseNodes(t *testing.T) {
+	for _, c := range []struct {
+		spec  string
+		nodes int
+		want  string // in the error; "" for none
+	}{
+		{"ring", 0, `topology "ring" (nodes=0): ring needs at least 3 nodes, got 0`},
+		{"ring:5", 0, "ring needs at least 3 nodes, got 0"},
+		{"ring", 2, "ring needs at least 3 nodes, got 2"},
+		{"line", 0, "line needs at least 1 node, got 0"},
+		{"geometric::250", 0, "geometric needs at least 1 node, got 0"},
+		{"ba::1", 1, "ba needs at least 2 nodes, got 1"},
+		{"grid:3x4", 0, "nodes=0 given, but grid takes its node count from WxH"},
+		{"layered:2", 0, "nodes=0 given, but layered takes its node count"},
+		{"file:x.txt", 0, "nodes=0 given, but file takes its node count"},
+		{"line", -2, "nodes=-2 is negative"},
+		{"ring", 3, ""},
+		{"line:9", 1, ""},
+	} {
+		s, err := ParseNodes(c.spec, c.nodes)
+		switch {
+		case c.want == "" && (err != nil || s.N != c.nodes):
+			t.Errorf("ParseNodes(%q, %d) = %+v, %v; want %d nodes", c.spec, c.nodes, s, err, c.nodes)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("ParseNodes(%q, %d) error %v, want one holding %q", c.spec, c.nodes, err, c.want)
+		}
+	}
+}
+
 // geometric:N:dDEG picks the range that gives DEG neighbours on average; it
 // round-trips in that form, follows the nodes override, and the graphs it
 // builds have about that mean degree (a little less: border nodes have
