@@ -36,8 +36,35 @@ type Delay struct {
 var DefaultDelay = Delay{Kind: Constant, A: time.Millisecond}
 
 // ParseDelay reads constant:D, uniform:MIN:MAX or exponential:MEAN. A bare
-// duration means constant.
+// duration means constant. Durations take a unit: a delay written with bare
+// numbers ("5", "uniform:1:5") is refused with the same delay in
+// milliseconds as the likely meaning.
 func ParseDelay(s string) (Delay, error) {
+	d, err := parseDelay(s)
+	if err != nil {
+		if guess, ok := inMilliseconds(s); ok {
+			if _, gerr := parseDelay(guess); gerr == nil {
+				return Delay{}, fmt.Errorf("invalid delay %q: a duration needs a unit: did you mean %s?", s, guess)
+			}
+		}
+	}
+	return d, err
+}
+
+// inMilliseconds is s with "ms" after each of its parts that is a bare
+// number other than 0 (which needs no unit); false when there is none.
+func inMilliseconds(s string) (string, bool) {
+	parts := strings.Split(strings.TrimSpace(s), ":")
+	changed := false
+	for i, p := range parts {
+		if t := strings.TrimSpace(p); t != "" && strings.Trim(t, "0123456789.") == "" && strings.Trim(t, "0.") != "" {
+			parts[i], changed = t+"ms", true
+		}
+	}
+	return strings.Join(parts, ":"), changed
+}
+
+func parseDelay(s string) (Delay, error) {
 	parts := strings.Split(strings.TrimSpace(s), ":")
 	bad := func(why string) (Delay, error) {
 		return Delay{}, fmt.Errorf("invalid delay %q: %s (want constant:D, uniform:MIN:MAX or exponential:MEAN)", s, why)
