@@ -157,7 +157,7 @@ reason; on Linux they are killed if it dies.`,
 	fl.IntVar(&f.nodes, "nodes", 0, "number of nodes, 1 to 200 (default 5, or what --topology or the script says)")
 	fl.StringVar(&f.values, "values", "id", "node values: id (value = id), random (drawn with --seed), or a list V0,V1,... of one per node")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of random values and random topologies")
-	fl.StringVar(&f.topology, "topology", "complete", "who lists whom as a peer: complete, line, ring, star, grid:WxH, tree, ... (elect sim's specs; N from --nodes)")
+	fl.StringVar(&f.topology, "topology", "complete", "who lists whom as a peer: complete, line, ring, star, grid:WxH, tree, ... (elect sim's specs; N from --nodes); by default complete, or the network the algorithm's model needs (a ring for chang-roberts)")
 	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one, yours too (elect algos lists them); one written for a ring needs --topology ring")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable), e.g. heartbeat=200ms")
 	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")
@@ -243,9 +243,17 @@ func (f *clusterFlags) config(cmd *cobra.Command) (*clusterConfig, error) {
 	case s != nil && s.Nodes > 0:
 		nodes, nodesFrom = s.Nodes, "nodes"
 	}
-	spec := f.topology
+	spec, picked := f.topology, false
 	if s != nil && s.Topology != "" && !fl.Changed("topology") {
 		spec = s.Topology
+	} else if !fl.Changed("topology") {
+		// The default, complete, is not what a ring algorithm runs on:
+		// take the family its model needs, when topo knows it.
+		if a, err := algo.Lookup(cfg.algo); err == nil && a.Model.Topology != "" && a.Model.Topology != spec {
+			if _, err := topo.Parse(a.Model.Topology, 3); err == nil {
+				spec, picked = a.Model.Topology, true
+			}
+		}
 	}
 	seed := f.seed
 	if s != nil && s.Seed != nil && !fl.Changed("seed") {
@@ -273,6 +281,9 @@ func (f *clusterFlags) config(cmd *cobra.Command) (*clusterConfig, error) {
 		return nil, err
 	}
 	cfg.nodes, cfg.graph, cfg.topoName = g.N(), g, name
+	if picked {
+		fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: %s needs a %s network (Model.Topology): the cluster is %s (--topology chooses another)\n", cfg.algo, spec, name)
+	}
 	if cfg.poll == 0 {
 		cfg.poll = 50 * time.Millisecond
 		if cfg.nodes > 20 {

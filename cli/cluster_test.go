@@ -411,7 +411,7 @@ var badScripts = []struct {
 	{"nodes: 3\ncolour: blue\nsteps: []\n", nil, `s.yaml:2:1: unknown field "colour" (known: nodes, algorithm, params, hello, hello_loss, values, seed, topology, initiators, crash_on, corrupt, steps)`},
 	{"nodes: 3\n", nil, `s.yaml:1:1: missing "steps" (a list of steps like {at: 2s, kill: 7})`},
 	{"nodes: 3\nsteps:\n\t- {kill: 1}\n", nil, `s.yaml:3: invalid YAML: found character that cannot start any token (YAML indents with spaces, not tabs)`},
-	{"nodes: 4\nalgorithm: chang-roberts\nsteps: []\n", nil, `s.yaml:2:12: algorithm: algorithm chang-roberts needs a ring of 3 or more nodes: node 0 of 4 has 3 peers`},
+	{"nodes: 4\nalgorithm: chang-roberts\ntopology: complete\nsteps: []\n", nil, `s.yaml:2:12: algorithm: algorithm chang-roberts needs a ring of 3 or more nodes: node 0 of 4 has 3 peers`},
 	{"nodes: 4\nalgorithm: ring\ntopology: ring\ncrash_on: {node: 2, message: gathering}\nsteps: []\n", nil, `s.yaml:4:11: crash_on: node 2: algorithm ring has no message "gathering" (it has gather, confirm)`},
 	{"nodes: 4\ncrash_on: {node: 7, message: election}\nsteps: []\n", nil, `s.yaml:2:11: crash_on: node 7 is out of range: the cluster has nodes 0..3`},
 	{"nodes: 4\ncrash_on: {node: 1}\nsteps: []\n", nil, `s.yaml:2:11: crash_on: want {node: N, message: TYPE}: both fields`},
