@@ -20,6 +20,13 @@ type Param struct {
 	// it stands for the run's initiators (Algorithm.Initiators). The
 	// machine must not read it.
 	Initiators bool
+	// Boot marks the parameter in which the machines of a spontaneous
+	// algorithm read the nodes that start an election at boot (a node set):
+	// they start it in their Start, as their documents have every node do,
+	// so the driver asks none of them to elect and hands them the run's
+	// initiators here instead (WithBoot). A value given for it directly is
+	// a deprecated way to name the run's initiators (CheckBoot).
+	Boot bool
 }
 
 // Params are resolved parameters: every declared name has a value.
@@ -58,6 +65,58 @@ func (a *Algorithm) Resolve(raw map[string]string) (Params, error) {
 		}
 	}
 	return p, nil
+}
+
+// bootParam returns the parameter marked Boot, or nil.
+func (a *Algorithm) bootParam() *Param {
+	for i := range a.Params {
+		if a.Params[i].Boot {
+			return &a.Params[i]
+		}
+	}
+	return nil
+}
+
+// WithBoot returns raw with set, the initiators a run names (the
+// scenario's initiators field, --initiators; empty when it names none),
+// written into a's boot parameter (Param.Boot), for Resolve: a copy, or raw
+// itself when set is empty or a has no such parameter.
+func (a *Algorithm) WithBoot(raw map[string]string, set string) map[string]string {
+	d := a.bootParam()
+	if d == nil || set == "" {
+		return raw
+	}
+	out := make(map[string]string, len(raw)+1)
+	for k, v := range raw {
+		out[k] = v
+	}
+	out[d.Name] = set
+	return out
+}
+
+// CheckBoot checks set, the initiators that a run of a spontaneous
+// algorithm names (empty when it names none), whose nodes start their boot
+// elections in Start (WithBoot hands set to them). A value given in raw for
+// the boot parameter is a deprecated alias of set: note then says so, and
+// the two must agree. An algorithm without a boot parameter elects at every
+// node, so set can only be all.
+func (a *Algorithm) CheckBoot(set string, raw map[string]string) (note string, err error) {
+	d := a.bootParam()
+	if d == nil {
+		if set != "" && set != "all" {
+			return "", fmt.Errorf("%s: every node elects at boot, as its document has it; it cannot be told which (the initiators can only be all)", a.Name)
+		}
+		return "", nil
+	}
+	v, given := raw[d.Name]
+	if !given {
+		return "", nil
+	}
+	note = fmt.Sprintf("%s parameter %s is deprecated: name the initiators with --initiators or the scenario's initiators field", a.Name, d.Name)
+	if set != "" && !sameNodeSet(set, v) {
+		return note, fmt.Errorf("initiators %q and %s parameter %s=%q disagree (the parameter is a deprecated alias: give only the initiators)", set, a.Name, d.Name, v)
+	}
+	return note, nil
 }
 
 func (a *Algorithm) paramNames() string {

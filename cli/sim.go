@@ -55,7 +55,7 @@ func (f *scenarioFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.delay, "delay", "", "link delay: constant:D, uniform:MIN:MAX or exponential:MEAN")
 	fl.Float64Var(&f.loss, "loss", 0, "probability that a message is lost, in [0, 1)")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable)")
-	fl.StringVar(&f.initiators, "initiators", "", "the nodes asked to elect at time 0: all, none, or a set like 0,3-5 (default: the algorithm's, node 0 for one that is not spontaneous)")
+	fl.StringVar(&f.initiators, "initiators", "", "the nodes that start an election at boot, and no other: all, none, or a set like 0,3-5 (0 is node 0 alone; default: the algorithm's, for elect's own node 0 for echo and ring and every node for the others; bully takes only all)")
 	fl.StringVar(&f.initiators, "initiator", "", "deprecated: --initiators")
 	fl.MarkHidden("initiator")
 	fl.StringVar(&f.unelected, "unelected", "", "nodes where no election is expected (a node set, or uninitiated: every component without an initiator): the checker does not fail their components for being unreached or unsettled at the end")

@@ -190,19 +190,33 @@ func moving(s *scenario.Scenario, spec topo.Spec, ms mobility.Spec, base string)
 
 // Initiators resolves the nodes that the driver asks to elect at time 0 in
 // a run of s on n nodes (algo.Algorithm.Initiators), with a note when the
-// scenario names them through a deprecated parameter.
+// scenario names them through a deprecated parameter. A spontaneous
+// algorithm's nodes start their elections at boot themselves, in Start:
+// the driver asks none of them, and the run's initiators reach them in
+// their parameters instead (Params, algo.Algorithm.CheckBoot).
 func Initiators(s *scenario.Scenario, a *algo.Algorithm, n int) ([]algo.NodeID, string, error) {
 	ids, note, err := a.Initiators(s.Initiators, s.Params, n)
+	if err == nil && a.Model.Spontaneous {
+		ids = nil
+		note, err = a.CheckBoot(s.Initiators, s.Params)
+	}
 	if err != nil {
 		fields := []string{"initiators"}
 		for _, p := range a.Params {
-			if p.Initiators {
+			if p.Initiators || p.Boot {
 				fields = append(fields, "params."+p.Name)
 			}
 		}
 		return nil, note, s.Blame(err, append(fields, "params")...)
 	}
 	return ids, note, nil
+}
+
+// Params resolves the parameters that the machines of a run of s are built
+// with: the scenario's, and the run's initiators for an algorithm whose
+// machines read them there (algo.Algorithm.WithBoot).
+func Params(s *scenario.Scenario, a *algo.Algorithm) (algo.Params, error) {
+	return a.Resolve(a.WithBoot(s.Params, s.Initiators))
 }
 
 // ParseUnelected reads the value of a scenario's unelected field (or
@@ -292,7 +306,7 @@ func Header(s *scenario.Scenario) (trace.Header, error) {
 	if err != nil {
 		return trace.Header{}, err
 	}
-	params, err := a.Resolve(s.Params)
+	params, err := Params(s, a)
 	if err != nil {
 		return trace.Header{}, err
 	}
@@ -317,7 +331,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	params, err := a.Resolve(s.Params)
+	params, err := Params(s, a)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/electgo/elect/trace"
 )
 
-// The algorithms whose start-up the upkeep's initiators parameter governs.
+// The algorithms whose start-up the upkeep's initiators govern.
 var upkept = []string{"vkt", "park"}
 
 // TestNonInitiatorAlone: a node no initiator can reach waits the timeout
@@ -37,8 +37,8 @@ func TestNonInitiatorAlone(t *testing.T) {
 					t.Fatal(err)
 				}
 				s := scenario.Default()
-				s.Algorithm, s.Topology = name, "file:"+path
-				s.Params = map[string]string{"initiators": c.initiators, "jitter": c.jitter}
+				s.Algorithm, s.Topology, s.Initiators = name, "file:"+path, c.initiators
+				s.Params = map[string]string{"jitter": c.jitter}
 				s.Delay = sim.DefaultDelay
 				s.Duration = 20 * time.Second
 				s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 10 * time.Second}
@@ -79,7 +79,7 @@ func (l *lone) Observe(e *trace.Event) {
 	}
 }
 
-// TestRestartStillElects: with initiators=0, a node that restarts after a
+// TestRestartStillElects: with initiators 0, a node that restarts after a
 // crash has no leader and elects, as the document says; one that recovers
 // its state resumes it, with no election and no Election sent.
 func TestRestartStillElects(t *testing.T) {
@@ -87,8 +87,7 @@ func TestRestartStillElects(t *testing.T) {
 		for _, kind := range []sim.ActionKind{sim.Restart, sim.Recover} {
 			t.Run(name+"/"+kind.String(), func(t *testing.T) {
 				s := scenario.Default()
-				s.Algorithm, s.Topology, s.Seed = name, "grid:5x5", 2
-				s.Params = map[string]string{"initiators": "0"}
+				s.Algorithm, s.Topology, s.Seed, s.Initiators = name, "grid:5x5", 2, "0"
 				s.Duration = 30 * time.Second
 				s.Check = scenario.Check{Stabilization: 5 * time.Second, Liveness: 15 * time.Second}
 				s.Events = []sim.Action{

@@ -5,11 +5,12 @@
 // leader than its own adopts it with no election; and the rule that a node
 // never follows a leader less valued than itself.
 //
-// It also holds who starts an election at boot (the parameter initiators):
-// every node by default, as in the documents; a node left out of the set
-// boots as a follower whose leader's heartbeats have stopped (Await): it
-// joins any election that reaches it, and elects only if none has reached it
-// by the timeout.
+// It also holds who starts an election at boot: the run's initiators, which
+// the driver writes into the parameter initiators (algo.Param.Boot); every
+// node by default, as in the documents. A node left out of the set boots as
+// a follower whose leader's heartbeats have stopped (Await): it joins any
+// election that reaches it, and elects only if none has reached it by the
+// timeout.
 package adhoc
 
 import (
@@ -33,7 +34,7 @@ var Params = []algo.Param{
 	{Name: "timeout", Default: "3s", Doc: "how long without a heartbeat before a node starts an election", Check: algo.CheckPositiveDuration},
 	{Name: "jitter", Default: "0s", Doc: "random backoff, up to this, before a node starts an election at boot or on a timeout (0: none, as in the documents)", Check: algo.CheckDuration},
 	{Name: "medium", Default: "unicast", Doc: "how Election, Leader and Heartbeat go out: unicast, one message to each neighbour (as in the documents), or broadcast, one transmission every neighbour hears (seed 000's proposal: UDP multicast, a radio); Acks go to the parent alone either way", Check: checkMedium},
-	{Name: "initiators", Default: "all", Doc: "the nodes that start an election at boot: all (as in the documents), or a set like 0 or 0,5-9; the others wait for one as a follower that lost its leader does, and elect only if none reaches them within the timeout (plus the jitter's backoff); a restart always elects", Check: algo.CheckNodeSet},
+	{Name: "initiators", Default: "all", Doc: "deprecated: use --initiators, the nodes that start an election at boot (all by default, as in the documents); the others wait for one as a follower that lost its leader does, and elect only if none reaches them within the timeout (plus the jitter's backoff); a restart always elects", Check: algo.CheckNodeSet, Boot: true},
 }
 
 // Config is the upkeep of one run.

@@ -31,12 +31,13 @@
 //     better leader's heartbeat adopts it: partitions merge with no
 //     election. A node never follows a leader less valued than itself.
 //   - At boot every node elects (line 7: it has no leader), unless the
-//     parameter initiators (all by default) leaves it out: such a node waits
-//     as a follower that lost its leader does, takes part in the first
-//     election that reaches it, adopts a leader it hears of, and elects only
-//     if nothing has reached it within the timeout (plus the jitter's
-//     backoff). With initiators=0 on a connected network start-up is one
-//     election.
+//     run's initiators (--initiators; every node by default) leave it out:
+//     such a node waits as a follower that lost its leader does, takes part
+//     in the first election that reaches it, adopts a leader it hears of,
+//     and elects only if nothing has reached it within the timeout (plus the
+//     jitter's backoff). The machine reads the initiators in the parameter
+//     initiators, where the driver writes them (algo.Param.Boot). With
+//     --initiators 0 on a connected network start-up is one election.
 //   - A restart is a node with no leader: it elects. A recovery resumes the
 //     saved leader, as a merge.
 //   - A node waiting for a leader that never comes (its source crashed)

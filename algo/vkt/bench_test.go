@@ -20,8 +20,8 @@ import (
 // settled on its most valued node.
 func scale(topology string, timeout, end time.Duration) *scenario.Scenario {
 	s := scenario.Default()
-	s.Algorithm, s.Topology, s.Seed = "vkt", topology, 1
-	s.Params = map[string]string{"initiators": "0", "heartbeat": "1h", "timeout": timeout.String(), "election_timeout": "1h"}
+	s.Algorithm, s.Topology, s.Seed, s.Initiators = "vkt", topology, 1, "0"
+	s.Params = map[string]string{"heartbeat": "1h", "timeout": timeout.String(), "election_timeout": "1h"}
 	s.Delay = sim.Delay{Kind: sim.Constant, A: 3 * time.Millisecond}
 	s.Duration = end
 	s.Check = scenario.Check{Stabilization: end, Liveness: end}

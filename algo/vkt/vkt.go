@@ -84,16 +84,18 @@
 //
 // # Initiators
 //
-// The document has every node elect at boot (III-A3). The parameter
-// initiators (all by default) names the nodes that do; the others boot with
-// no leader and wait for one as a follower whose heartbeats stopped does:
-// they join the first election that reaches them, adopt a leader whose
-// heartbeat or Leader reaches them, and if nothing reaches them within the
-// timeout (plus the jitter's backoff) they start an election themselves, so
-// that a node no initiator can reach still ends up leading its component.
-// With initiators=0 on a connected network that settles within the timeout,
-// start-up is one election: 2E-(n-1) Election, Ack and Leader messages. A
-// restart always elects; a recovery is unchanged.
+// The document has every node elect at boot (III-A3). The run's initiators
+// (--initiators; all by default) name the nodes that do, and the machine
+// reads them in the parameter initiators, where the driver writes them
+// (algo.Param.Boot). The others boot with no leader and wait for one as a
+// follower whose heartbeats stopped does: they join the first election that
+// reaches them, adopt a leader whose heartbeat or Leader reaches them, and
+// if nothing reaches them within the timeout (plus the jitter's backoff)
+// they start an election themselves, so that a node no initiator can reach
+// still ends up leading its component. With --initiators 0 on a connected
+// network that settles within the timeout, start-up is one election:
+// 2E-(n-1) Election, Ack and Leader messages. A restart always elects; a
+// recovery is unchanged.
 package vkt
 
 import (
