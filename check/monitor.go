@@ -50,6 +50,7 @@ import (
 	"fmt"
 	"github.com/electgo/elect/internal/hugemem"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -167,6 +168,7 @@ type compState struct {
 type nodeState struct {
 	value  int64
 	lastT  time.Duration // when its leaderless accounting last moved
+	took   time.Duration // when it took up the leader it follows (for reports)
 	status algo.Status
 	comp   int32 // its component; -1 when dead or not yet placed
 	alive  bool
@@ -573,9 +575,12 @@ func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
 	m.account(v)
 	old := n.status
 	n.status = s
+	if s.HasLeader() && (!old.HasLeader() || old.Leader != s.Leader) {
+		n.took = m.now
+	}
 	if !m.cfg.Spontaneous && s.HasLeader() && s.Index.IsZero() && (old.Leader != s.Leader || !old.HasLeader()) {
 		m.report(Violation{At: m.now, Property: "index", Nodes: []algo.NodeID{v},
-			Reason: fmt.Sprintf("node %d is in Norm following %d with no election index: a leader comes from an election, whose index the status must carry (algo.Status.Index)", v, s.Leader)})
+			Reason: fmt.Sprintf("node %d took up leader %d at index <0,·> (no election index): a leader comes from an initiator's election, whose index the status must carry (algo.Status.Index)", v, s.Leader)})
 	}
 	if m.cfg.Lossy && s.Index.ID == v && !s.Index.IsZero() && s.Index != old.Index {
 		m.touch(v) // an election of its own, perhaps after lost messages (Config.Lossy)
@@ -647,26 +652,9 @@ func (m *Monitor) safetyViolation(c int32) {
 	if m.full() {
 		return
 	}
-	// Name one pair of disagreeing nodes, the lowest ids of the first two
-	// leaders followed.
-	var nodes []algo.NodeID
-	var leaders []algo.NodeID
-	for _, v := range m.members(c) {
-		s := m.rec(v).status
-		if s.HasLeader() && !slices.Contains(leaders, s.Leader) {
-			leaders = append(leaders, s.Leader)
-			nodes = append(nodes, v)
-			if len(nodes) == 2 {
-				break
-			}
-		}
-	}
-	reason := "nodes in Norm disagree on the leader"
-	if len(nodes) == 2 {
-		reason = fmt.Sprintf("node %d follows %d but node %d follows %d, %v after the component last changed",
-			nodes[0], leaders[0], nodes[1], leaders[1], m.now-cs.since)
-	}
-	m.report(Violation{At: m.now, Property: "safety", Nodes: nodes, Reason: reason})
+	seen := m.look(c)
+	reason := seen.leaders() + fmt.Sprintf(": %s, %v after the component last changed", seen.followers(), m.now-cs.since)
+	m.report(Violation{At: m.now, Property: "safety", Nodes: seen.firstFollowers[:2], Reason: reason})
 }
 
 func (m *Monitor) livenessViolation(c int32, why string) {
@@ -678,23 +666,127 @@ func (m *Monitor) livenessViolation(c int32, why string) {
 	if m.full() {
 		return
 	}
-	var wrong []algo.NodeID
-	example := ""
+	seen := m.look(c)
+	// Say each thing seen, in the documents' words.
+	var what []string
+	switch {
+	case len(seen.leaderIDs) > 1:
+		what = append(what, seen.leaders()+": "+seen.followers())
+	case len(seen.leaderIDs) == 1 && seen.leaderIDs[0] != cs.best.ID:
+		who := "settled"
+		if seen.counts[0] < int(cs.size) {
+			who = fmt.Sprintf("%d of them settled", seen.counts[0])
+		}
+		what = append(what, fmt.Sprintf("%s on node %d, but node %d is the most valued in its component", who, seen.leaderIDs[0], cs.best.ID))
+	}
+	if seen.electing > 0 {
+		e := fmt.Sprintf("node %d never left the election (it is in %s)", seen.firstElecting, seen.electingState)
+		if seen.electing > 1 {
+			e += fmt.Sprintf(", nor did %d more", seen.electing-1)
+		}
+		what = append(what, e)
+	}
+	if seen.leaderless > 0 {
+		l := fmt.Sprintf("node %d is in Norm with no leader", seen.firstLeaderless)
+		if seen.leaderless > 1 {
+			l += fmt.Sprintf(", and %d more", seen.leaderless-1)
+		}
+		what = append(what, l)
+	}
+	reason := fmt.Sprintf("%s (component of %d nodes, most valued %s, %d of them not in Norm following it; %s)",
+		strings.Join(what, "; "), cs.size, cs.best, cs.size-cs.correct, why)
+	m.report(Violation{At: m.now, Property: "liveness", Nodes: seen.wrong, Reason: reason})
+}
+
+// maxNamed is how many leaders a report names.
+const maxNamed = 5
+
+// seen is what a pass over a component's members found, for a report.
+type seen struct {
+	leaderIDs       []algo.NodeID   // the leaders followed, in order of their first follower
+	firstFollowers  []algo.NodeID   // the first follower of each
+	counts          []int           // how many follow each
+	since           []time.Duration // since when each has been followed without a break
+	electing        int             // members not in Norm
+	firstElecting   algo.NodeID
+	electingState   algo.State
+	leaderless      int // members in Norm with no leader
+	firstLeaderless algo.NodeID
+	wrong           []algo.NodeID // the first ten not in Norm following the most valued
+}
+
+// look passes over component c's members (O(n): for reports only).
+func (m *Monitor) look(c int32) seen {
+	cs := &m.comps[c]
+	var s seen
 	for _, v := range m.members(c) {
-		s := m.rec(v).status
-		if s.HasLeader() && s.Leader == cs.best.ID {
-			continue
+		st := m.rec(v).status
+		switch {
+		case st.State != algo.Norm:
+			if s.electing == 0 {
+				s.firstElecting, s.electingState = v, st.State
+			}
+			s.electing++
+		case !st.HasLeader():
+			if s.leaderless == 0 {
+				s.firstLeaderless = v
+			}
+			s.leaderless++
+		default:
+			took := m.rec(v).took
+			if i := slices.Index(s.leaderIDs, st.Leader); i >= 0 {
+				s.counts[i]++
+				s.since[i] = min(s.since[i], took)
+			} else {
+				s.leaderIDs = append(s.leaderIDs, st.Leader)
+				s.firstFollowers = append(s.firstFollowers, v)
+				s.counts = append(s.counts, 1)
+				s.since = append(s.since, took)
+			}
 		}
-		if example == "" {
-			example = fmt.Sprintf("node %d is %s with leader %d", v, s.State, s.Leader)
-		}
-		if len(wrong) < 10 {
-			wrong = append(wrong, v)
+		if !(st.HasLeader() && st.Leader == cs.best.ID) && len(s.wrong) < 10 {
+			s.wrong = append(s.wrong, v)
 		}
 	}
-	reason := fmt.Sprintf("component of %d nodes (most valued %s) %s: %d nodes are not in Norm following it; %s",
-		cs.size, cs.best, why, cs.size-cs.correct, example)
-	m.report(Violation{At: m.now, Property: "liveness", Nodes: wrong, Reason: reason})
+	return s
+}
+
+// leaders says the component follows several leaders, and since when:
+// "two leaders in one component: nodes 3 and 7, from 1.2s" (since the last
+// of them has been followed: each has been, without a break, by one of
+// its present followers).
+func (s *seen) leaders() string {
+	count := fmt.Sprint(len(s.leaderIDs))
+	if words := []string{2: "two", 3: "three", 4: "four", 5: "five"}; len(s.leaderIDs) < len(words) {
+		count = words[len(s.leaderIDs)]
+	}
+	var ids []string
+	for _, l := range s.leaderIDs[:min(len(s.leaderIDs), maxNamed)] {
+		ids = append(ids, fmt.Sprint(l))
+	}
+	last := ids[len(ids)-1]
+	if more := len(s.leaderIDs) - len(ids); more > 0 {
+		ids, last = append(ids, last), fmt.Sprintf("%d more", more)
+	}
+	list := strings.Join(ids[:len(ids)-1], ", ") + " and " + last
+	return fmt.Sprintf("%s leaders in one component: nodes %s, from %v", count, list, slices.Max(s.since))
+}
+
+// followers says who follows whom: "node 0 follows 3 (with 4 more), node 5
+// follows 7".
+func (s *seen) followers() string {
+	var parts []string
+	for i, l := range s.leaderIDs[:min(len(s.leaderIDs), maxNamed)] {
+		p := fmt.Sprintf("node %d follows %d", s.firstFollowers[i], l)
+		if s.counts[i] > 1 {
+			p += fmt.Sprintf(" (with %d more)", s.counts[i]-1)
+		}
+		parts = append(parts, p)
+	}
+	if len(s.leaderIDs) > maxNamed {
+		parts = append(parts, "...")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // full counts a violation without detail once the detailed list is full
