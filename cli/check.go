@@ -92,6 +92,7 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 	h := tr.Header
 	mon := check.New(cfg)
 	counter := metrics.NewCounter(len(h.Messages))
+	story := metrics.NewStory()
 	hash := trace.NewHasher()
 	start := time.Now()
 	var e trace.Event
@@ -116,6 +117,7 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 		hash.Add(&e)
 		mon.Observe(&e)
 		counter.Observe(&e)
+		story.Observe(&e)
 	}
 	if !order.Ended() {
 		return nil, fmt.Errorf("%s:%d: the trace stops without an end event (was the run cut short?)", tr.Name(), tr.Line())
@@ -128,5 +130,6 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 	}
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, h.Messages)
+	story.Fill(sum)
 	return sum, nil
 }

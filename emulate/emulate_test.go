@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -124,8 +125,9 @@ func repeat(s string, n int) string { return strings.TrimSpace(strings.Repeat(s+
 // TestEmulateGrid runs scenarios/emulate-grid.yaml on 16 real nodes: they
 // elect 15; the leader is killed and 14 takes over; a partition into top
 // and bottom gives two leaders (7 and 14); the heal merges them under 14
-// with no election; the final leaders are the simulator's; and nothing of
-// the run is left in the kernel.
+// with no election; the final leaders are the simulator's, and so is the
+// story of its crash, split and heal; and nothing of the run is left in
+// the kernel.
 func TestEmulateGrid(t *testing.T) {
 	bin := electBinary(t)
 	s, err := scenario.Load("../scenarios/emulate-grid.yaml", nil)
@@ -186,7 +188,25 @@ func TestEmulateGrid(t *testing.T) {
 	if c := Compare(res.Emulated, res.Simulated); !c.SameFinalLeaders {
 		t.Errorf("final leaders differ from the simulator's: %+v", c.Differences)
 	}
+	sameFaults(t, res)
 	assertGone(t, res.Tag)
+}
+
+// sameFaults checks that the emulated run tells its faults as the
+// simulator's run of the scenario does (at the instants the emulator
+// reached, which differ).
+func sameFaults(t *testing.T, res *Result) {
+	t.Helper()
+	var got, want []string
+	for _, m := range res.Emulated.Faults {
+		got = append(got, m.What)
+	}
+	for _, m := range res.Simulated.Faults {
+		want = append(want, m.What)
+	}
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("the emulated run's faults:\n%q\nthe simulator's:\n%q", got, want)
+	}
 }
 
 // TestEmulateEcho runs an algorithm that is not spontaneous and does not
@@ -460,8 +480,8 @@ func TestEmulateTwoRunsAtOnce(t *testing.T) {
 
 // TestEmulateLifecycle: a recovered node comes back with its state and
 // merges (it starts no election), a restarted one comes back empty, and an
-// elect event reaches its node; each is journaled, and the run ends where
-// the simulator's does.
+// elect event reaches its node; each is journaled and told as the
+// simulator tells it, and the run ends where the simulator's does.
 func TestEmulateLifecycle(t *testing.T) {
 	bin := electBinary(t)
 	s, err := scenario.Parse("lifecycle.yaml", []byte(`
@@ -517,5 +537,6 @@ events:
 	if c := Compare(res.Emulated, res.Simulated); !c.SameFinalLeaders {
 		t.Errorf("final leaders differ from the simulator's: %+v", c.Differences)
 	}
+	sameFaults(t, res)
 	assertGone(t, res.Tag)
 }

@@ -164,7 +164,8 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	mon := check.New(runner.CheckConfig(s, a))
 	counter := metrics.NewCounter(len(a.Messages))
 	hash := hasher{trace.NewHasher()}
-	observers := []trace.Observer{mon, counter, &hash}
+	story := metrics.NewStory()
+	observers := []trace.Observer{mon, counter, story, &hash}
 	var reach *metrics.Reach
 	if p.sim.Mobility != "" {
 		reach = metrics.NewReach(runner.ReachPeriod(len(e.procs)), mon)
@@ -219,6 +220,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	// the run has a key).
 	counter.Broadcasts = counted.Broadcasts
 	counter.Fill(sum, a.Messages)
+	story.Fill(sum)
 	sum.Messages.Bytes = counted.MessageBytes
 	if m := &sum.Messages; m.Total > m.Delivered {
 		// Lost in the network, whatever the cause: the kernel's drops,

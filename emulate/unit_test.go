@@ -20,6 +20,7 @@ import (
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/all"
 	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
@@ -819,5 +820,58 @@ func TestStaticPeers(t *testing.T) {
 	}
 	if got := staticPeers(vkt, path, 3, 7946); !slices.Equal(got, []string{"", "", ""}) {
 		t.Errorf("vkt: %q, want no peer lists", got)
+	}
+}
+
+// TestJournalStory shows that the emulator's run tells the simulator's
+// story: the simulator's events of a scenario, journaled as the emulator
+// journals its own (each node's crash, restart or elect call stamped when
+// it was acted on, a few milliseconds late, ahead of events that come
+// before it), give the same faults in the same words.
+func TestJournalStory(t *testing.T) {
+	s, err := scenario.Parse("story.yaml", []byte(`
+algorithm: vkt
+topology: grid:4x4
+values: id
+duration: 24s
+events:
+  - {at: 6s, crash: leader}
+  - {at: 9s, crash: [2, 5]}
+  - {at: 10s, restart: [2, 5]}
+  - {at: 12s, partition: {top: 0-7, bottom: 8-15}}
+  - {at: 18s, heal: true}
+  - {at: 20s, elect: [0, 1]}
+`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec recorder
+	sim, err := runner.Run(s, runner.Options{Observers: []trace.Observer{&rec}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	story := metrics.NewStory()
+	j := newJournal(time.Time{}, 100*time.Millisecond, []trace.Observer{story})
+	for _, e := range rec.got {
+		switch e.Kind {
+		case trace.Crashed, trace.Restarted, trace.ElectCalled:
+			e.At += time.Duration(e.Node+1) * time.Millisecond
+		case trace.End:
+			continue
+		}
+		j.add(e)
+	}
+	j.end(s.Duration)
+	var got metrics.Summary
+	story.Fill(&got)
+	var words, want []string
+	for _, m := range got.Faults {
+		words = append(words, regexp.MustCompile(` \(over .*\)$`).ReplaceAllString(m.What, ""))
+	}
+	for _, m := range sim.Faults {
+		want = append(want, m.What)
+	}
+	if len(want) != 6 || !slices.Equal(words, want) {
+		t.Errorf("journaled, the faults read\n%q\nthe simulator's\n%q", words, want)
 	}
 }

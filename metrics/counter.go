@@ -189,7 +189,7 @@ func (c *Counter) status(v algo.NodeID, s algo.Status, count bool) {
 func (c *Counter) Rates(end time.Duration, messages uint64) Rates {
 	length := end - c.From
 	if c.nodes == 0 || length <= 0 {
-		return Rates{}
+		return Rates{Extrapolated: length < MinRateSpan}
 	}
 	perNode := 1 / float64(c.nodes)
 	return Rates{
@@ -197,6 +197,7 @@ func (c *Counter) Rates(end time.Duration, messages uint64) Rates {
 		LeaderChangesPerNodeMinute: float64(c.LeaderChanges) * perNode / length.Minutes(),
 		MessagesPerNodeSecond:      float64(messages) * perNode / length.Seconds(),
 		LinkChangesPerNodeMinute:   float64(c.LinkChanges) * 2 * perNode / length.Minutes(),
+		Extrapolated:               length < MinRateSpan,
 	}
 }
 

@@ -128,7 +128,7 @@ func TestWriteText(t *testing.T) {
 		"messages: 6 sent, 6 delivered, 0 dropped",
 		"the run:\n        1 s  node 3 crashes\n      1.5 s  3 nodes elect node 2 in 4.0 ms\n",
 		"elections: 1 completed, mean 4.0 ms",
-		"3 nodes (0, 1, ... 2): leader 2",
+		"3 nodes (0-2): leader 2",
 		"1 node (3): 1 without a leader",
 		"check: OK",
 	} {

@@ -29,6 +29,11 @@ type Summary struct {
 	Faults []Moment `json:"faults,omitempty"`
 
 	LeaderlessFraction float64 `json:"leaderless_fraction"`
+	// Settled says the run went quiet (Quiescent) with every live node
+	// following a leader, for good: a wave's run that ends with its
+	// election. LeaderlessFraction is then the share of node-time the
+	// nodes waited for their leader until EndMS, not of a service's time.
+	Settled bool `json:"settled"`
 	// Mobility and RangeM say how the nodes moved and their radio range,
 	// for mobile runs.
 	Mobility string  `json:"mobility,omitempty"`
@@ -130,7 +135,18 @@ type Rates struct {
 	MessagesPerNodeSecond      float64 `json:"messages_per_node_second"`
 	// LinkChangesPerNodeMinute counts each link change at both its ends.
 	LinkChangesPerNodeMinute float64 `json:"link_changes_per_node_minute"`
+	// Extrapolated says the run measured was shorter than MinRateSpan:
+	// the rates stretch it to a minute, and the text summary leaves them
+	// out (the counts are Summary.ElectionsStarted, LeaderChanges,
+	// LinkChanges and Messages.Total).
+	Extrapolated bool `json:"extrapolated,omitempty"`
 }
+
+// MinRateSpan is the shortest run whose rates the text summary gives: a
+// rate a minute means something over a minute of a run, while a wave's
+// 150-ms election, stretched to one, reads as hundreds of elections a
+// minute.
+const MinRateSpan = time.Minute
 
 // Report is one thing a machine reported.
 type Report struct {
@@ -223,6 +239,7 @@ func (s *Summary) FromCheck(mon *check.Monitor, rep check.Report) {
 	s.LeaderlessFraction = rep.LeaderlessFraction
 	s.EndMS = MS(rep.End)
 	s.Quiescent = rep.Quiescent
+	s.Settled = rep.Quiescent
 	s.Violations = make([]Violation, len(rep.Violations))
 	for i, v := range rep.Violations {
 		s.Violations[i] = Violation{AtMS: MS(v.At), Property: v.Property, Nodes: v.Nodes, Reason: v.Reason}
@@ -239,5 +256,8 @@ func (s *Summary) FromCheck(mon *check.Monitor, rep check.Report) {
 	for v := 0; v < n; v++ {
 		st := mon.Node(algo.NodeID(v))
 		s.Final[v] = NodeFinal{ID: algo.NodeID(v), Value: st.Value, Alive: st.Alive, Leader: st.Status.Leader, State: st.Status.State.String()}
+		if st.Alive && !st.Status.HasLeader() {
+			s.Settled = false
+		}
 	}
 }

@@ -84,13 +84,20 @@ func WriteText(w io.Writer, s *Summary) error {
 		fmt.Fprintf(&b, ", %d still open", e.Open)
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "without a leader: %.2f%% of node-time\n", 100*s.LeaderlessFraction)
+	writeLeaderless(&b, s)
+	// A rate over a run shorter than MinRateSpan would stretch a few
+	// milliseconds of one election into a minute of elections.
 	r := s.Rates
-	fmt.Fprintf(&b, "per node: %.3f elections started and %.3f leader changes a minute, %.1f messages a second\n",
-		r.ElectionsPerNodeMinute, r.LeaderChangesPerNodeMinute, r.MessagesPerNodeSecond)
+	if !r.Extrapolated {
+		fmt.Fprintf(&b, "per node: %.3f elections started and %.3f leader changes a minute, %.1f messages a second\n",
+			r.ElectionsPerNodeMinute, r.LeaderChangesPerNodeMinute, r.MessagesPerNodeSecond)
+	}
 	if s.Mobility != "" || s.LinkChanges > 0 {
-		fmt.Fprintf(&b, "movement: %s link changes (%.2f per node a minute); a reachable leader %.2f%% of node-time\n",
-			group(s.LinkChanges), r.LinkChangesPerNodeMinute, 100*s.ReachableLeaderFraction)
+		fmt.Fprintf(&b, "movement: %s link changes", group(s.LinkChanges))
+		if !r.Extrapolated {
+			fmt.Fprintf(&b, " (%.2f per node a minute)", r.LinkChangesPerNodeMinute)
+		}
+		fmt.Fprintf(&b, "; a reachable leader %.2f%% of node-time\n", 100*s.ReachableLeaderFraction)
 	}
 
 	fmt.Fprintf(&b, "\ncomponents: %d", len(s.Components))
@@ -141,6 +148,29 @@ func WriteText(w io.Writer, s *Summary) error {
 	return err
 }
 
+// writeLeaderless says how long the nodes went without a leader, and over
+// what time: a run that went quiet ends with its last event, so the share
+// is of the time until then; one that went quiet with every live node led
+// (a wave's one election) ends with its election, and the share is the
+// nodes' wait for their leader, not a service's time without one.
+func writeLeaderless(b *strings.Builder, s *Summary) {
+	fmt.Fprintf(b, "without a leader: %.2f%% of node-time", 100*s.LeaderlessFraction)
+	switch {
+	case s.Settled:
+		every := "every node"
+		for _, f := range s.Final {
+			if !f.Alive {
+				every = "every live node"
+				break
+			}
+		}
+		fmt.Fprintf(b, ", until %s had its leader and the run went quiet at %s", every, natural(s.EndMS))
+	case s.Quiescent:
+		fmt.Fprintf(b, ", until the run went quiet at %s", natural(s.EndMS))
+	}
+	b.WriteString("\n")
+}
+
 // leaders describes who the nodes of a component follow.
 func (s *Summary) leaders(comp []algo.NodeID) string {
 	count := map[algo.NodeID]int{}
@@ -172,15 +202,32 @@ func (s *Summary) leaders(comp []algo.NodeID) string {
 	return strings.Join(parts, ", ")
 }
 
+// span writes sorted ids as runs of consecutive ids, the way a scenario
+// names nodes: "0-9, 11, 14-49". Past maxRuns runs it says how many ids it
+// left out and the last of them, "0-1, 4, 7-9 and 9 more, up to 39", so
+// that a component of 15 nodes between 0 and 39 cannot read as all 40.
 func span(c []algo.NodeID) string {
-	switch len(c) {
-	case 1:
-		return strconv.Itoa(int(c[0]))
-	case 2:
-		return fmt.Sprintf("%d, %d", c[0], c[1])
+	var runs []string
+	for i := 0; i < len(c); {
+		j := i
+		for j+1 < len(c) && c[j+1] == c[j]+1 {
+			j++
+		}
+		if len(runs) == maxRuns-1 && j+1 < len(c) {
+			return fmt.Sprintf("%s and %s more, up to %d", strings.Join(runs, ", "), group(uint64(len(c)-i)), c[len(c)-1])
+		}
+		run := strconv.Itoa(int(c[i]))
+		if j > i {
+			run += "-" + strconv.Itoa(int(c[j]))
+		}
+		runs = append(runs, run)
+		i = j + 1
 	}
-	return fmt.Sprintf("%d, %d, ... %d", c[0], c[1], c[len(c)-1])
+	return strings.Join(runs, ", ")
 }
+
+// maxRuns bounds the runs of ids that span writes.
+const maxRuns = 4
 
 func sortedKeys(m map[string]uint64) []string {
 	keys := make([]string, 0, len(m))

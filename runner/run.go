@@ -377,7 +377,8 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		defer pipe.Close()
 		judges = []trace.Observer{pipe}
 	}
-	observers := append(append(judges, counter), opt.Observers...)
+	story := metrics.NewStory()
+	observers := append(append(judges, counter, story), opt.Observers...)
 	var tw *trace.Writer
 	if opt.Trace != nil {
 		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net, initiators, ccfg))
@@ -425,6 +426,6 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, a.Messages)
-	sum.Faults = faults(s.Events, res.Crashes)
+	story.Fill(sum)
 	return sum, nil
 }
