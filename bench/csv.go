@@ -4,9 +4,13 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/electgo/elect/metrics"
 )
 
 // columns are the CSV file's columns, in order. Files are merged and read
@@ -22,13 +26,18 @@ var columns = []string{
 	// Added with the broadcast medium: the receptions and bytes of the
 	// messages counted in "messages".
 	"receptions", "bytes",
+	// Added with bounds that follow the network: each run's, and what they
+	// were made of (Bounds).
+	"hops", "hop_delay_ms", "timers_ms", "from_ms", "stabilization_ms", "liveness_ms", "duration_ms",
 }
 
-// firstColumns are the columns of files written before mobility, and
-// mobileColumns those written before the broadcast medium.
+// firstColumns are the columns of files written before mobility,
+// mobileColumns those written before the broadcast medium, and
+// mediumColumns those written before the bounds.
 const (
 	firstColumns  = 21
 	mobileColumns = 29
+	mediumColumns = 31
 )
 
 // WriteCSV writes results, one row each, after a header.
@@ -37,24 +46,50 @@ func WriteCSV(w io.Writer, results []*Result) error {
 	if err := cw.Write(columns); err != nil {
 		return err
 	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, r := range results {
-		row := []string{
-			strconv.Itoa(r.Index), r.Experiment, r.Algorithm, r.Template, strconv.Itoa(r.Size), r.Topology,
-			strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Nodes), strconv.Itoa(r.Edges), strconv.Itoa(r.Elections),
-			f(r.ElectionMS), strconv.FormatUint(r.Messages, 10), f(r.PerElection()), f(r.PerNode()),
-			strconv.FormatUint(r.Heartbeats, 10), f(r.Leaderless), strconv.Itoa(r.Violations), strconv.Itoa(r.Unchecked),
-			f(r.WallMS), r.TraceHash, formatByType(r.ByType),
-			r.Motion, f(r.Speed), strconv.FormatUint(r.LinkChanges, 10), f(r.LinkChangeRate), f(r.ElectionRate),
-			f(r.LeaderChangeRate), f(r.MessagesPerNodeSecond), f(r.Reachable),
-			strconv.FormatUint(r.Receptions, 10), strconv.FormatUint(r.Bytes, 10),
-		}
-		if err := cw.Write(row); err != nil {
+		if err := cw.Write(row(r)); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// CSVWriter writes results one by one as they come, each row flushed as
+// it is written, so that a sweep cut short keeps the rows of the runs it
+// did.
+type CSVWriter struct{ cw *csv.Writer }
+
+// NewCSVWriter writes the header, flushed.
+func NewCSVWriter(w io.Writer) (*CSVWriter, error) {
+	c := &CSVWriter{csv.NewWriter(w)}
+	c.cw.Write(columns) // a failed write is Error's too, after Flush
+	c.cw.Flush()
+	return c, c.cw.Error()
+}
+
+// Write writes the row of r, flushed.
+func (c *CSVWriter) Write(r *Result) error {
+	c.cw.Write(row(r)) // a failed write is Error's too, after Flush
+	c.cw.Flush()
+	return c.cw.Error()
+}
+
+// row is the CSV row of r, in the order of columns.
+func row(r *Result) []string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	ms := func(d time.Duration) string { return f(metrics.MS(d)) }
+	return []string{
+		strconv.Itoa(r.Index), r.Experiment, r.Algorithm, r.Template, strconv.Itoa(r.Size), r.Topology,
+		strconv.FormatUint(r.Seed, 10), strconv.Itoa(r.Nodes), strconv.Itoa(r.Edges), strconv.Itoa(r.Elections),
+		f(r.ElectionMS), strconv.FormatUint(r.Messages, 10), f(r.PerElection()), f(r.PerNode()),
+		strconv.FormatUint(r.Heartbeats, 10), f(r.Leaderless), strconv.Itoa(r.Violations), strconv.Itoa(r.Unchecked),
+		f(r.WallMS), r.TraceHash, formatByType(r.ByType),
+		r.Motion, f(r.Speed), strconv.FormatUint(r.LinkChanges, 10), f(r.LinkChangeRate), f(r.ElectionRate),
+		f(r.LeaderChangeRate), f(r.MessagesPerNodeSecond), f(r.Reachable),
+		strconv.FormatUint(r.Receptions, 10), strconv.FormatUint(r.Bytes, 10),
+		strconv.Itoa(r.Hops), ms(r.HopDelay), ms(r.Timers), ms(r.From), ms(r.Stabilization), ms(r.Liveness), ms(r.Duration),
+	}
 }
 
 // ReadCSV reads results written by WriteCSV; name is used in errors.
@@ -64,7 +99,7 @@ func ReadCSV(r io.Reader, name string) ([]*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if !slices.Equal(header, columns) && !slices.Equal(header, columns[:mobileColumns]) && !slices.Equal(header, columns[:firstColumns]) {
+	if !slices.ContainsFunc([]int{len(columns), mediumColumns, mobileColumns, firstColumns}, func(n int) bool { return slices.Equal(header, columns[:n]) }) {
 		return nil, fmt.Errorf("%s:1: not a results file of elect bench (the columns differ)", name)
 	}
 	var out []*Result
@@ -140,6 +175,14 @@ func parseRow(row []string) (*Result, error) {
 	if len(row) > mobileColumns {
 		u64(29, &r.Receptions)
 		u64(30, &r.Bytes)
+	}
+	if len(row) > mediumColumns {
+		num(31, &r.Hops)
+		for i, d := range []*time.Duration{&r.HopDelay, &r.Timers, &r.From, &r.Stabilization, &r.Liveness, &r.Duration} {
+			var v float64
+			float(32+i, &v)
+			*d = time.Duration(math.Round(v * float64(time.Millisecond)))
+		}
 	}
 	return r, err
 }

@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -18,16 +20,21 @@ import (
 // with the moment from which its figures are measured.
 type Experiment struct {
 	Name  string
-	Title string // short, for plots
+	Title string // what happens, in words that fit any algorithm, for plots
 	Doc   string
-	// From is when measuring starts: elections that begin earlier, and
-	// messages sent earlier, are not counted.
+	// From is the earliest moment measuring starts: elections that begin
+	// earlier, and messages sent earlier, are not counted. An experiment
+	// that changes the network once it has settled measures from its
+	// change, later on a network that takes longer to settle (Setup).
 	From time.Duration
 	// Mobile experiments are about movement: they need speeds, and their
 	// figures are plotted against speed.
 	Mobile bool
-	// Setup turns the base scenario into the experiment.
-	Setup func(s *scenario.Scenario)
+	// Setup turns the base scenario into the experiment on a network where
+	// an algorithm settles within the bounds b, and returns when measuring
+	// starts. The document's lengths are the least a run gets: a network
+	// that needs more gets more.
+	Setup func(s *scenario.Scenario, b Bounds) time.Duration
 	// Outside, when set, names what the experiment does that an
 	// algorithm's model does not admit ("" when it admits it all): a sweep
 	// leaves such pairs out unless told otherwise (Sweep.OutsideModel).
@@ -39,21 +46,27 @@ func simCrashLeader(at time.Duration) sim.Action {
 }
 
 // Experiments are the documents' tests that make sense on any topology.
+// Their bounds are those of the document's networks (stabilization 3s,
+// liveness 6s or 8s) or the network's own (Bounds.Settle), whichever is
+// longer; a run lasts tail past them.
 var Experiments = []Experiment{
 	{
-		Name: "start", Title: "test 1, all start", Doc: "test 1: every node starts at the same instant",
-		Setup: func(s *scenario.Scenario) {
-			s.Duration = 8 * time.Second
-			s.Check = scenario.Check{Stabilization: 3 * time.Second, Liveness: 6 * time.Second}
+		Name: "start", Title: "all nodes start at once", Doc: "test 1: every node starts at the same instant",
+		Setup: func(s *scenario.Scenario, b Bounds) time.Duration {
+			s.Check = scenario.Check{Stabilization: max(3*time.Second, b.Settle), Liveness: max(6*time.Second, b.Settle)}
+			s.Duration = max(8*time.Second, max(6*time.Second, b.Slowest)+tail)
+			return 0
 		},
 	},
 	{
-		Name: "crash", Title: "test 2, leader crash", Doc: "test 2: the leader crashes at 5s, once the network has settled",
+		Name: "crash", Title: "the leader crashes", Doc: "test 2: the leader crashes once the network has settled (at 5s, later on a network that takes longer)",
 		From: 5 * time.Second,
-		Setup: func(s *scenario.Scenario) {
-			s.Duration = 16 * time.Second
-			s.Check = scenario.Check{Stabilization: 3 * time.Second, Liveness: 8 * time.Second}
-			s.Events = append(s.Events, simCrashLeader(5*time.Second))
+		Setup: func(s *scenario.Scenario, b Bounds) time.Duration {
+			at := max(5*time.Second, b.Slowest) // the start-up election is over
+			s.Check = scenario.Check{Stabilization: max(3*time.Second, b.Settle), Liveness: max(8*time.Second, b.Settle)}
+			s.Duration = max(16*time.Second, at+max(8*time.Second, b.Slowest)+tail)
+			s.Events = append(s.Events, simCrashLeader(at))
+			return at
 		},
 		Outside: func(m algo.Model) string {
 			if !m.Crash {
@@ -63,10 +76,15 @@ var Experiments = []Experiment{
 		},
 	},
 	{
-		Name: "mobile", Title: "moving nodes", Mobile: true, From: 30 * time.Second,
+		Name: "mobile", Title: "the nodes move", Mobile: true, From: 30 * time.Second,
 		Doc: "the nodes move for 10 minutes (random waypoint at each speed unless told otherwise): time with a leader, and from 30s on (the start-up election apart) election rate, leader changes, messages",
-		Setup: func(s *scenario.Scenario) {
+		Setup: func(s *scenario.Scenario, b Bounds) time.Duration {
+			// The bounds of sim, or the network's at its start; the
+			// checker never fails a run of moving nodes for ending
+			// unsettled, so the length stays the document's.
+			s.Check = scenario.Check{Stabilization: max(check.DefaultStabilization, b.Settle), Liveness: max(check.DefaultLiveness, b.Settle)}
 			s.Duration = 10 * time.Minute
+			return 30 * time.Second
 		},
 		Outside: func(m algo.Model) string {
 			if !m.Mobility {
@@ -123,6 +141,12 @@ type Result struct {
 	Unchecked int
 	WallMS    float64
 	TraceHash string
+	// The run's bounds and where they came from (Bounds): the hops and the
+	// longest delay of one hop, the algorithm's timers, when measuring
+	// started (the crash, say), the checker's bounds and the run's length.
+	Hops                              int
+	HopDelay, Timers, From            time.Duration
+	Stabilization, Liveness, Duration time.Duration
 }
 
 // PerElection is the message overhead of one election, the documents'
@@ -169,19 +193,24 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 	sc.Algorithm, sc.Topology, sc.Seed = a.Name, r.Topology, r.Seed
 	sc.Mobility = r.Mobility()
 	sc.Delay, sc.Values = s.Delay, s.Values
-	sc.Params = map[string]string{}
-	for _, p := range a.Params {
-		if v, ok := s.Params[p.Name]; ok {
-			sc.Params[p.Name] = v
-		}
+	sc.Params = s.paramsOf(a, own)
+	g, _, err := runner.Network(sc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Label(), err)
 	}
-	maps.Copy(sc.Params, own)
-	x.Setup(sc)
+	b, err := s.bounds(x, a, sc.Params, g)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Label(), err)
+	}
+	from := x.Setup(sc, b)
 	if s.Duration > 0 {
+		if s.Duration <= from {
+			return nil, fmt.Errorf("%s: it measures from %v on: a run of %v ends before", r.Label(), from, s.Duration)
+		}
 		sc.Duration = s.Duration
 	}
 	count := metrics.NewCounter(len(a.Messages))
-	count.From = x.From
+	count.From = from
 	sum, err := runner.Run(sc, runner.Options{Observers: []trace.Observer{count}})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Label(), err)
@@ -191,6 +220,8 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 		Leaderless: sum.LeaderlessFraction, Violations: sum.ViolationCount, Unchecked: sum.Unchecked,
 		WallMS: sum.WallMS, TraceHash: sum.TraceHash,
 		LinkChanges: count.LinkChanges, Reachable: sum.ReachableLeaderFraction,
+		Hops: b.Hops, HopDelay: b.Delay, Timers: b.Timers, From: from,
+		Stabilization: sc.Check.Stabilization, Liveness: sc.Check.Liveness, Duration: sc.Duration,
 	}
 	var sent uint64
 	for t, c := range count.Sent {
@@ -207,8 +238,48 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 	rates := count.Rates(sum.End(), sent)
 	res.LinkChangeRate, res.ElectionRate = rates.LinkChangesPerNodeMinute, rates.ElectionsPerNodeMinute
 	res.LeaderChangeRate, res.MessagesPerNodeSecond = rates.LeaderChangesPerNodeMinute, rates.MessagesPerNodeSecond
-	res.Elections, res.ElectionMS = elections(sum, x.From)
+	res.Elections, res.ElectionMS = elections(sum, from)
 	return res, nil
+}
+
+// paramsOf are the parameters of algorithm a in the sweep: the sweep's that
+// it declares, and a variant's own over them.
+func (s *Sweep) paramsOf(a *algo.Algorithm, own map[string]string) map[string]string {
+	p := map[string]string{}
+	for _, d := range a.Params {
+		if v, ok := s.Params[d.Name]; ok {
+			p[d.Name] = v
+		}
+	}
+	maps.Copy(p, own)
+	return p
+}
+
+// bounds are the bounds of a run of experiment x by algorithm a with
+// parameters params on network g, and the slowest of the sweep's
+// algorithms that run x (Bounds.Slowest).
+func (s *Sweep) bounds(x *Experiment, a *algo.Algorithm, params map[string]string, g *topo.Graph) (Bounds, error) {
+	hops := hopBound(g)
+	p, err := a.Resolve(params)
+	if err != nil {
+		return Bounds{}, err
+	}
+	b := bounds(a, p, g, hops, s.Delay)
+	for _, name := range s.Algorithms {
+		other, own, err := Variant(name)
+		if err != nil {
+			return Bounds{}, err
+		}
+		if x.Outside != nil && !s.OutsideModel && x.Outside(other.Model) != "" {
+			continue // not run: Runs left it out
+		}
+		p, err := other.Resolve(s.paramsOf(other, own))
+		if err != nil {
+			return Bounds{}, err
+		}
+		b.Slowest = max(b.Slowest, bounds(other, p, g, hops, s.Delay).Settle)
+	}
+	return b, nil
 }
 
 // elections counts the elections that began from a moment on and their mean

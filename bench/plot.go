@@ -82,6 +82,21 @@ var figures = []figure{
 // everyFigure is every figure, of still networks then of moving ones.
 var everyFigure = append(slices.Clone(figures), movingFigures...)
 
+// FigureNames name the figures plotted for each experiment, files named
+// EXPERIMENT-NAME.FORMAT: those of still networks against the number of
+// nodes, and those of moving ones against speed (a still experiment run at
+// speeds adds -moving to the name). receptions-per-election is plotted
+// only when some message was broadcast.
+func FigureNames() (still, moving []string) {
+	for _, f := range figures {
+		still = append(still, f.file)
+	}
+	for _, f := range movingFigures {
+		moving = append(moving, f.file)
+	}
+	return still, moving
+}
+
 // intervalOf is fig's measure at pt with its 95% interval, over pt's runs.
 func (fig figure) intervalOf(pt Point) Interval {
 	var xs []float64

@@ -246,3 +246,31 @@ func TestSeriesMovingSizes(t *testing.T) {
 		t.Errorf("one size: lines %q, want %q", names, want)
 	}
 }
+
+// Plot titles say what happens in words that fit any algorithm, not the
+// test numbers of vkt's document.
+func TestPlotTitles(t *testing.T) {
+	dir := t.TempDir()
+	points := []Point{still("start", 8, 8, 30, 50, 6, 0.01), still("crash", 8, 8, 40, 30, 4, 0.02), moving(1, 0.1, 2)}
+	if _, err := Plot(points, dir, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{
+		"start-election-time.svg":     "all nodes start at once: mean election time (ring)",
+		"crash-messages-per-node.svg": "the leader crashes: message overhead per node (ring)",
+		"mobile-leader-time.svg":      "the nodes move: time with a leader",
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), ">"+want) {
+			t.Errorf("%s: title does not read %q", file, want)
+		}
+	}
+	for _, x := range Experiments {
+		if strings.Contains(strings.ToLower(x.Title), "test") {
+			t.Errorf("experiment %s's title %q names a document's test", x.Name, x.Title)
+		}
+	}
+}

@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/topo"
 )
 
 // Sweep is a study: the cross product of its lists.
@@ -150,6 +152,9 @@ func (s *Sweep) Runs() ([]Run, error) {
 			if len(s.Speeds) > 1 && !strings.Contains(m, "{v}") {
 				return nil, fmt.Errorf("mobility %q has no {v} for the speeds to fill in", m)
 			}
+			if err := s.canMove(m); err != nil {
+				return nil, err
+			}
 			for _, v := range s.Speeds {
 				motions = append(motions, motion{m, v})
 			}
@@ -221,6 +226,29 @@ func (s *Sweep) Runs() ([]Run, error) {
 		}
 	}
 	return runs, nil
+}
+
+// canMove refuses a mobility for a topology whose nodes have no positions
+// to move from (every one but geometric), before its runs fail one by one;
+// an ns-2 trace brings its own nodes and positions.
+func (s *Sweep) canMove(motion string) error {
+	if ms, err := mobility.Parse(MobilityAt(motion, 1)); err == nil && ms.Kind == mobility.KindNS2 {
+		return nil
+	}
+	for _, t := range s.Topologies {
+		for _, n := range t.Sizes {
+			spec, err := topo.Parse(strings.ReplaceAll(t.Template, "{n}", strconv.Itoa(n)), 0)
+			if err != nil {
+				continue // that size fails as a run, saying why
+			}
+			if spec.Kind != topo.KindGeometric {
+				return fmt.Errorf("speeds move the nodes, and the nodes of %s have no positions to move from: give speeds with geometric topologies only "+
+					"(experiments start and crash run on still networks without speeds; mobile needs them)", t.Template)
+			}
+			break
+		}
+	}
+	return nil
 }
 
 // CheckParam checks a parameter of the sweep, which goes to the algorithms

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -44,6 +45,32 @@ type benchFlags struct {
 
 var defaultTopologies = []string{"layered:{n}@2..8", "geometric:{n}:d10@16..2048*2"}
 
+// stillFigures and movingFigures name the plots, for the help.
+var stillFigures, movingFigures = bench.FigureNames()
+
+// helpList writes names comma-separated in lines of the help's width (78),
+// each indented by indent spaces.
+func helpList(names []string, indent int) string {
+	var lines []string
+	line := ""
+	for i, n := range names {
+		if i < len(names)-1 {
+			n += ","
+		}
+		if line != "" && indent+len(line)+1+len(n) > 78 {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += n
+	}
+	lines = append(lines, line)
+	pad := strings.Repeat(" ", indent)
+	return pad + strings.Join(lines, "\n"+pad)
+}
+
 func newBenchCmd() *cobra.Command {
 	var f benchFlags
 	cmd := &cobra.Command{
@@ -51,14 +78,28 @@ func newBenchCmd() *cobra.Command {
 		Short: "Run the documents' experiments as sweeps: CSV of every run, table and plots of the means",
 		Long: `Run a sweep: every combination of experiment, algorithm, topology, size and
 seed is one simulated run, checked like any other. Runs spread over --jobs
-cores. The results go to OUT/results.csv (one row per run), the means to
-OUT/summary.txt and the plots to OUT/*.png: election time, messages per
-election and messages per node against the number of nodes, for each
-experiment (the figures 3 to 6 of 000_c3bedb07ea4749d7.txt).
+cores.
 
-Experiments: start (test 1: every node starts at once), crash (test 2:
-the leader crashes once the network has settled) and mobile (the nodes move
-for 10 minutes; needs --speeds).
+Experiments: start (every node starts at once), crash (the leader crashes
+once the network has settled) and mobile (the nodes move for 10 minutes;
+needs --speeds).
+
+Files, in OUT (--out; checked before the first run):
+  results.csv    one row per run, written as each run ends, so that a sweep
+                 cut short keeps the runs it did (in the sweep's order once
+                 it completes); with --shard K/N results-K-of-N.csv, and
+                 nothing else
+  summary.txt    the means, as printed
+  summary.csv    every measure's mean, 95% interval and runs
+  EXPERIMENT-FIGURE.png  a plot for each experiment and figure: on still
+                 networks against the number of nodes, FIGURE one of
+` + helpList(stillFigures, 17) + `
+                 (the figures 3 to 6 of 000_c3bedb07ea4749d7.txt, time
+                 without a leader; receptions only when some message was
+                 broadcast); on moving networks against speed, one of
+` + helpList(movingFigures, 17) + `
+                 (start and crash run at speeds add -moving to the name);
+                 --format svg or pdf instead of png, or several
 
 Moving networks: --speeds 0,1,2,5,10,20 runs every combination at each
 speed, the nodes moving by --mobility (a spec where {v} stands for the
@@ -66,10 +107,29 @@ speed; default waypoint:{v}:{v}:2s; speed 0 is static). Their figures (time
 with a leader, elections started, leader changes, messages per node per
 second) are plotted against speed; give one topology per density, e.g.
 --topology geometric:50:250:1000x1000 --topology geometric:50:250:1500x1500.
+Only geometric topologies have positions for their nodes to move from.
 
 Topologies are specs where {n} stands for each size, with their sizes after
 an @: layered:{n}@2..12 runs 2 to 12 levels (9 to 12,285 nodes),
 geometric:{n}:d10@16..16384*2 doubles the node count at a mean degree of 10.
+
+Bounds follow the network, so that a slow but correct run on a large one is
+measured, not failed: after a change an algorithm may take its own timers
+(the sum of its duration parameters) and ` + strconv.Itoa(bench.Crossings) + ` crossings of the network
+to settle, a crossing being as many hops as any two nodes of a component
+lie apart at most (by breadth-first search; the node count for an
+algorithm of a fixed network, a ring's or a complete one's), each at the
+delay's maximum (` + strconv.Itoa(bench.ExponentialSpan) + ` means for an exponential one; a pulse for a synchronous
+algorithm). The checker's stabilization and liveness bounds are that
+(3s and 6s, or 8s for crash, at least); the leader crashes once the
+slowest of the sweep's algorithms has settled (at 5s at least), and a run
+lasts 2s past its bounds (8s, 16s at least), alike for the sweep's
+algorithms, so that their figures compare; mobile keeps its 10 minutes
+and sim's bounds (10s, 30s) at least. results.csv gives each run's:
+hops, hop_delay_ms, timers_ms, from_ms (the crash), stabilization_ms,
+liveness_ms, duration_ms. A violation is then the algorithm's, or its
+parameters': a timeout shorter than a round trip across the network fails,
+and a variant with longer ones (vkt:timeout=45s) is the fix.
 
 A large study splits with --shard K/N: each machine runs its share and
 writes OUT/results-K-of-N.csv; "elect bench plot FILES..." merges them and
@@ -105,16 +165,17 @@ for the runs it merges).`,
 				return err
 			}
 			runs = shard.Of(runs)
-			if err := os.MkdirAll(f.out, 0o755); err != nil {
-				return fmt.Errorf("--out: %w", err)
-			}
-			results, failed := runSweep(sw, runs, f.jobs, f.quiet, cmd.ErrOrStderr())
 			name := "results.csv"
 			if shard.N > 1 {
 				name = fmt.Sprintf("results-%d-of-%d.csv", shard.K, shard.N)
 			}
 			path := filepath.Join(f.out, name)
-			if err := writeResults(path, results); err != nil {
+			rows, err := startResults(path)
+			if err != nil {
+				return err
+			}
+			results, failed, err := runSweep(sw, runs, f.jobs, f.quiet, cmd.ErrOrStderr(), rows)
+			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
@@ -122,6 +183,9 @@ for the runs it merges).`,
 				fmt.Fprintf(out, "%d of %d runs written to %s (%d failed)\n", len(results), len(runs), path, len(failed))
 			} else {
 				fmt.Fprintf(out, "%d runs written to %s\n", len(results), path)
+			}
+			if len(results) > 0 {
+				fmt.Fprintln(out, boundsLine(results))
 			}
 			if shard.N > 1 {
 				fmt.Fprintf(out, "merge the shards and plot with: elect bench plot %s/results-*-of-%d.csv --out %s\n", f.out, shard.N, f.out)
@@ -243,8 +307,10 @@ func splitList(s string) []string {
 	return out
 }
 
-// runSweep runs with a progress bar on w.
-func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writer) ([]*bench.Result, []*bench.RunError) {
+// runSweep runs with a progress bar on w, each result's row written to
+// rows as it comes, then rewrites the rows in the sweep's order (runs end
+// in any order on several cores). The error is the results file's.
+func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writer, rows *resultsFile) ([]*bench.Result, []*bench.RunError, error) {
 	var bar *progressbar.ProgressBar
 	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
 		quiet = true // a bar redrawn with carriage returns only garbles a log
@@ -258,15 +324,96 @@ func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writ
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
 		)
 	}
-	return sw.RunAll(runs, jobs, func(*bench.Result, error) {
+	results, failed := sw.RunAll(runs, jobs, func(r *bench.Result, _ error) {
+		if r != nil {
+			rows.add(r)
+		}
 		if bar != nil {
 			bar.Add(1)
 		}
 	})
+	return results, failed, rows.finish(results)
+}
+
+// resultsFile is the results file of a sweep, written as the runs end.
+type resultsFile struct {
+	path string
+	f    *os.File
+	rows *bench.CSVWriter
+	err  error // the first write that failed: the rows after it are not tried
+}
+
+// startResults creates the sweep's results file with its header, and with
+// it OUT: the check, before any run, that the results can be written.
+func startResults(path string) (*resultsFile, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--out: the results cannot be written: %w", err)
+	}
+	rows, err := bench.NewCSVWriter(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--out: the results cannot be written: %s: %w", path, err)
+	}
+	return &resultsFile{path: path, f: f, rows: rows}, nil
+}
+
+func (rf *resultsFile) add(r *bench.Result) {
+	if rf.err == nil {
+		rf.err = rf.rows.Write(r)
+	}
+}
+
+// finish closes the file, and replaces it by the results in the sweep's
+// order: written aside, then renamed over it, so that it is never lost
+// half-written.
+func (rf *resultsFile) finish(results []*bench.Result) error {
+	err := rf.f.Close()
+	if rf.err != nil {
+		err = rf.err
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", rf.path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(rf.path), ".results-*.csv")
+	if err != nil {
+		return err
+	}
+	err = tmp.Chmod(0o644) // as os.Create's, not a temporary file's 0600
+	if err == nil {
+		err = bench.WriteCSV(tmp, results)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), rf.path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 func writeResults(path string, results []*bench.Result) error {
 	return createFilled(path, func(w io.Writer) error { return bench.WriteCSV(w, results) })
+}
+
+// boundsLine says how long the runs' liveness bounds were and where they
+// came from.
+func boundsLine(results []*bench.Result) string {
+	lo, hi := results[0].Liveness, results[0].Liveness
+	for _, r := range results {
+		lo, hi = min(lo, r.Liveness), max(hi, r.Liveness)
+	}
+	span := lo.String()
+	if hi != lo {
+		span += " to " + hi.String()
+	}
+	return fmt.Sprintf("bounds: liveness %s after each change: the algorithm's timers and %d crossings of its network (results.csv: hops to duration_ms; elect bench --help)", span, bench.Crossings)
 }
 
 // createFilled creates the file at path and has write fill it, closing it
