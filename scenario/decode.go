@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/sim"
 	"go.yaml.in/yaml/v3"
 )
@@ -64,7 +65,7 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 		case "nodes":
 			s.Nodes, err = d.nodes(e.V, e.Key)
 		case "values":
-			s.Values, err = d.Values(e.V, e.Key)
+			s.Values, err = d.values(e.V, e.Key, s.set)
 		case "delay":
 			s.Delay, err = d.delay(e.V, e.Key)
 		case "loss":
@@ -179,7 +180,7 @@ func (d *decoder) rangeM(n *yaml.Node, path string) (float64, error) {
 	return r, nil
 }
 
-var checkFields = []string{"stabilization", "liveness"}
+var checkFields = []string{"stabilization", "liveness", "expect"}
 
 func (d *decoder) check(n *yaml.Node, path string, c *Check) error {
 	entries, err := d.Mapping(n, path, "field")
@@ -193,6 +194,13 @@ func (d *decoder) check(n *yaml.Node, path string, c *Check) error {
 			c.Stabilization, err = d.Duration(e.V, join(path, e.Key))
 		case "liveness":
 			c.Liveness, err = d.Duration(e.V, join(path, e.Key))
+		case "expect":
+			var name string
+			if name, err = d.Name(e.V, join(path, e.Key), "an expectation"); err == nil {
+				if c.Expect, err = check.ParseExpect(name); err != nil {
+					err = d.Errf(e.V, join(path, e.Key), "%v", err)
+				}
+			}
 		default:
 			err = d.Unknown(e, path, checkFields)
 		}

@@ -237,6 +237,13 @@ func (d *Doc) Params(n *yaml.Node, path string, set Positions) (map[string]strin
 
 // Values reads node values: id, random, or a mapping of node: value.
 func (d *Doc) Values(n *yaml.Node, path string) (sim.Values, error) {
+	return d.values(n, path, nil)
+}
+
+// values is Values, recording in set where each node's entry stands
+// ("values.3"), when set is not nil: a node outside the network is found
+// only once the network is built, and is blamed on its entry.
+func (d *Doc) values(n *yaml.Node, path string, set Positions) (sim.Values, error) {
 	n = Resolve(n)
 	if n.Kind == yaml.ScalarNode {
 		v, err := d.Scalar(n, path, "id, random, or a mapping of node: value")
@@ -281,6 +288,9 @@ func (d *Doc) Values(n *yaml.Node, path string) (sim.Values, error) {
 			return sim.Values{}, d.Errf(Resolve(e.V), vpath, "invalid value %q (want an integer)", v)
 		}
 		out.Explicit[id] = val
+		if set != nil {
+			set.Set(vpath, e.K)
+		}
 	}
 	return out, nil
 }

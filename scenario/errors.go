@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -43,6 +45,29 @@ func displayName(file string) string {
 		return "<scenario>"
 	}
 	return file
+}
+
+// traceGiven refuses a trace of a run (what elect sim --trace writes: JSON
+// lines that open with a header, gzipped or not) given where a scenario
+// was expected, saying what reads one; nil for anything else. A trace is
+// never a scenario, and the YAML error it would get instead says nothing
+// of what went wrong.
+func traceGiven(file string, data []byte) *Error {
+	head := data
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil
+		}
+		head = make([]byte, 256)
+		n, _ := io.ReadFull(zr, head)
+		head = head[:n]
+	}
+	line, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
+	if !bytes.HasPrefix(line, []byte("{")) || !bytes.Contains(line, []byte(`"ev":"header"`)) {
+		return nil
+	}
+	return &Error{File: file, Msg: fmt.Sprintf("this is the trace of a run, not a scenario: check it with elect check %s (or watch it with elect viz %s)", file, file)}
 }
 
 // syntaxError turns an error of the YAML library into an *Error, keeping the

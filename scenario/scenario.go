@@ -19,6 +19,7 @@
 //	delay: uniform:1ms:5ms       # constant:D | uniform:MIN:MAX | exponential:MEAN | D
 //	loss: 0.01                   # message loss probability in [0, 1)
 //	duration: 60s                # virtual time limit; absent = the base's (60s by default); 0 = until no event is left
+//	                             #   (refused for an algorithm whose heartbeats never end, algo.Model.Heartbeats)
 //	mobility: waypoint:1:20:2s   # static | waypoint:MINSPEED:MAXSPEED:PAUSE | walk:MINSPEED:MAXSPEED:INTERVAL | ns2:PATH
 //	range: 250                   # radio range in metres, for mobility (default: the geometric topology's range)
 //	initiators: 0,3              # the nodes the driver asks to elect at time 0: all | none | a node set | a list;
@@ -29,7 +30,9 @@
 //	check:                       # checker deadlines; absent or 0 = the checker chooses
 //	  stabilization: 5s
 //	  liveness: 30s
-//	events:                      # scheduled faults and triggers, in any order
+//	  expect: every-component    # which components must elect: initiated (the default: those
+//	                             #   holding an initiator) | every-component
+//	events:                      # scheduled faults and triggers, in any order, none after the duration (CheckEnd)
 //	  - at: 10s
 //	    crash: 7                 # a node id, a list [1, 2], or a node set "1-3,7"
 //	  - at: 20s
@@ -75,17 +78,23 @@ package scenario
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
 	"time"
 
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/scenarios"
 	"github.com/electgo/elect/sim"
 )
 
-// Check holds the checker's deadlines; zero lets the checker choose.
-type Check struct{ Stabilization, Liveness time.Duration }
+// Check holds the checker's deadlines (zero lets the checker choose) and
+// which components must elect (check.Config.Expect).
+type Check struct {
+	Stabilization, Liveness time.Duration
+	Expect                  check.Expect
+}
 
 // Scenario describes one simulated run.
 type Scenario struct {
@@ -208,6 +217,9 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 	if base == nil {
 		base = Default()
 	}
+	if err := traceGiven(name, data); err != nil {
+		return nil, err
+	}
 	d := decoder{Doc: Doc{File: name}}
 	root, err := d.Parse(data)
 	if err != nil {
@@ -234,4 +246,41 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 // order written: the order a run takes them in.
 func (s *Scenario) SortEvents() {
 	slices.SortStableFunc(s.Events, func(a, b sim.Action) int { return cmp.Compare(a.At, b.At) })
+}
+
+// Late lists the events scheduled after the run's end (Duration; a run of
+// duration 0 ends after its last event, so none is late): the run stops
+// before them, though its story would tell them.
+func (s *Scenario) Late() []sim.Action {
+	var late []sim.Action
+	for _, a := range s.Events {
+		if s.Duration > 0 && a.At > s.Duration {
+			late = append(late, a)
+		}
+	}
+	return late
+}
+
+// CheckEnd refuses the first late event (Late), naming its file and line
+// and where the run's end came from: flag when a flag set the duration
+// ("--duration"), else the file's duration field or the default.
+func (s *Scenario) CheckEnd(flag string) error {
+	late := s.Late()
+	if len(late) == 0 {
+		return nil
+	}
+	a, from := late[0], flag
+	switch {
+	case from != "":
+	case s.Sets("duration"):
+		from = fmt.Sprintf("duration, line %d", s.set["duration"].Line)
+	default:
+		from = "the default duration"
+	}
+	where := "events"
+	if a.Where != "" {
+		where = a.Where + ": events"
+	}
+	return fmt.Errorf("%s: the %s at %v comes after the run's end at %v (%s): the run stops before it; give a longer duration or drop the event",
+		where, a.Kind, a.At, s.Duration, from)
 }

@@ -320,6 +320,7 @@ var errorCases = []struct {
 	{"delay backwards", "delay: uniform:5ms:1ms\n", "t.yaml:1:8: delay: ", "MAX is below MIN"},
 	{"delay negative", "delay: constant:-1ms\n", "t.yaml:1:8: delay: ", "negative duration"},
 	{"delay arity", "delay: uniform:1ms\n", "t.yaml:1:8: delay: ", "takes 2 duration(s), got 1"},
+	{"delay unitless", "delay: uniform:1:5\n", "t.yaml:1:8: delay: ", "a duration needs a unit: did you mean uniform:1ms:5ms?"},
 	{"delay map", "delay: {a: 1}\n", "t.yaml:1:8: delay: ", "got a mapping"},
 
 	// loss
@@ -347,7 +348,7 @@ var errorCases = []struct {
 
 	// check
 	{"check scalar", "check: 5s\n", "t.yaml:1:8: check: ", `want a mapping, got "5s"`},
-	{"check unknown", "check:\n  safety: 1s\n", `t.yaml:2:3: check: unknown field "safety"`, "(known: stabilization, liveness)"},
+	{"check unknown", "check:\n  safety: 1s\n", `t.yaml:2:3: check: unknown field "safety"`, "(known: stabilization, liveness, expect)"},
 	{"check negative", "check:\n  stabilization: -1s\n", "t.yaml:2:18: check.stabilization: ", "negative duration"},
 	{"check malformed", "check:\n  liveness: 3\n", "t.yaml:2:13: check.liveness: ", `invalid duration "3"`},
 	{"check duplicate", "check:\n  liveness: 1s\n  liveness: 2s\n", "t.yaml:3:3: check: ", `duplicate field "liveness"`},
