@@ -100,14 +100,13 @@ show their /status as a live table.
 
 The cluster's network is fixed: each node knows exactly its neighbours in
 --topology and the true N (elect node --size), so every registered algorithm
-runs, yours too, those written for a ring or a complete network included on
-the network they assume (ring and chang-roberts with --topology ring; bully,
-all-to-all, capture-sync and capture-async on the default, complete). Each
-node gives its algorithm what its model asks for: reliable FIFO links to one
-that does not tolerate loss, the pulses of a synchronizer to a synchronous
-one.
-Nodes in --initiators (by default the algorithm's own) elect as they boot,
-as a simulated run's initiators do.
+runs, yours too, those written for a ring or a complete network included, on
+the network they assume (without --topology, a ring for ring and
+chang-roberts; bully, all-to-all, capture-sync and capture-async on the
+default, complete). Each node gives its algorithm what its model asks for:
+reliable FIFO links to one that does not tolerate loss, the pulses of a
+synchronizer to a synchronous one. Nodes in --initiators (by default the
+algorithm's own) elect as they boot, as a simulated run's initiators do.
 
 Commands, typed a line at a time (k, r, c, s and e also take "leader"):
   k N, kill N      SIGKILL node N
@@ -158,7 +157,7 @@ reason; on Linux they are killed if it dies.`,
 	fl.StringVar(&f.values, "values", "id", "node values: id (value = id), random (drawn with --seed), or a list V0,V1,... of one per node")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of random values and random topologies")
 	fl.StringVar(&f.topology, "topology", "complete", "who lists whom as a peer: complete, line, ring, star, grid:WxH, tree, ... (elect sim's specs; N from --nodes); by default complete, or the network the algorithm's model needs (a ring for chang-roberts)")
-	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one, yours too (elect algos lists them); one written for a ring needs --topology ring")
+	fl.StringVar(&f.algo, "algo", node.DefaultAlgorithm, "the election algorithm: any registered one, yours too (elect algos lists them)")
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE (repeatable), e.g. heartbeat=200ms")
 	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")
 	fl.IntVar(&f.helloLoss, "hello-loss", node.DefaultHelloLoss, "a neighbour is lost after this many beacon intervals without a datagram from it")
