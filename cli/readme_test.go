@@ -37,8 +37,8 @@ type readmeShortForm struct {
 }
 
 // readmeShortForms is keyed by the command as README.md writes it, after
-// the program ("go run ./cmd/elect", "sudo go run ./cmd/elect" or "elect")
-// and without its comment. Every key must still be in README.md.
+// the program ("go run ./cmd/elect", "elect" or "./elect", with or without
+// sudo) and without its comment. Every key must still be in README.md.
 var readmeShortForms = map[string]readmeShortForm{
 	"sim --mobility waypoint:1:20:2s --duration 10m": {
 		set: map[string]string{"duration": "1m"}, why: "10 virtual minutes of moving nodes; one shows the same"},
