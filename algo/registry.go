@@ -40,9 +40,16 @@ type Model struct {
 	// the scenario declares that no election is expected there.
 	Spontaneous bool
 	// Initiators is the node set that initiates when a run names none: "all",
-	// or a set such as "0" or "0,3-5" (ParseNodeSet). Empty means node 0 for
-	// an algorithm that is not spontaneous and no node for one that is. Runs
-	// name their own with the scenario's initiators field or --initiators.
+	// or a set such as "0" or "0,3-5" (ParseNodeSet); empty means node 0.
+	// Runs name their own with the scenario's initiators field or
+	// --initiators. It applies to algorithms that are not spontaneous, whose
+	// initiators the driver asks to elect (echo, ring, chang-roberts,
+	// extinction, the capture elections, all-to-all). A spontaneous
+	// algorithm's nodes start their elections at boot themselves and the
+	// driver asks none of them, so it does not read this field: their
+	// default is that of the parameter in which the machines read the run's
+	// initiators (Param.Boot: every node for vkt and park), or every node
+	// for an algorithm without one, whose every node elects (bully).
 	Initiators string
 	// FIFO is set when the algorithm needs links to deliver in order.
 	FIFO bool

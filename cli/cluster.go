@@ -171,7 +171,7 @@ reason; on Linux they are killed if it dies.`,
 	fl.DurationVar(&f.duration, "duration", 0, "end after this long (0: at q, Ctrl-C or the script's end)")
 	fl.DurationVar(&f.poll, "poll", 0, "interval between polls of every node's /status (default 50ms, 2.5ms a node beyond 20)")
 	fl.DurationVar(&f.refresh, "refresh", 200*time.Millisecond, "interval between redraws of the table on a terminal")
-	fl.StringVar(&f.initiators, "initiators", "", "nodes started with --initiator, which elect right after booting: a node set like 0 or 0,3-5, all or none (default: the algorithm's, e.g. node 0 for ring and echo, all for chang-roberts)")
+	fl.StringVar(&f.initiators, "initiators", "", "the nodes that start an election at boot, and no other: a node set like 0 or 0,3-5, all or none (default: the algorithm's, e.g. node 0 for ring and echo, all for chang-roberts and vkt); vkt's and park's nodes read it in their parameter initiators, the others' are started with --initiator; bully takes only all")
 	fl.StringArrayVar(&f.crashOn, "crash-on", nil, "fault injection: NODE=TYPE makes NODE die on its first message of TYPE, e.g. 2=gather (repeatable)")
 	fl.StringVar(&f.corrupt, "corrupt", "", "fault injection: these nodes (a node set) alter the payload of every message they send: the ring document's joker")
 	fl.StringVar(&f.elect, "elect", "", "act as the ring document's control process: start an election at this node (POST /elect; no other node initiates unless --initiators says so), or none (the initiators start it: --initiators, or the algorithm's), wait until every live node follows the most valued one (--within), report the outcome and end: exit 0 when elected, 1 when not in time")

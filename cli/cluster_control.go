@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -225,6 +226,38 @@ func (c *cluster) checkFailureLocked(f controlFailure) string {
 	return fmt.Sprintf("failures reported: %s; want one in %s", strings.Join(got, ", "), want)
 }
 
+// bootInitiators hands set, the initiators of a cluster of a spontaneous
+// algorithm a, to its nodes as a simulated run does (runner.Params): they
+// start their elections at boot themselves, in Start, where they read the
+// set in a's boot parameter (algo.Param.Boot), with which every node is
+// started; none is started with --initiator, which would ask it for a
+// second. A value given for the parameter is a deprecated alias that must
+// agree with set (algo.Algorithm.CheckBoot); note says so. implied marks
+// the set that --elect implies (none: the control process starts the
+// election), which gives way to that value, and to an algorithm whose
+// every node elects at boot (bully).
+func bootInitiators(a *algo.Algorithm, cfg *clusterConfig, set string, implied bool) (note string, err error) {
+	if implied {
+		boot := slices.IndexFunc(a.Params, func(p algo.Param) bool { return p.Boot })
+		if boot < 0 {
+			set = ""
+		} else if _, given := cfg.params[a.Params[boot].Name]; given {
+			set = ""
+		}
+	}
+	if note, err = a.CheckBoot(set, cfg.params); err != nil {
+		return note, err
+	}
+	params := a.WithBoot(cfg.params, set)
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		if _, given := cfg.params[k]; !given {
+			cfg.paramKeys = append(cfg.paramKeys, k)
+		}
+	}
+	cfg.params = params
+	return note, nil
+}
+
 // faultsAndInitiators resolves the initiators and the injected faults,
 // flags over the script, into cfg, naming the flag or the script's field
 // at fault.
@@ -235,15 +268,22 @@ func (f *clusterFlags) faultsAndInitiators(cmd *cobra.Command, cfg *clusterConfi
 		return nil // checkNodeConfig names the unknown algorithm
 	}
 	n := cfg.nodes
-	set, field := f.initiators, "--initiators"
+	set, field, implied := f.initiators, "--initiators", false
 	switch {
 	case fl.Changed("initiators"):
 	case s != nil && s.Initiators != "":
 		set, field = s.Initiators, "initiators"
 	case f.elect != "" && f.elect != "none":
-		set = "none" // the control process starts the election
+		set, implied = "none", true // the control process starts the election
 	}
-	ids, _, err := a.Initiators(set, cfg.params, n)
+	ids, note, err := a.Initiators(set, cfg.params, n)
+	if err == nil && a.Model.Spontaneous {
+		ids = nil
+		note, err = bootInitiators(a, cfg, set, implied)
+	}
+	if note != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: %s\n", note)
+	}
 	if err != nil {
 		if field == "initiators" {
 			return s.blame(err, "initiators")

@@ -26,7 +26,7 @@ import (
 //	values: id              # id, random, or a mapping node: value
 //	seed: 1
 //	topology: complete      # any topo spec; peers are the graph's neighbours
-//	initiators: 0           # nodes started with --initiator (default: the algorithm's)
+//	initiators: 0           # the nodes that start an election at boot (default: the algorithm's)
 //	crash_on: {node: 2, message: gather}   # node 2 dies on its first gather
 //	corrupt: 3              # node 3 alters every message it sends (a joker)
 //	steps:

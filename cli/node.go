@@ -88,7 +88,7 @@ it cleanly, saving its state first.`,
 	fl.DurationVar(&f.hello, "hello", node.DefaultHello, "interval between hello beacons")
 	fl.IntVar(&f.helloLoss, "hello-loss", node.DefaultHelloLoss, "a neighbour is lost after this many beacon intervals without a datagram from it")
 	fl.StringVar(&f.broadcast, "broadcast", "", "also send hello beacons to this broadcast address, HOST:PORT (e.g. 10.0.0.255:7000)")
-	fl.BoolVar(&f.initiator, "initiator", false, "elect right after booting, as a run's initiators do: how algorithms that are not spontaneous (echo, chang-roberts) start (POST /elect also does)")
+	fl.BoolVar(&f.initiator, "initiator", false, "elect right after booting, as a run's initiators do: how algorithms that are not spontaneous (echo, chang-roberts) start (POST /elect also does). A spontaneous algorithm's node starts its own election at boot and is asked for no second: every bully node does; a vkt or park node does unless -p initiators=SET leaves it out, and --initiator puts it in")
 	fl.IntVar(&f.size, "size", 0, "fix the network: its nodes are 0..N-1 and this node's neighbours exactly --peers (a ring's two, a complete network's N-1); what an algorithm for a ring or a complete network needs")
 	fl.StringVar(&f.crashOn, "crash-on", "", "fault injection: die when the first message of this type arrives (e.g. gather), as the ring document's dead node does")
 	fl.BoolVar(&f.corrupt, "corrupt", false, "fault injection: alter the payload of every message this node sends, as the ring document's joker does")

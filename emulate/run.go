@@ -84,7 +84,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if n := len(p.values); n > maxNodes {
 		return nil, fmt.Errorf("%d nodes: the emulator numbers at most %d", n, maxNodes)
 	}
-	params, err := a.Resolve(s.Params)
+	common, own, params, err := nodeLines(s, a, p.initial, len(p.values), cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, err
 	}
 	e.l = &launcher{
-		bin: cfg.Binary, args: append(nodeArgs(a.Name, params, cfg), "--key-file", keyFile), port: cfg.Port, log: logf,
+		bin: cfg.Binary, args: append(common, "--key-file", keyFile), port: cfg.Port, log: logf,
 		token: node.HTTPToken(key),
 		unplanned: func(pr *proc) {
 			e.mu.Lock()
@@ -131,25 +131,8 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Crashed, Node: algo.NodeID(pr.id), Peer: algo.None})
 		},
 	}
-	initiators, _, err := runner.Initiators(s, a, len(p.values))
-	if err != nil {
-		return nil, err
-	}
-	peers := staticPeers(a, p.initial, len(p.values), cfg.Port)
 	for v, val := range p.values {
-		var own []string
-		if peers[v] != "" {
-			own = append(own, "--peers", peers[v])
-		}
-		if slices.Contains(initiators, algo.NodeID(v)) {
-			own = append(own, "--initiator") // elects right after its first boot, as the simulator's initiators do
-		}
-		if cfg.Faults != (runtime.Faults{}) {
-			f := cfg.Faults
-			f.Seed += uint64(v) + 1 // each node its own draws
-			own = append(own, "--faults", f.String())
-		}
-		e.procs = append(e.procs, e.l.newProc(v, val, nsName(e.tag, v), dir, own))
+		e.procs = append(e.procs, e.l.newProc(v, val, nsName(e.tag, v), dir, own[v]))
 	}
 	setupStart := time.Now()
 	if err := setUp(ctx, e.tag, len(e.procs), p.initial, s.Loss); err != nil {
@@ -278,6 +261,40 @@ func staticPeers(a *algo.Algorithm, edges []topo.Edge, n, port int) []string {
 		out[v] = strings.Join(l, ",")
 	}
 	return out
+}
+
+// nodeLines returns the command lines of the nodes of an emulation of s on
+// n nodes whose initial links are edges: the flags that every node gets
+// after its own (nodeArgs) of the parameters its machines are built with,
+// those parameters (runner.Params: the scenario's, and the run's
+// initiators for a spontaneous algorithm, whose machines read them there),
+// and each node's own flags: its peers, --initiator where the simulator's
+// driver asks a node to elect at boot (runner.Initiators; no node of a
+// spontaneous algorithm, which starts its own), its faults.
+func nodeLines(s *scenario.Scenario, a *algo.Algorithm, edges []topo.Edge, n int, cfg Config) (common []string, own [][]string, params algo.Params, err error) {
+	if params, err = runner.Params(s, a); err != nil {
+		return nil, nil, nil, err
+	}
+	initiators, _, err := runner.Initiators(s, a, n)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	peers := staticPeers(a, edges, n, cfg.Port)
+	own = make([][]string, n)
+	for v := range n {
+		if peers[v] != "" {
+			own[v] = append(own[v], "--peers", peers[v])
+		}
+		if slices.Contains(initiators, algo.NodeID(v)) {
+			own[v] = append(own[v], "--initiator") // elects right after its first boot, as the simulator's initiators do
+		}
+		if cfg.Faults != (runtime.Faults{}) {
+			f := cfg.Faults
+			f.Seed += uint64(v) + 1 // each node its own draws
+			own[v] = append(own[v], "--faults", f.String())
+		}
+	}
+	return nodeArgs(a.Name, params, cfg), own, params, nil
 }
 
 // nodeArgs are the flags every node gets after its own.

@@ -823,6 +823,67 @@ func TestStaticPeers(t *testing.T) {
 	}
 }
 
+// TestNodeLinesInitiators: a scenario's initiators reach the emulated nodes
+// as they reach the simulator's machines. Those of vkt and park are told
+// them in their boot parameter (--param initiators=SET, as runner.Params
+// writes it) and none is started with --initiator, which would ask it for
+// a second election; echo's initiators are started with --initiator. The
+// emulator resolved the scenario's parameters alone before: every vkt node
+// elected at boot whatever the scenario's initiators said.
+func TestNodeLinesInitiators(t *testing.T) {
+	path := []topo.Edge{{A: 0, B: 1}, {A: 1, B: 2}}
+	for _, c := range []struct {
+		algorithm, initiators, param string
+		boot                         string // the --param initiators= of every node
+		flagged                      []int  // the nodes started with --initiator
+	}{
+		{"vkt", "0", "", "0", nil},
+		{"park", "none", "", "none", nil},
+		{"vkt", "", "", "all", nil},
+		{"vkt", "", "2", "2", nil}, // the deprecated alias
+		{"echo", "1,2", "", "", []int{1, 2}},
+	} {
+		s := scenario.Default()
+		s.Algorithm, s.Initiators = c.algorithm, c.initiators
+		if c.param != "" {
+			s.Params = map[string]string{"initiators": c.param}
+		}
+		a, err := algo.Lookup(c.algorithm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		common, own, params, err := nodeLines(s, a, path, 3, Config{Hello: time.Second, HelloLoss: 4, Port: 7946})
+		if err != nil {
+			t.Fatalf("%s, initiators %q: %v", c.algorithm, c.initiators, err)
+		}
+		want, err := runner.Params(s, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(params, want) {
+			t.Errorf("%s, initiators %q: params %v, want the simulator's %v", c.algorithm, c.initiators, params, want)
+		}
+		var boot string
+		for i, arg := range common {
+			if arg == "--param" && strings.HasPrefix(common[i+1], "initiators=") {
+				boot = strings.TrimPrefix(common[i+1], "initiators=")
+			}
+		}
+		if boot != c.boot {
+			t.Errorf("%s, initiators %q: the nodes are started with initiators=%q, want %q: %q", c.algorithm, c.initiators, boot, c.boot, common)
+		}
+		var flagged []int
+		for v, args := range own {
+			if slices.Contains(args, "--initiator") {
+				flagged = append(flagged, v)
+			}
+		}
+		if !slices.Equal(flagged, c.flagged) {
+			t.Errorf("%s, initiators %q: nodes %v are started with --initiator, want %v", c.algorithm, c.initiators, flagged, c.flagged)
+		}
+	}
+}
+
 // TestJournalStory shows that the emulator's run tells the simulator's
 // story: the simulator's events of a scenario, journaled as the emulator
 // journals its own (each node's crash, restart or elect call stamped when

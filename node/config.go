@@ -60,6 +60,10 @@ type Config struct {
 	// Initiator asks the machine to elect right after its first boot (not
 	// after a recovery), as the simulator's driver asks a run's initiators:
 	// how an algorithm that is not spontaneous (echo, Chang–Roberts) starts.
+	// A spontaneous algorithm's machine starts its boot election itself, in
+	// Start, and is asked for no second one: an initiator of vkt or park is
+	// put in the nodes that do, their parameter initiators (every node by
+	// default; algo.Param.Boot), and one of bully elects as every node does.
 	Initiator bool
 	// Size, when above 0, fixes the network (network.go): its nodes are
 	// 0..Size-1 and this node's neighbours are exactly its Peers, the

@@ -136,6 +136,17 @@ func New(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if alg.Model.Spontaneous && cfg.Initiator {
+		var added bool
+		var boot string
+		cfg.Params, added, boot = initiatorParams(alg, cfg.ID, cfg.Params)
+		switch {
+		case added:
+			cfg.Logger.Info("an initiator of this algorithm starts its election at boot in its machine: this node is added to the nodes that do", "node", cfg.ID, boot, cfg.Params[boot])
+		case boot == "":
+			cfg.Logger.Info("every node of this algorithm starts an election at boot: being an initiator adds nothing", "node", cfg.ID)
+		}
+	}
 	_, newNode, err := alg.Instantiate(cfg.Params, networkSize(cfg))
 	if err != nil {
 		return nil, err
@@ -329,8 +340,10 @@ func (n *Node) boot(saved *runtime.Saved) {
 	}
 	// An initiator elects as the simulator's driver has a run's initiators
 	// elect: right after its first boot, before any message is handled. A
-	// node asked to elect before it booted elects then too.
-	if n.cfg.Initiator && saved == nil || n.electAtBoot {
+	// node asked to elect before it booted elects then too. That of a
+	// spontaneous algorithm started its election in Start (New put it in
+	// the boot set): a second would be one too many.
+	if n.cfg.Initiator && !n.alg.Model.Spontaneous && saved == nil || n.electAtBoot {
 		n.m.Elect(env)
 	}
 	n.after()

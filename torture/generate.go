@@ -3,6 +3,7 @@ package torture
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,7 +86,6 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 	} else {
 		s.Values = sim.Values{Mode: sim.ValueRandom}
 	}
-	s.Params = params(a, n, rng)
 	// Faults and random graphs leave pieces no initiator reaches: the
 	// checker does not expect them to elect (check.ExpectInitiated).
 	s.Initiators = initiators(a, n, rng)
@@ -218,27 +218,20 @@ func delay(rng *rand.Rand) sim.Delay {
 	return sim.Delay{Kind: sim.Exponential, A: ms(1, 20)}
 }
 
-// params draws the algorithm's own choices that shape a run: which nodes
-// elect at boot of their own accord (vkt's and park's initiators); every
-// other parameter keeps its default.
-func params(a *algo.Algorithm, n int, rng *rand.Rand) map[string]string {
-	out := map[string]string{}
-	for _, p := range a.Params {
-		if p.Name == "initiators" && !p.Initiators {
-			out[p.Name] = nodeSet(n, rng)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-// initiators draws the driver's initiators: the algorithm's default, or one
-// node. An algorithm whose default is every node keeps it: the capture
-// algorithms elect the best candidate, the specification the best node,
-// and they agree only when every node is a candidate.
+// initiators draws the run's initiators, the nodes that start an election
+// at boot. Those of an algorithm whose machines start it of their own
+// accord and read who does in a parameter (algo.Param.Boot: vkt's and
+// park's) are any set, every node a third of the time, as their documents
+// have it; every parameter keeps its default. The others' are the
+// algorithm's default, or one node (those of a spontaneous algorithm
+// without such a parameter, bully, its default: every node). An algorithm
+// whose default is every node keeps it: the capture algorithms elect the
+// best candidate, the specification the best node, and they agree only
+// when every node is a candidate.
 func initiators(a *algo.Algorithm, n int, rng *rand.Rand) string {
+	if slices.ContainsFunc(a.Params, func(p algo.Param) bool { return p.Boot }) {
+		return nodeSet(n, rng)
+	}
 	if a.Model.Spontaneous || a.Model.Initiators == "all" || rng.IntN(2) == 0 {
 		return ""
 	}

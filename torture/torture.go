@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,6 +96,11 @@ func Run(cfg Config) (*Report, error) {
 				s.Params = map[string]string{}
 			}
 			maps.Copy(s.Params, cfg.Params)
+			if slices.ContainsFunc(a.Params, func(p algo.Param) bool { _, fixed := cfg.Params[p.Name]; return fixed && (p.Initiators || p.Boot) }) {
+				// A fixed parameter that names the initiators (deprecated)
+				// names every run's: those drawn would disagree with it.
+				s.Initiators = ""
+			}
 		}
 		sum, err := run(s)
 		if err != nil {

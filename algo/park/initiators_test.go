@@ -50,12 +50,12 @@ func (w *tree) hops(source algo.NodeID) int {
 	return total
 }
 
-// TestOneInitiatorExactCounts: with initiators=0, start-up is one election,
+// TestOneInitiatorExactCounts: with initiators 0, start-up is one election,
 // node 0's, on every shape and under every delay model: 2E-(n-1) Election
 // and Leader messages, one Ack a hop from every node to the source along
 // the tree the Elections drew (under constant delays, the sum of the
 // distances to node 0), and every node follows the most valued node. With
-// the parameter ignored every node would elect at boot.
+// the initiators ignored every node would elect at boot.
 func TestOneInitiatorExactCounts(t *testing.T) {
 	runtest.OneInitiator(t, "park", func(t *testing.T, s *scenario.Scenario) {
 		g := runtest.Connected(t, s)

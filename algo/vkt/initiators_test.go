@@ -7,10 +7,10 @@ import (
 	"github.com/electgo/elect/scenario"
 )
 
-// TestOneInitiatorExactCounts: with initiators=0, start-up is one election,
+// TestOneInitiatorExactCounts: with initiators 0, start-up is one election,
 // node 0's, on every shape and under every delay model: 2E-(n-1) Election,
 // Ack and Leader messages, no probe, and every node follows the most valued
-// node. With the parameter ignored every node would elect at boot and the
+// node. With the initiators ignored every node would elect at boot and the
 // counts, and the computations seen, would be those of n elections.
 func TestOneInitiatorExactCounts(t *testing.T) {
 	runtest.OneInitiator(t, "vkt", func(t *testing.T, s *scenario.Scenario) {

@@ -111,15 +111,15 @@ func Connected(t testing.TB, s *scenario.Scenario) *topo.Graph {
 
 // OneInitiator runs body once per case of the one-initiator start-up tests
 // of vkt and park: on assorted connected shapes, under each delay model,
-// two seeds each, a scenario in which only node 0 elects at boot.
+// two seeds each, a scenario in which only node 0 elects at boot (its
+// initiators).
 func OneInitiator(t *testing.T, algorithm string, body func(t *testing.T, s *scenario.Scenario)) {
 	for _, shape := range []string{"line:12", "grid:6x5", "geometric:100:250", "geometric:300:150", "layered:3", "ba:60:2"} {
 		for _, delay := range []string{"constant:1ms", "uniform:1ms:5ms", "exponential:3ms"} {
 			for seed := uint64(1); seed <= 2; seed++ {
 				t.Run(fmt.Sprintf("%s/%s/seed%d", shape, delay, seed), func(t *testing.T) {
 					s := scenario.Default()
-					s.Algorithm, s.Topology, s.Seed = algorithm, shape, seed
-					s.Params = map[string]string{"initiators": "0"}
+					s.Algorithm, s.Topology, s.Seed, s.Initiators = algorithm, shape, seed, "0"
 					var err error
 					if s.Delay, err = sim.ParseDelay(delay); err != nil {
 						t.Fatal(err)

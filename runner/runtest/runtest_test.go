@@ -38,6 +38,22 @@ func runRecorded(s *scenario.Scenario) (failed string) {
 	return ""
 }
 
+// OneInitiator's scenarios name node 0 as their initiators, the one knob,
+// and not with the deprecated parameter initiators of vkt and park, which
+// they wrote before.
+func TestOneInitiatorNamesInitiators(t *testing.T) {
+	cases := 0
+	OneInitiator(t, "vkt", func(t *testing.T, s *scenario.Scenario) {
+		cases++
+		if s.Initiators != "0" || len(s.Params) > 0 {
+			t.Errorf("initiators %q, params %v; want initiators 0 and no parameter", s.Initiators, s.Params)
+		}
+	})
+	if cases == 0 {
+		t.Error("no case run")
+	}
+}
+
 // Run fails a run that breaks the specification (echo whose initiator
 // crashes mid-wave never elects) and lets a good one pass.
 func TestRunFails(t *testing.T) {
