@@ -26,6 +26,11 @@ type Algorithm struct {
 	// Build validates resolved parameters against a network of n nodes and
 	// returns the constructor of one node's machine.
 	Build func(p Params, n int) (func(id NodeID) Machine, error)
+	// MessageBound, when set, is the algorithm's message complexity: the
+	// messages of one fault-free election, which drivers hold its runs to
+	// (see Bound). Leave it nil for an algorithm whose nodes never fall
+	// quiet (Model.Heartbeats) or whose document gives no bound.
+	MessageBound *Bound
 }
 
 // Model is what an algorithm assumes and tolerates. The checker and the fault
@@ -70,6 +75,11 @@ type Model struct {
 	// Topology names the network the algorithm needs ("complete", "ring"),
 	// empty for any; drivers refuse another.
 	Topology string
+	// Heartbeats is set when the nodes never fall quiet: they keep sending
+	// (heartbeats, probes) and setting timers for as long as they live, so
+	// a simulated run of the algorithm never runs out of events. Drivers
+	// refuse to run it without a time limit, which would never end.
+	Heartbeats bool
 }
 
 // Instantiate resolves raw parameters against the algorithm's declarations and

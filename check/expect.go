@@ -48,3 +48,24 @@ func nodesOf(n int) string {
 	}
 	return fmt.Sprintf("%d nodes", n)
 }
+
+// Messages judges the count of messages the run sent (transmissions)
+// against Config.MessageBound, once the run has ended: more than its
+// maximum is a violation ("messages"), and so is less than its minimum in a
+// run that ended with no event left. The driver counts, not the Monitor,
+// which does not read message traffic.
+func (m *Monitor) Messages(sent uint64) {
+	b := m.cfg.MessageBound
+	m.sent = sent
+	if b == nil || !m.ended || m.aborted {
+		return
+	}
+	switch {
+	case sent > uint64(b.Hi):
+		m.report(Violation{At: m.endAt, Property: "messages",
+			Reason: fmt.Sprintf("%d messages sent, more than one election may send: at most %d (%s)", sent, b.Hi, b.Formula)})
+	case m.quiescent && sent < uint64(b.Lo):
+		m.report(Violation{At: m.endAt, Property: "messages",
+			Reason: fmt.Sprintf("%d messages sent, fewer than one election sends: at least %d (%s)", sent, b.Lo, b.Formula)})
+	}
+}

@@ -93,6 +93,11 @@ type Config struct {
 	// starts an election only after a change the checker saw, and nothing
 	// is relaxed.
 	Lossy bool
+	// MessageBound, when set, bounds the messages the run sends (a
+	// fault-free run of an algorithm that declares its complexity): the
+	// driver tells the count (Monitor.Messages), and one outside is a
+	// violation.
+	MessageBound *trace.MessageBound
 	// MaxViolations caps how many violations are kept in detail (all are
 	// counted). Zero means 100.
 	MaxViolations int
@@ -251,6 +256,7 @@ type Monitor struct {
 	// aborted says a machine panicked (a Panicked event): the run stopped
 	// there, so its end judges nothing more.
 	aborted bool
+	sent    uint64 // the messages the run sent, as the driver told (Messages)
 }
 
 // New returns a Monitor.

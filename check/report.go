@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/trace"
 )
 
 // Report is the checker's verdict and measurements for a run.
@@ -33,9 +34,13 @@ type Report struct {
 	Unreached      int
 	UnreachedNodes int
 	// Expect is the run's Config.Expect.
-	Expect    Expect
-	End       time.Duration
-	Quiescent bool
+	Expect Expect
+	// MessageBound is the run's Config.MessageBound, and Sent the count
+	// judged against it (Monitor.Messages).
+	MessageBound *trace.MessageBound
+	Sent         uint64
+	End          time.Duration
+	Quiescent    bool
 }
 
 // NodeState is what the checker knows of one node.
@@ -75,6 +80,8 @@ func (m *Monitor) Report() Report {
 		Elections:      m.elections,
 		Unchecked:      m.unchecked,
 		Expect:         m.cfg.Expect,
+		MessageBound:   m.cfg.MessageBound,
+		Sent:           m.sent,
 		End:            m.endAt,
 		Quiescent:      m.quiescent,
 	}

@@ -21,6 +21,9 @@ func newAlgosCmd() *cobra.Command {
 			for _, name := range algo.Names() {
 				a, _ := algo.Lookup(name)
 				fmt.Fprintf(w, "%s: %s\n  source: %s\n  messages: %s\n  %s\n", a.Name, a.Summary, a.Source, strings.Join(a.Messages, ", "), model(a.Model))
+				if b := a.MessageBound; b != nil {
+					fmt.Fprintf(w, "  messages of one election: %s (n nodes, m links; fault-free runs are held to it)\n", b.Formula)
+				}
 				if len(a.Params) > 0 {
 					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 					fmt.Fprintln(tw, "  param\tdefault\tmeaning")

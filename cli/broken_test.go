@@ -22,10 +22,16 @@ func TestBrokenAlgorithmsFail(t *testing.T) {
 		{"test-broken-noindex", "index: node 0 took up leader 0 at index <0,·> (no election index)"},
 		{"test-broken-stuck", "never left the election (it is in Wait)"},
 		{"test-broken-two-leaders", "safety: 9 leaders in one component: nodes 0, 1, 3, 5, 7 and 4 more, from "},
+		// Elects right, sends n^2 + n where its bound allows n(n+1)/2 + n.
+		{"test-broken-chatty", "messages: 272 messages sent, more than one election may send: at most 152 (from 2n to n(n+1)/2 + n)"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			tr := filepath.Join(t.TempDir(), "run.jsonl")
-			code, out, errOut := cli(t, "sim", "--algo", c.algo, "--topology", "grid:4x4", "--values", "random", "--trace", tr)
+			topology := "grid:4x4"
+			if strings.HasPrefix(c.algo, "test-broken-chatty") {
+				topology = "ring:16"
+			}
+			code, out, errOut := cli(t, "sim", "--algo", c.algo, "--topology", topology, "--values", "random", "--trace", tr)
 			if code != ExitViolation || !strings.Contains(out, c.want) {
 				t.Errorf("sim: exit %d, want %d and %q in the summary:\n%s%s", code, ExitViolation, c.want, out, errOut)
 			}
@@ -38,10 +44,14 @@ func TestBrokenAlgorithmsFail(t *testing.T) {
 		})
 	}
 	tr := filepath.Join(t.TempDir(), "run.jsonl")
+	cr := filepath.Join(t.TempDir(), "cr.jsonl")
 	for _, args := range [][]string{
 		{"sim", "--algo", "test-flood", "--topology", "grid:4x4", "--values", "random", "--trace", tr},
 		{"check", tr},
 		{"fuzz", "--algo", "test-flood", "--runs", "30", "--out", t.TempDir()},
+		{"sim", "--algo", "test-ring-cr", "--topology", "ring:16", "--values", "random", "--trace", cr},
+		{"check", cr},
+		{"fuzz", "--algo", "test-ring-cr", "--runs", "30", "--out", t.TempDir()},
 	} {
 		if code, out, errOut := cli(t, args...); code != ExitOK {
 			t.Errorf("%s: exit %d, want 0:\n%s%s", strings.Join(args, " "), code, out, errOut)
@@ -58,7 +68,8 @@ func TestAlgorithmPanicIsAViolation(t *testing.T) {
 	tr := filepath.Join(dir, "run.jsonl")
 	said := "panic: node 1 panicked in Receive of flood from 0: assignment to entry in nil map; at github.com/electgo/elect/internal/broken.(*node).Receive (broken.go:"
 	code, out, errOut := cli(t, "sim", "--algo", "test-broken-panic", "--topology", "ring:4", "--trace", tr)
-	if code != ExitViolation || !strings.Contains(out, said) || !strings.Contains(errOut, "the checker found 1 violation") {
+	story := "node 1 panics in Receive of flood from 0: assignment to entry in nil map: the run ends"
+	if code != ExitViolation || !strings.Contains(out, said) || !strings.Contains(out, story) || !strings.Contains(errOut, "the checker found 1 violation") {
 		t.Errorf("sim: exit %d, want %d and %q:\n%s%s", code, ExitViolation, said, out, errOut)
 	}
 	b, err := os.ReadFile(tr)

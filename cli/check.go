@@ -41,6 +41,10 @@ holds the whole run.`,
 			// cannot make it allocate more than this before the events
 			// that need it.
 			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, Moving: h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc)}
+			cfg.MessageBound = h.MessageBound
+			if cfg.Expect, err = check.ParseExpect(h.Expect); err != nil {
+				return fmt.Errorf("%s: header: %w", args[0], err)
+			}
 			for _, o := range []struct {
 				flag string
 				val  string
@@ -128,6 +132,7 @@ func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
 		WallMS:    metrics.MS(time.Since(start)),
 		TraceHash: fmt.Sprintf("%016x", hash.Sum()),
 	}
+	mon.Messages(counter.Transmissions())
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, h.Messages)
 	story.Fill(sum)

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/electgo/elect/algo"
 )
 
 // Started with "viz ..." (never so by go test, whose flags come first), this
@@ -21,11 +19,6 @@ func init() {
 	if len(os.Args) > 1 && os.Args[1] == "viz" {
 		os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	algo.Register(&algo.Algorithm{
-		Name: "test-panic", Summary: "test only: building its nodes panics", Source: "none",
-		Messages: []string{"never"}, Model: algo.Model{Spontaneous: true},
-		Build: func(algo.Params, int) (func(algo.NodeID) algo.Machine, error) { panic("test-panic builds no node") },
-	})
 }
 
 // exitCase is a command line and what it must end with.
@@ -83,9 +76,9 @@ func TestExitBench(t *testing.T) {
 			code: ExitViolation, err: []string{"elect: 2 of 4 completed runs broke the specification"}},
 		{name: "failures and violations: the failures win", args: append([]string{"bench", "--out", out("both"), "--algos", "test-wrong-leader", "--topology", "ring:{n}@2,3"}, small...),
 			code: ExitError, err: []string{"elect: 2 of 4 runs failed (listed above) and are not in " + out("both/results.csv") + "; 2 of 2 completed runs broke the specification"}},
-		{name: "a run panics", args: append([]string{"bench", "--out", out("panic"), "--algos", "vkt,test-panic", "--topology", "ring:{n}@5"}, small...),
+		{name: "a run panics", args: append([]string{"bench", "--out", out("panic"), "--algos", "vkt,test-broken-build", "--topology", "ring:{n}@5"}, small...),
 			code: ExitError, out: []string{"2 of 4 runs written to"},
-			err: []string{"run 2 (start test-panic ring:5 seed 1) and 1 more: panic: test-panic builds no node", "run 2 (start test-panic ring:5 seed 1) panicked:\ngoroutine ", "elect: 2 of 4 runs failed"}},
+			err: []string{"run 2 (start test-broken-build ring:5 seed 1) and 1 more: panic: test-broken-build builds no node", "run 2 (start test-broken-build ring:5 seed 1) panicked:\ngoroutine ", "elect: 2 of 4 runs failed"}},
 		{name: "plot: violations in the results", args: []string{"bench", "plot", "--out", out("replot"), out("broke/results.csv")}, code: ExitViolation,
 			err: []string{"elect: 2 of 2 completed runs broke the specification (the violations column of " + out("replot/results.csv")}},
 		{name: "plot: all well", args: []string{"bench", "plot", "--out", out("replot-ok"), out("ok/results.csv")}, code: ExitOK},
@@ -121,8 +114,8 @@ func TestExitFuzz(t *testing.T) {
 		{name: "unknown algorithm", args: []string{"fuzz", "--algo", "nope"}, code: ExitError, err: []string{`--algo: unknown algorithm "nope"`}},
 		{name: "arguments", args: []string{"fuzz", "vkt"}, code: ExitError, err: []string{`unknown command "vkt"`}},
 		// An algorithm that panics has a bug the search found: a failure.
-		{name: "a panic", args: []string{"fuzz", "--algo", "test-panic", "--runs", "1", "--out", filepath.Join(dir, "p")}, code: ExitViolation,
-			out: []string{"panic: 1", "the run panicked: test-panic builds no node", "cli/exit_codes_test.go:"}},
+		{name: "a panic", args: []string{"fuzz", "--algo", "test-broken-build", "--runs", "1", "--out", filepath.Join(dir, "p")}, code: ExitViolation,
+			out: []string{"panic: 1", "the run panicked: test-broken-build builds no node; at github.com/electgo/elect/internal/broken.init.0.func1 (broken.go:"}},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t) })
 	}
@@ -153,7 +146,7 @@ func TestExitAlgosViz(t *testing.T) {
 	lines[5] = "{\"t\":0,\"ev\":\"nonsense\"}\n"
 	broken := writeFile(t, dir, "b.jsonl", strings.Join(lines, ""))
 	for _, c := range []exitCase{
-		{name: "algos", args: []string{"algos"}, code: ExitOK, out: []string{"vkt: ", "test-panic: "}},
+		{name: "algos", args: []string{"algos"}, code: ExitOK, out: []string{"vkt: ", "test-broken-build: "}},
 		{name: "algos with an argument", args: []string{"algos", "vkt"}, code: ExitError, err: []string{`unknown command "vkt"`}},
 		{name: "algos, unknown flag", args: []string{"algos", "--bogus"}, code: ExitError, err: []string{"unknown flag: --bogus"}},
 		{name: "viz without a trace", args: []string{"viz"}, code: ExitError, err: []string{"accepts 1 arg(s), received 0"}},

@@ -441,6 +441,15 @@ func TestBadInput(t *testing.T) {
 	badParam := writeFile(t, dir, "param.yaml", "algorithm: echo\nparams:\n  colour: red\n")
 	badInit := writeFile(t, dir, "init.yaml", "algorithm: echo\ntopology: ring:5\nparams:\n  tree: graph\ninitiators: 7\n")
 	good := writeFile(t, dir, "good.yaml", "algorithm: echo\ntopology: ring:5\n")
+	late := writeFile(t, dir, "late.yaml", "algorithm: echo\ntopology: ring:5\nduration: 5s\nevents:\n  - {at: 1s, elect: 0}\n  - {at: 10s, crash: 1}\n")
+	lateDefault := writeFile(t, dir, "late-default.yaml", "algorithm: echo\ntopology: ring:5\nevents:\n  - {at: 70s, crash: 1}\n")
+	badValues := writeFile(t, dir, "values.yaml", "algorithm: echo\ntopology: ring:5\nvalues:\n  1: 5\n  60: 7\n")
+	badUnelected := writeFile(t, dir, "unelected.yaml", "algorithm: echo\ntopology: ring:5\nunelected: 3,9\n")
+	endless := writeFile(t, dir, "endless.yaml", "topology: ring:5\nduration: 0\n")
+	trace := filepath.Join(dir, "run.jsonl")
+	if code, _, errOut := cli(t, "sim", "--algo", "echo", "--topology", "ring:4", "--trace", trace); code != ExitOK {
+		t.Fatalf("sim --trace: exit %d: %s", code, errOut)
+	}
 	for _, c := range []struct {
 		args []string
 		want string // in stderr
@@ -464,6 +473,21 @@ func TestBadInput(t *testing.T) {
 		{[]string{"sim", "--algo", "echo", "--initiators", "-1"}, `--initiators: in node set "-1": invalid node id "-1"`},
 		{[]string{"sim", "--algo", "echo", "--initiators", "1", "-p", "initiator=2"}, `--initiators: initiators "1" and echo parameter initiator="2" disagree`},
 		{[]string{"sim", "--unelected", "all"}, `--unelected: "all" would exempt every component`},
+		{[]string{"sim", "--unelected", "99"}, `--unelected: node 99 does not exist (the network has nodes 0..49)`},
+		{[]string{"sim", badUnelected}, badUnelected + `:3:12: unelected: node 9 does not exist (the network has nodes 0..4)`},
+		{[]string{"sim", good, "--unelected", "2,5"}, `--unelected: node 5 does not exist (the network has nodes 0..4)`},
+		{[]string{"sim", "--topology", "ring:10", "--duration", "0"}, `--duration: vkt's heartbeats never end, so a run of it with duration 0 (until no event is left) would never stop: give it a duration, like 60s`},
+		{[]string{"sim", "--algo", "park", "--duration", "0"}, `--duration: park's heartbeats never end`},
+		{[]string{"sim", endless}, endless + `:2:11: duration: vkt's heartbeats never end`},
+		{[]string{"sim", late}, late + `:6: events: the crash at 10s comes after the run's end at 5s (duration, line 3): the run stops before it; give a longer duration or drop the event`},
+		{[]string{"sim", lateDefault}, lateDefault + `:4: events: the crash at 1m10s comes after the run's end at 1m0s (the default duration)`},
+		{[]string{"sim", lateDefault, "--duration", "1m"}, lateDefault + `:4: events: the crash at 1m10s comes after the run's end at 1m0s (--duration)`},
+		{[]string{"sim", badValues}, badValues + `:5:3: values.60: value given for node 60, but the network has nodes 0..4`},
+		{[]string{"sim", trace}, trace + `: this is the trace of a run, not a scenario: check it with elect check ` + trace},
+		{[]string{"sim", "--delay", "5"}, `--delay: invalid delay "5": a duration needs a unit: did you mean 5ms?`},
+		{[]string{"sim", "--topology", "ring", "--nodes", "0"}, `--topology, --nodes: topology "ring" (nodes=0): ring needs at least 3 nodes, got 0`},
+		{[]string{"sim", "--nodes", "0"}, `--nodes: topology "geometric:50:250" (nodes=0): geometric needs at least 1 node, got 0`},
+		{[]string{"sim", "--topology", "grid:3x3", "--nodes", "0"}, `nodes=0 given, but grid takes its node count from WxH`},
 		{[]string{"sim", "--algo", "echo", "--topology", "ring:5", "--param", "root=5"}, `--param root=5: root 5 does not exist`},
 		{[]string{"sim", "--duration", "5x"}, `--duration: invalid duration "5x"`},
 		{[]string{"sim", "--duration", "-1s"}, `--duration: negative duration "-1s"`},
@@ -517,6 +541,37 @@ func TestBadInput(t *testing.T) {
 	code, _, errOut = cli(t, "sim", okInit, "--topology", "ring:5")
 	if code != ExitError || !strings.Contains(errOut, okInit+":3:13: initiators: initiator 7 does not exist") {
 		t.Errorf("file initiator beyond a --topology: exit %d, %q", code, errOut)
+	}
+}
+
+// What the flags leave open, sim fills in and says so in a note on stderr,
+// exit 0: the network an algorithm's model needs (Model.Topology), and
+// the demo's events that a --duration ends the run before.
+func TestSimNotes(t *testing.T) {
+	dir := t.TempDir()
+	ringFile := writeFile(t, dir, "ring.yaml", "algorithm: ring\nnodes: 7\n")
+	for _, c := range []struct {
+		args             []string
+		out, lacks, note string // note: "" for an empty stderr
+	}{
+		{[]string{"--algo", "chang-roberts"}, `"topology":"ring:50"`, "",
+			"elect: note: chang-roberts needs a ring network (Model.Topology): it runs on ring:50 (--topology chooses another)\n"},
+		{[]string{"--algo", "bully", "--nodes", "8"}, `"topology":"complete:8"`, "", "it runs on complete:8"},
+		{[]string{ringFile}, `"topology":"ring:7"`, "", "ring needs a ring network (Model.Topology): it runs on ring:7"},
+		{[]string{"--algo", "echo"}, `"topology":"geometric:50:250"`, "", ""},
+		{[]string{"--algo", "chang-roberts", "--topology", "ring:5"}, `"topology":"ring:5"`, "", ""},
+		{[]string{"--duration", "5s"}, `"end_ms":5000,`, `"faults"`,
+			"elect: note: the run ends at 5s (--duration), before the demo's events at 10s, 30s, 1m0s: they are left out\n"},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, out, errOut := cli(t, append([]string{"sim", "--json"}, c.args...)...)
+			if code != ExitOK || !strings.Contains(out, c.out) || c.lacks != "" && strings.Contains(out, c.lacks) {
+				t.Errorf("exit %d, stdout lacks %q or holds %q:\n%s\nstderr: %s", code, c.out, c.lacks, out, errOut)
+			}
+			if c.note == "" && errOut != "" || !strings.Contains(errOut, c.note) || strings.Count(errOut, "\n") > 1 {
+				t.Errorf("stderr %q, want one note holding %q", errOut, c.note)
+			}
+		})
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/runner"
@@ -39,6 +40,7 @@ type scenarioFlags struct {
 	unelected     string
 	stabilization string
 	liveness      string
+	expect        string
 	mobility      string
 	rangeM        float64
 }
@@ -61,12 +63,13 @@ func (f *scenarioFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.unelected, "unelected", "", "nodes where no election is expected (a node set, or uninitiated: every component without an initiator): the checker does not fail their components for being unreached or unsettled at the end")
 	fl.StringVar(&f.stabilization, "stabilization", "", "checker: how long a component must be unchanged before its Norm nodes must agree")
 	fl.StringVar(&f.liveness, "liveness", "", "checker: how long a component must be unchanged before it must have settled on its most valued node")
+	fl.StringVar(&f.expect, "expect", "", "checker: which components must elect: initiated (the default: those holding an initiator, every one for a spontaneous algorithm; the others are reported, not failed) or every-component")
 	fl.StringVar(&f.mobility, "mobility", "", "how nodes move: static, waypoint:MINSPEED:MAXSPEED:PAUSE, walk:MINSPEED:MAXSPEED:INTERVAL (speeds in m/s) or ns2:PATH (an ns-2 movement trace, e.g. from setdest)")
 	fl.Float64Var(&f.rangeM, "range", 0, "radio range in metres for moving nodes: two nodes are linked while this close (default: the geometric topology's range, or 250)")
 }
 
 // scenarioFlagNames are the flags that shape a scenario.
-var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration", "values", "delay", "loss", "param", "initiators", "initiator", "unelected", "stabilization", "liveness", "mobility", "range"}
+var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration", "values", "delay", "loss", "param", "initiators", "initiator", "unelected", "stabilization", "liveness", "expect", "mobility", "range"}
 
 // anySet reports whether a flag shaping the scenario was given.
 func (f *scenarioFlags) anySet(cmd *cobra.Command) bool {
@@ -81,8 +84,9 @@ func (f *scenarioFlags) anySet(cmd *cobra.Command) bool {
 // keepsDemo says the demo's events still make sense under the flags given
 // with no file: not when they change the network the events are written
 // for (its partition is an area of that field), nor for an algorithm whose
-// model does not survive a crash and a partition. The run then starts from
-// the plain default, with no events.
+// model does not survive a crash and a partition or needs a network of its
+// own (Model.Topology). The run then starts from the plain default, with no
+// events.
 func (f *scenarioFlags) keepsDemo(cmd *cobra.Command) bool {
 	set := cmd.Flags().Changed
 	for _, name := range []string{"topology", "nodes", "mobility", "range"} {
@@ -91,7 +95,7 @@ func (f *scenarioFlags) keepsDemo(cmd *cobra.Command) bool {
 		}
 	}
 	if set("algo") {
-		if a, err := algo.Lookup(f.algo); err == nil && !(a.Model.Crash && a.Model.Partition) {
+		if a, err := algo.Lookup(f.algo); err == nil && (!(a.Model.Crash && a.Model.Partition) || a.Model.Topology != "") {
 			return false
 		}
 	}
@@ -138,12 +142,19 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 	if err != nil {
 		return nil, s.Blame(err, "algorithm")
 	}
+	picked := !set("topology") && !s.Sets("topology") && pickTopology(a, s)
 	if set("topology") || set("nodes") {
 		spec := s.Topology
 		if set("topology") {
 			spec = f.topology
 		}
-		if _, err := topo.Parse(spec, f.nodes); err != nil {
+		// Parse reads a count of 0 as none given, as f.nodes is without
+		// --nodes; ParseNodes takes even --nodes 0 at its word.
+		parse := topo.Parse
+		if set("nodes") {
+			parse = topo.ParseNodes
+		}
+		if _, err := parse(spec, f.nodes); err != nil {
 			switch {
 			case !set("topology"):
 				return nil, fmt.Errorf("--nodes: %w", err)
@@ -156,6 +167,11 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 	} else if _, err := topo.Parse(s.Topology, s.Nodes); err != nil {
 		return nil, s.Blame(err, "topology", "nodes")
 	}
+	if picked {
+		if spec, err := topo.Parse(s.Topology, s.Nodes); err == nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: %s needs a %s network (Model.Topology): it runs on %s (--topology chooses another)\n", a.Name, a.Model.Topology, spec)
+		}
+	}
 	if set("seed") {
 		s.Seed = f.seed
 	}
@@ -165,6 +181,9 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 			return nil, fmt.Errorf("--duration: %w", err)
 		}
 		s.Duration = d
+	}
+	if err := f.checkEnd(cmd, s); err != nil {
+		return nil, err
 	}
 	if set("values") {
 		m, err := sim.ParseValueMode(f.values)
@@ -200,6 +219,13 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		}
 		s.Check.Liveness = d
 	}
+	if set("expect") {
+		e, err := check.ParseExpect(f.expect)
+		if err != nil {
+			return nil, fmt.Errorf("--expect: %w", err)
+		}
+		s.Check.Expect = e
+	}
 	if set("mobility") {
 		if _, err := mobility.Parse(f.mobility); err != nil {
 			return nil, fmt.Errorf("--mobility: %w", err)
@@ -229,6 +255,46 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 	return s, f.setInitiators(cmd, s, a)
 }
 
+// pickTopology gives a scenario that names no network the one a's model
+// needs (Model.Topology), of the size it would have had: `sim --algo
+// chang-roberts` runs on a ring, not on the default's geometric network,
+// which the algorithm would refuse. It reports whether it changed it; a
+// family the topology parser does not know is left to the engine to
+// refuse.
+func pickTopology(a *algo.Algorithm, s *scenario.Scenario) bool {
+	spec, err := topo.Parse(s.Topology, s.Nodes)
+	if a.Model.Topology == "" || err != nil || spec.Kind == topo.Kind(a.Model.Topology) {
+		return false
+	}
+	need := fmt.Sprintf("%s:%d", a.Model.Topology, spec.N)
+	if _, err := topo.Parse(need, 0); err != nil {
+		return false
+	}
+	s.Topology, s.Nodes = need, 0
+	return true
+}
+
+// checkEnd refuses an event after the run's end (scenario.CheckEnd),
+// except the demo's own, which a --duration that ends the run before them
+// leaves out, saying so: the user wrote the duration, not those events.
+func (f *scenarioFlags) checkEnd(cmd *cobra.Command, s *scenario.Scenario) error {
+	if f.file == "" {
+		if late := s.Late(); len(late) > 0 {
+			at := make([]string, len(late))
+			for i, a := range late {
+				at[i] = a.At.String()
+			}
+			s.Events = slices.DeleteFunc(s.Events, func(a sim.Action) bool { return a.At > s.Duration })
+			fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: the run ends at %v (--duration), before the demo's events at %s: they are left out\n", s.Duration, strings.Join(at, ", "))
+		}
+	}
+	flag := ""
+	if cmd.Flags().Changed("duration") {
+		flag = "--duration"
+	}
+	return s.CheckEnd(flag)
+}
+
 // setInitiators takes --initiators and --unelected into the scenario and
 // checks them against the network, blaming the flag or the file.
 func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, a *algo.Algorithm) error {
@@ -250,15 +316,17 @@ func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, 
 	if set("initiator") {
 		fmt.Fprintln(cmd.ErrOrStderr(), "elect: note: --initiator is deprecated: use --initiators")
 	}
-	if set("unelected") {
-		if _, err := runner.ParseUnelected(f.unelected); err != nil {
-			return fmt.Errorf("--unelected: %w", err)
-		}
-		s.Unelected = f.unelected
-	}
 	n := 1 << 30 // a file:PATH network has its size only once it is read
 	if spec, err := topo.Parse(s.Topology, s.Nodes); err == nil && spec.N > 0 {
 		n = spec.N
+	}
+	if set("unelected") {
+		if err := runner.CheckUnelected(f.unelected, n); err != nil {
+			return fmt.Errorf("--unelected: %w", err)
+		}
+		s.Unelected = f.unelected
+	} else if err := runner.CheckUnelected(s.Unelected, n); err != nil {
+		return s.Blame(err, "unelected")
 	}
 	if flag != "" {
 		if _, _, err := a.Initiators(s.Initiators, s.Params, n); err != nil {
@@ -370,6 +438,16 @@ default, then the file, then the flags.`,
 			s, err := f.scenario(cmd, args)
 			if err != nil {
 				return err
+			}
+			// Here rather than in scenario, which emulate shares: an
+			// emulation refuses any run without a duration, in its words.
+			if a, err := algo.Lookup(s.Algorithm); err == nil {
+				if err := runner.Endless(s, a); err != nil {
+					if cmd.Flags().Changed("duration") {
+						return fmt.Errorf("--duration: %w", err)
+					}
+					return s.Blame(err, "duration")
+				}
 			}
 			var opt runner.Options
 			var tf *traceFile

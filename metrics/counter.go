@@ -227,7 +227,9 @@ func (c *Counter) Messages(names []string) Messages {
 // algorithm's type names, events, the nodes' reports, and the changes and
 // rates of the run, per node over its length (s.EndMS must be set).
 func (c *Counter) Fill(s *Summary, names []string) {
+	bound := s.Messages.Bound // the checker's (FromCheck), not counted here
 	s.Messages = c.Messages(names)
+	s.Messages.Bound = bound
 	s.Events = c.Events
 	s.Reports, s.ReportCount = c.Reports, c.Reported
 	if s.Reports == nil {
@@ -237,4 +239,13 @@ func (c *Counter) Fill(s *Summary, names []string) {
 	s.ElectionsStarted = c.ElectionsStarted
 	s.LeaderChanges = c.LeaderChanges
 	s.Rates = c.Rates(s.End(), s.Messages.Total)
+}
+
+// Transmissions counts the messages sent, of every type.
+func (c *Counter) Transmissions() uint64 {
+	var n uint64
+	for _, k := range c.Sent {
+		n += k
+	}
+	return n
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Story gathers a run's faults from its event stream, in words and in time
-// order (Summary.Faults): the crashes, restarts and recoveries, the
+// order (Summary.Faults): a machine's panic, the crashes, restarts and recoveries, the
 // requests to elect after the start, and the links that went down or came
 // back other than by movement (partitions, heals, link_down and link_up
 // events). It is a trace.Observer, so that one run reads the same from the
@@ -43,6 +43,7 @@ type gathering struct {
 	nodes       []algo.NodeID
 	leaders     []algo.NodeID  // of the crashed nodes, those that led
 	link        [2]algo.NodeID // the first link, named when it is the only one
+	text        string         // a panic's, without its frames
 }
 
 // together is how far apart the events of one fault may be. The simulator
@@ -79,6 +80,11 @@ func (st *Story) Observe(e *trace.Event) {
 		st.lead(e.Node, false)
 	case trace.Restarted, trace.Recovered:
 		st.add(e)
+	case trace.Panicked:
+		st.add(e)
+		// What it was handed and the panic's value; its frames are in the
+		// violation.
+		st.open.text, _, _ = strings.Cut(e.Text, "; at ")
 	case trace.ElectCalled:
 		// At time 0 the driver asks the initiators, as the run's start
 		// (Summary.Initiators): the story tells what came after.
@@ -142,6 +148,8 @@ func (st *Story) flush() {
 		what = nodes(g.nodes) + " " + verb(g.nodes, "recovers its", "recover their") + " state"
 	case trace.ElectCalled:
 		what = nodes(g.nodes) + " " + verb(g.nodes, "is", "are") + " asked to elect"
+	case trace.Panicked:
+		what = fmt.Sprintf("node %d panics %s: the run ends", g.nodes[0], g.text)
 	case trace.LinkDown, trace.LinkUp:
 		change := "goes down"
 		if g.kind == trace.LinkUp {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/trace"
 )
 
 // Summary is the result of one run. Its JSON form is a stable interface: fields
@@ -70,6 +71,11 @@ type Summary struct {
 	// algorithms that elect only from initiators).
 	Unchecked int `json:"unchecked_components"`
 	Unreached int `json:"unreached_components"`
+	// NotExpected, when set, are the components that were not expected to
+	// elect, and were not judged: no election reached them and they hold no
+	// initiator of an algorithm that elects only from one (unless the run
+	// expected every component to elect, when they are violations).
+	NotExpected *NotExpected `json:"not_expected,omitempty"`
 
 	Final      []NodeFinal     `json:"final"`
 	Components [][]algo.NodeID `json:"components"`
@@ -175,6 +181,10 @@ type Messages struct {
 	// DropReasons counts the dropped messages by why; always present ({}
 	// when none was dropped), so that scripts can read it.
 	DropReasons map[string]uint64 `json:"drop_reasons"`
+	// Bound, when set, is what one election may send (a fault-free run of
+	// an algorithm that declares its message complexity, algo.Bound),
+	// which Total is held to.
+	Bound *trace.MessageBound `json:"bound,omitempty"`
 }
 
 // Moment is something that happened in a run, in words: a fault of the
@@ -247,6 +257,10 @@ func (s *Summary) FromCheck(mon *check.Monitor, rep check.Report) {
 	s.ViolationCount = rep.ViolationCount
 	s.Unchecked = rep.Unchecked
 	s.Unreached = rep.Unreached
+	s.Messages.Bound = rep.MessageBound
+	if rep.Unreached > 0 && rep.Expect != check.ExpectEveryComponent {
+		s.NotExpected = &NotExpected{Components: rep.Unreached, Nodes: rep.UnreachedNodes, Why: NoInitiator}
+	}
 	s.Components = rep.Components
 	if s.Components == nil {
 		s.Components = [][]algo.NodeID{}
@@ -261,3 +275,15 @@ func (s *Summary) FromCheck(mon *check.Monitor, rep check.Report) {
 		}
 	}
 }
+
+// NotExpected counts the components that were not expected to elect, their
+// nodes, and why.
+type NotExpected struct {
+	Components int    `json:"components"`
+	Nodes      int    `json:"nodes"`
+	Why        string `json:"why"`
+}
+
+// NoInitiator is why a component of an algorithm that elects only from an
+// initiator is not expected to elect.
+const NoInitiator = "it holds no initiator, and the algorithm elects only from one"

@@ -65,6 +65,13 @@ func WriteText(w io.Writer, s *Summary) error {
 	}
 	fmt.Fprintf(&b, "messages: %s sent%s, %s delivered, %s dropped; %s bytes on the air\n", group(s.Messages.Total), bcast,
 		group(s.Messages.Delivered), group(s.Messages.Dropped), group(s.Messages.Bytes))
+	if bd := s.Messages.Bound; bd != nil {
+		limit := fmt.Sprintf("%s to %s", group(uint64(bd.Lo)), group(uint64(bd.Hi)))
+		if bd.Lo == bd.Hi {
+			limit = "exactly " + group(uint64(bd.Hi))
+		}
+		fmt.Fprintf(&b, "  one election's bound: %s (%s)\n", limit, bd.Formula)
+	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, k := range sortedKeys(s.Messages.ByType) {
 		fmt.Fprintf(tw, "  %s\t%s\t\n", k, group(s.Messages.ByType[k]))
@@ -101,8 +108,10 @@ func WriteText(w io.Writer, s *Summary) error {
 	}
 
 	fmt.Fprintf(&b, "\ncomponents: %d", len(s.Components))
-	if s.Unreached > 0 {
-		fmt.Fprintf(&b, " (%d that no election reached)", s.Unreached)
+	if ne := s.NotExpected; ne != nil {
+		fmt.Fprintf(&b, " (%s of %s not expected to elect: %s)", plural(ne.Components, "component"), plural(ne.Nodes, "node"), ne.Why)
+	} else if s.Unreached > 0 {
+		fmt.Fprintf(&b, " (%s that no election reached)", plural(s.Unreached, "component"))
 	}
 	b.WriteString("\n")
 	for i, c := range s.Components {
@@ -292,4 +301,12 @@ func natural(ms float64) string {
 	}
 	sec := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(ms/1000, 'f', 3, 64), "0"), ".")
 	return sec + " s"
+}
+
+// plural says "1 node", "2 nodes", with thousands separators.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return group(uint64(n)) + " " + noun + "s"
 }

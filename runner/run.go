@@ -6,9 +6,11 @@ package runner
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -233,6 +235,45 @@ func ParseUnelected(v string) ([]algo.NodeID, error) {
 	return ids, err
 }
 
+// CheckUnelected checks the value of a scenario's unelected field (or
+// --unelected, see ParseUnelected) against a network of n nodes: a node
+// outside it is refused, as an initiator outside it is.
+func CheckUnelected(v string, n int) error {
+	ids, err := ParseUnelected(v)
+	if err == nil && len(ids) > 0 && int(ids[len(ids)-1]) >= n {
+		err = fmt.Errorf("node %d does not exist (the network has nodes 0..%d)", ids[len(ids)-1], n-1)
+	}
+	return err
+}
+
+// Endless refuses a run of a that has no time limit (duration 0) when a's
+// nodes never fall quiet (algo.Model.Heartbeats): it would run forever.
+func Endless(s *scenario.Scenario, a *algo.Algorithm) error {
+	if s.Duration > 0 || !a.Model.Heartbeats {
+		return nil
+	}
+	return fmt.Errorf("%s's heartbeats never end, so a run of it with duration 0 (until no event is left) would never stop: give it a duration, like 60s", a.Name)
+}
+
+// fits refuses what a run of s on n nodes would get silently wrong: nodes
+// outside the network in the unelected field (read by checkConfig) or in
+// the values, blamed on the file's entry.
+func fits(s *scenario.Scenario, n int) error {
+	if err := CheckUnelected(s.Unelected, n); err != nil {
+		if !s.Sets("unelected") {
+			err = fmt.Errorf("unelected: %w", err)
+		}
+		return s.Blame(err, "unelected")
+	}
+	for _, id := range slices.Sorted(maps.Keys(s.Values.Explicit)) {
+		if int(id) >= n {
+			err := fmt.Errorf("value given for node %d, but the network has nodes 0..%d", id, n-1)
+			return s.Blame(err, fmt.Sprintf("values.%d", id), "values")
+		}
+	}
+	return nil
+}
+
 // CheckConfig returns the checker's configuration for a scenario that Run
 // accepts (an unelected field it cannot read is left out here).
 func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
@@ -247,6 +288,7 @@ func checkConfig(s *scenario.Scenario, a *algo.Algorithm) (check.Config, error) 
 		Stabilization: s.Check.Stabilization,
 		Liveness:      s.Check.Liveness,
 		Spontaneous:   a.Model.Spontaneous,
+		Expect:        s.Check.Expect,
 		Lossy:         s.Loss > 0,
 		Moving:        s.Mobility != "",
 	}
@@ -293,6 +335,10 @@ func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Ne
 		Initiators: initiators, Unelected: cc.Unelected, UnelectedUninitiated: cc.UnelectedUninitiated,
 		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
 	}
+	if cc.Expect != check.ExpectInitiated {
+		h.Expect = cc.Expect.String()
+	}
+	h.MessageBound = cc.MessageBound
 	if net.Radio != nil {
 		h.Mobility, h.RangeM, h.Duration = net.Mobility.String(), net.Range, s.Duration
 	}
@@ -322,6 +368,7 @@ func Header(s *scenario.Scenario) (trace.Header, error) {
 	if err != nil {
 		return trace.Header{}, err
 	}
+	cc.MessageBound = messageBound(s, a, params, net.Graph, initiators)
 	return header(s, a, params, net, initiators, cc), nil
 }
 
@@ -329,6 +376,9 @@ func Header(s *scenario.Scenario) (trace.Header, error) {
 func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	a, err := algo.Lookup(s.Algorithm)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.CheckEnd(""); err != nil {
 		return nil, err
 	}
 	params, err := Params(s, a)
@@ -350,6 +400,15 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	ccfg, err := checkConfig(s, a)
 	if err != nil {
 		return nil, err
+	}
+	ccfg.MessageBound = messageBound(s, a, params, g, initiators)
+	if err := fits(s, g.N()); err != nil {
+		return nil, err
+	}
+	// After Build, whose refusal of moving nodes without a duration says
+	// more than this one.
+	if err := Endless(s, a); err != nil {
+		return nil, s.Blame(err, "duration")
 	}
 	if opt.NS2 != nil {
 		if err := net.writeNS2(opt.NS2); err != nil {
@@ -424,6 +483,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	if note != "" {
 		sum.Notes = append(sum.Notes, note)
 	}
+	mon.Messages(counter.Transmissions())
 	sum.FromCheck(mon, mon.Report())
 	counter.Fill(sum, a.Messages)
 	story.Fill(sum)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/sim"
 )
 
@@ -57,6 +58,9 @@ func Format(s *Scenario) ([]byte, error) {
 		fmt.Fprintf(&b, "unelected: %s\n", quote(s.Unelected))
 	}
 	fmt.Fprintf(&b, "check:\n  stabilization: %s\n  liveness: %s\n", duration(s.Check.Stabilization), duration(s.Check.Liveness))
+	if s.Check.Expect != check.ExpectInitiated {
+		fmt.Fprintf(&b, "  expect: %s\n", s.Check.Expect)
+	}
 	if len(s.Events) == 0 {
 		b.WriteString("events: null\n")
 		return []byte(b.String()), nil

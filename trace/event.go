@@ -136,6 +136,9 @@ type Header struct {
 	// Expect names which components had to elect (check.Config.Expect:
 	// "every-component"); empty for the default.
 	Expect string `json:"expect,omitempty"`
+	// MessageBound, when set, is the number of messages the run had to send
+	// (algo.Bound): set only for runs it applies to (fault-free ones).
+	MessageBound *MessageBound `json:"message_bound,omitempty"`
 	// Mobility, RangeM and Duration say how the nodes of a mobile run moved
 	// (the spec, the radio range and the run's length, from which the same
 	// seed rebuilds every node's track): what a picture of the run needs.
@@ -145,6 +148,14 @@ type Header struct {
 	// Stabilization and Liveness are the checker's bounds, in nanoseconds.
 	Stabilization time.Duration `json:"stabilization_ns"`
 	Liveness      time.Duration `json:"liveness_ns"`
+}
+
+// MessageBound is the messages a run had to send: at least Lo and at most
+// Hi, by its algorithm's Formula (algo.Bound).
+type MessageBound struct {
+	Lo      int    `json:"lo"`
+	Hi      int    `json:"hi"`
+	Formula string `json:"formula"`
 }
 
 // FormatVersion is the trace format version this package writes and reads.

@@ -15,12 +15,13 @@ var (
 
 func init() {
 	algo.Register(&algo.Algorithm{
-		Name:     "all-to-all",
-		Summary:  "synchronous election on a complete network: every candidate sends its identity to all at pulse 0, every node decides at pulse 1",
-		Source:   source,
-		Messages: AllToAllMessages,
-		Params:   []algo.Param{candidatesParam},
-		Model:    model(true),
+		Name:         "all-to-all",
+		Summary:      "synchronous election on a complete network: every candidate sends its identity to all at pulse 0, every node decides at pulse 1",
+		Source:       source,
+		Messages:     AllToAllMessages,
+		Params:       []algo.Param{candidatesParam},
+		Model:        model(true),
+		MessageBound: allToAllBound,
 		Build: func(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 			c, err := readConfig(p, n)
 			if err != nil {
@@ -30,12 +31,13 @@ func init() {
 		},
 	})
 	algo.Register(&algo.Algorithm{
-		Name:     "capture-sync",
-		Summary:  "S_Elect_Leader_C: candidates capture 1, 2, 4, ... nodes every other pulse and give up at the first failure; the winner announces itself",
-		Source:   source,
-		Messages: SyncMessages,
-		Params:   []algo.Param{candidatesParam, orderParam},
-		Model:    model(true),
+		Name:         "capture-sync",
+		Summary:      "S_Elect_Leader_C: candidates capture 1, 2, 4, ... nodes every other pulse and give up at the first failure; the winner announces itself",
+		Source:       source,
+		Messages:     SyncMessages,
+		Params:       []algo.Param{candidatesParam, orderParam},
+		Model:        model(true),
+		MessageBound: syncBound,
 		Build: func(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 			c, err := readConfig(p, n)
 			if err != nil {
@@ -45,12 +47,13 @@ func init() {
 		},
 	})
 	algo.Register(&algo.Algorithm{
-		Name:     "capture-async",
-		Summary:  "A_Elect_Leader_C: asynchronous capture by levels with check/eliminate; the winner announces the most valued candidate",
-		Source:   source,
-		Messages: AsyncMessages,
-		Params:   []algo.Param{candidatesParam, orderParam},
-		Model:    model(false),
+		Name:         "capture-async",
+		Summary:      "A_Elect_Leader_C: asynchronous capture by levels with check/eliminate; the winner announces the most valued candidate",
+		Source:       source,
+		Messages:     AsyncMessages,
+		Params:       []algo.Param{candidatesParam, orderParam},
+		Model:        model(false),
+		MessageBound: asyncBound,
 		Build: func(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 			c, err := readConfig(p, n)
 			if err != nil {

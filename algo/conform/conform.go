@@ -246,9 +246,6 @@ func checkRuns(t *testing.T, a *algo.Algorithm, params map[string]string) {
 				s.Algorithm, s.Topology, s.Seed, s.Params = a.Name, topology, 7, maps.Clone(params)
 				s.Values = sim.Values{Mode: mode}
 				s.Events, s.Loss = nil, 0
-				if !a.Model.Spontaneous {
-					s.Unelected = scenario.Uninitiated // a random graph's pieces
-				}
 				first, statuses := run(t, s)
 				if t.Failed() {
 					return

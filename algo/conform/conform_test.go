@@ -39,6 +39,8 @@ func TestKitCatchesDoubles(t *testing.T) {
 		{"test-broken-elect-leader", "a node in Elect names leader"},
 		{"test-broken-hypercube", `the kit cannot make the "hypercube" network the model needs`},
 		{"test-broken-undeclared", "sent message type 1, which its Messages (1 types) does not name"},
+		{"test-ring-cr", ""},
+		{"test-broken-chatty", "more than one election may send"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestDouble$", "-test.v", "-test.short")

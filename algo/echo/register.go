@@ -29,8 +29,9 @@ func init() {
 			{Name: "wave_at", Default: "1s", Doc: "with tree=virtual, the earliest time an initiator starts its wave: after the tree has settled", Check: algo.CheckDuration},
 			{Name: "max_level", Default: "1024", Doc: "with tree=virtual, deepest level before a node counts the root unreachable", Check: checkPositiveInt},
 		},
-		Model: echoModel,
-		Build: buildEcho,
+		Model:        echoModel,
+		Build:        buildEcho,
+		MessageBound: waveBound,
 	})
 	algo.Register(&algo.Algorithm{
 		Name:     "extinction",
@@ -40,8 +41,9 @@ func init() {
 		Params: []algo.Param{
 			{Name: "initiators", Default: "all", Doc: "deprecated: the nodes that start a wave at boot (all, none, or a set like 0,4,7-9); use --initiators", Check: algo.CheckNodeSet, Initiators: true},
 		},
-		Model: extinctionModel,
-		Build: buildExtinction,
+		Model:        extinctionModel,
+		Build:        buildExtinction,
+		MessageBound: waveBound,
 	})
 }
 

@@ -19,15 +19,17 @@ func init() {
 			{Name: "timeout", Default: "1s", Doc: "how long the commander waits for a round (gather or confirm) to come back before reporting a failure of that phase and restarting", Check: algo.CheckPositiveDuration},
 			{Name: "wait_timeout", Default: "3s", Doc: "how long a node that joined an election waits for its confirm before starting an election of its own", Check: algo.CheckPositiveDuration},
 		},
-		Model: algo.Model{Topology: "ring"},
-		Build: build,
+		Model:        algo.Model{Topology: "ring"},
+		Build:        build,
+		MessageBound: ringBound,
 	})
 	algo.Register(&algo.Algorithm{
-		Name:     "chang-roberts",
-		Summary:  "Chang and Roberts on a unidirectional ring: every node sends its identity to its successor, only the better one goes on; the winner announces itself",
-		Source:   source,
-		Messages: CRMessageNames,
-		Model:    algo.Model{Topology: "ring", Initiators: "all"},
+		Name:         "chang-roberts",
+		Summary:      "Chang and Roberts on a unidirectional ring: every node sends its identity to its successor, only the better one goes on; the winner announces itself",
+		Source:       source,
+		Messages:     CRMessageNames,
+		Model:        algo.Model{Topology: "ring", Initiators: "all"},
+		MessageBound: crBound,
 		Build: func(_ algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 			c := &crConfig{n: n}
 			return c.newNode, nil

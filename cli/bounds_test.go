@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// elect algos prints each built-in's message bound, as its document gives
+// it; those whose nodes never fall quiet have none.
+func TestAlgosPrintsBounds(t *testing.T) {
+	out := mustRun(t, "algos")
+	for name, want := range map[string]string{
+		"echo":          "messages of one election: exactly 2m + n - 1 with one initiator; with k, from 2m + n - 1 to 2km + n - 1",
+		"extinction":    "messages of one election: exactly 2m + n - 1 with one initiator",
+		"chang-roberts": "messages of one election: from 2n to n(n+1)/2 + n",
+		"ring":          "messages of one election: exactly 2n with one commander",
+		"all-to-all":    "messages of one election: exactly k(n - 1) for k candidates, n(n - 1) with all",
+		"capture-sync":  "messages of one election: from 3(n - 1) to (2n*ceil(log n) - n) captures + n*ceil(log n) acks + (n - 1) leader (n nodes",
+		"capture-async": "messages of one election: from 3(n - 1) to 6(2n*floor(log n) + n) + (n - 1) leader",
+		"vkt":           "",
+		"park":          "",
+		"bully":         "",
+	} {
+		_, entry, _ := strings.Cut("\n"+out, "\n"+name+": ")
+		entry, _, _ = strings.Cut(entry, "\n\n")
+		if got := strings.Contains(entry, "messages of one election"); want == "" && got || want != "" && !strings.Contains(entry, want) {
+			t.Errorf("%s: want %q in\n%s", name, want, entry)
+		}
+	}
+}
