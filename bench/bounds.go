@@ -35,9 +35,9 @@ const ExponentialSpan = 10
 type Bounds struct {
 	// Hops bounds from above the hops between any two nodes of a component
 	// (hopBound); for an algorithm that needs a fixed network (a ring, a
-	// complete network) it is the node count, because such an algorithm
-	// goes round the ring or through the nodes one by one, whatever the
-	// diameter.
+	// complete network) it is the node count less one, because such an
+	// algorithm goes round the ring or through the nodes one by one,
+	// whatever the diameter.
 	Hops int
 	// Delay is the longest a message takes over one hop (hopDelay).
 	Delay time.Duration
