@@ -35,6 +35,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/electgo/elect/internal/blame"
+	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/sim"
 )
 
@@ -73,7 +74,8 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "elect:", oneLine(err.Error()))
 	var v violationError
-	if errors.As(err, &v) {
+	var p *node.PanicError // a real node's machine broke the specification
+	if errors.As(err, &v) || errors.As(err, &p) {
 		return ExitViolation
 	}
 	return ExitError

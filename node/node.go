@@ -186,14 +186,30 @@ func New(cfg Config) (*Node, error) {
 }
 
 // Run boots the node and runs it until ctx ends or the transport fails. It
-// closes the transport when it returns; it returns nil after ctx ends.
-func (n *Node) Run(ctx context.Context) error {
+// closes the transport when it returns; it returns nil after ctx ends. A
+// panic of the machine ends it too, as a *PanicError (logged, and kept
+// among the reports); a panic of the node's own code is raised again.
+func (n *Node) Run(ctx context.Context) (err error) {
 	select {
 	case <-n.done:
 		return errors.New("node: Run called twice")
 	default:
 	}
 	defer close(n.done)
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		p := machinePanic(n.cfg.ID, v)
+		if p == nil {
+			panic(v)
+		}
+		n.metrics.reports.Add(1)
+		n.reports.add("panic: "+p.Text, time.Now())
+		n.log.Error("the machine panicked", "call", p.Text)
+		err = p
+	}()
 	n.runCtx = ctx
 	n.start = time.Now()
 	n.started.Store(n.start.UnixNano())

@@ -1,0 +1,46 @@
+package node
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/electgo/elect/internal/broken"
+)
+
+// A machine that panics ends its node's Run with a *PanicError naming the
+// call, the panic and the algorithm's frames, kept among the node's
+// reports; the node that started the flood, whose machine did not panic,
+// runs on.
+func TestMachinePanicEndsTheNode(t *testing.T) {
+	c := newCluster(t, 2, func(cfg *Config) {
+		cfg.Algorithm, cfg.Params = broken.Names[broken.Panic], nil
+		cfg.Initiator = cfg.ID == 0
+	})
+	var err error
+	select {
+	case err = <-c.ended[1]:
+		c.stops[1] = nil // ended: nothing to stop
+	case <-time.After(10 * time.Second):
+		t.Fatal("node 1 did not end")
+	}
+	var p *PanicError
+	if !errors.As(err, &p) || p.Node != 1 || len(p.Stack) == 0 {
+		t.Fatalf("Run: %v (%T), want a *PanicError of node 1", err, err)
+	}
+	for _, want := range []string{"in Receive: assignment to entry in nil map", "at github.com/electgo/elect/internal/broken.(*node).Receive (broken.go:"} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("text %q lacks %q", p.Text, want)
+		}
+	}
+	reports := c.nodes[1].Reports()
+	if len(reports) != 1 || reports[0].What != "panic: "+p.Text {
+		t.Errorf("reports %+v, want the panic", reports)
+	}
+	select {
+	case err := <-c.ended[0]:
+		t.Errorf("node 0 ended too: %v", err)
+	default:
+	}
+}
