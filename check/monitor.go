@@ -97,7 +97,7 @@ type Config struct {
 	// fault-free run of an algorithm that declares its complexity): the
 	// driver tells the count (Monitor.Messages), and one outside is a
 	// violation.
-	MessageBound *trace.MessageBound
+	MessageBound *MessageBound
 	// MaxViolations caps how many violations are kept in detail (all are
 	// counted). Zero means 100.
 	MaxViolations int
@@ -256,7 +256,8 @@ type Monitor struct {
 	// aborted says a machine panicked (a Panicked event): the run stopped
 	// there, so its end judges nothing more.
 	aborted bool
-	sent    uint64 // the messages the run sent, as the driver told (Messages)
+	sent    uint64              // the messages the run sent, as the driver told (Messages)
+	bounded *trace.MessageBound // the bound they were held to (Messages)
 }
 
 // New returns a Monitor.

@@ -35,8 +35,8 @@ type Report struct {
 	UnreachedNodes int
 	// Expect is the run's Config.Expect.
 	Expect Expect
-	// MessageBound is the run's Config.MessageBound, and Sent the count
-	// judged against it (Monitor.Messages).
+	// MessageBound is the bound the run's messages were held to, and Sent
+	// their count (Monitor.Messages); nil when none applied.
 	MessageBound *trace.MessageBound
 	Sent         uint64
 	End          time.Duration
@@ -80,7 +80,7 @@ func (m *Monitor) Report() Report {
 		Elections:      m.elections,
 		Unchecked:      m.unchecked,
 		Expect:         m.cfg.Expect,
-		MessageBound:   m.cfg.MessageBound,
+		MessageBound:   m.bounded,
 		Sent:           m.sent,
 		End:            m.endAt,
 		Quiescent:      m.quiescent,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -26,5 +27,30 @@ func TestAlgosPrintsBounds(t *testing.T) {
 		if got := strings.Contains(entry, "messages of one election"); want == "" && got || want != "" && !strings.Contains(entry, want) {
 			t.Errorf("%s: want %q in\n%s", name, want, entry)
 		}
+	}
+}
+
+// check holds a trace to the bound its header names, computed by the
+// algorithm registered here; where the algorithm is not, it says the bound
+// went unchecked rather than passing it in silence.
+func TestCheckMessageBound(t *testing.T) {
+	dir := t.TempDir()
+	tr := dir + "/run.jsonl"
+	mustRun(t, "sim", "--algo", "test-ring-cr", "--topology", "ring:8", "--trace", tr)
+	if out := mustRun(t, "check", tr); !strings.Contains(out, "one election's bound: 16 to 44 (from 2n to n(n+1)/2 + n)") {
+		t.Errorf("check does not show the bound:\n%s", out)
+	}
+	b, err := os.ReadFile(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alien := dir + "/alien.jsonl"
+	if err := os.WriteFile(alien, []byte(strings.Replace(string(b), `"algorithm":"test-ring-cr"`, `"algorithm":"nowhere"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := cli(t, "check", alien)
+	if code != ExitOK || strings.Contains(out, "one election's bound") ||
+		!strings.Contains(errOut, `elect: note: the message bound (from 2n to n(n+1)/2 + n) was not checked: unknown algorithm "nowhere"`) {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/metrics"
+	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/trace"
 )
 
@@ -41,7 +42,17 @@ holds the whole run.`,
 			// cannot make it allocate more than this before the events
 			// that need it.
 			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, Moving: h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc)}
-			cfg.MessageBound = h.MessageBound
+			unbound := ""
+			if h.MessageBound != "" {
+				// The bound's function is the algorithm's: it is checked
+				// where the algorithm is registered, as where the run was
+				// made, and said when it cannot be.
+				if a, err := algo.Lookup(h.Algorithm); err == nil {
+					cfg.MessageBound = runner.BoundOf(a, h.Params, h.MaxDelay)
+				} else {
+					unbound = fmt.Sprintf("the message bound (%s) was not checked: %v", h.MessageBound, err)
+				}
+			}
 			if cfg.Expect, err = check.ParseExpect(h.Expect); err != nil {
 				return fmt.Errorf("%s: header: %w", args[0], err)
 			}
@@ -59,6 +70,10 @@ holds the whole run.`,
 			sum, err := replay(tr, cfg)
 			if err != nil {
 				return err
+			}
+			if unbound != "" {
+				sum.Notes = append(sum.Notes, unbound)
+				fmt.Fprintln(cmd.ErrOrStderr(), "elect: note:", unbound)
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {

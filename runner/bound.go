@@ -1,46 +1,34 @@
 package runner
 
 import (
+	"time"
+
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/scenario"
-	"github.com/electgo/elect/topo"
-	"github.com/electgo/elect/trace"
 )
 
-// messageBound is the number of messages a run of s must send, by its
-// algorithm's declared complexity (algo.Bound), or nil where none applies:
-// the algorithm declares none, or the run has faults (events, loss, moving
-// nodes), where the documents promise no count. The bound is of one
-// connected network: on a network in pieces, each piece that holds an
-// initiator elects on its own, and the run's bound is the sum of theirs.
-func messageBound(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, g *topo.Graph, initiators []algo.NodeID) *trace.MessageBound {
-	b := a.MessageBound
-	if b == nil || len(s.Events) > 0 || s.Loss > 0 || s.Mobility != "" || len(initiators) == 0 {
+// messageBound is the message bound the checker holds a run of s to
+// (check.Config.MessageBound), or nil where none applies: the algorithm
+// declares none, or the run has faults (events, loss, moving nodes), where
+// the documents promise no count.
+func messageBound(s *scenario.Scenario, a *algo.Algorithm, params algo.Params) *check.MessageBound {
+	if a.MessageBound == nil || len(s.Events) > 0 || s.Loss > 0 || s.Mobility != "" {
 		return nil
 	}
-	comp, count := g.Components()
-	pieces := make([]algo.BoundCase, count)
-	for v := range g.N() {
-		p := &pieces[comp[v]]
-		p.N++
-		p.M += g.Degree(algo.NodeID(v)) // each link twice, halved below
+	return BoundOf(a, params, s.Delay.Max())
+}
+
+// BoundOf is a's message bound (algo.Bound) for a run with these resolved
+// parameters and this longest delay (0: unbounded), as the checker takes
+// it: by piece of the network, which the checker knows at the end of the
+// run. nil when a declares none.
+func BoundOf(a *algo.Algorithm, params algo.Params, maxDelay time.Duration) *check.MessageBound {
+	b := a.MessageBound
+	if b == nil {
+		return nil
 	}
-	for _, v := range initiators {
-		pieces[comp[v]].Initiators++
-	}
-	out := &trace.MessageBound{Formula: b.Formula}
-	for _, p := range pieces {
-		if p.Initiators == 0 {
-			continue // no election starts there: no message
-		}
-		p.M /= 2
-		p.MaxDelay, p.Params = s.Delay.Max(), params
-		lo, hi, ok := b.Of(p)
-		if !ok {
-			return nil
-		}
-		out.Lo += lo
-		out.Hi += hi
-	}
-	return out
+	return &check.MessageBound{Formula: b.Formula, Of: func(n, m, k int) (int, int, bool) {
+		return b.Of(algo.BoundCase{N: n, M: m, Initiators: k, MaxDelay: maxDelay, Params: params})
+	}}
 }

@@ -338,7 +338,9 @@ func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Ne
 	if cc.Expect != check.ExpectInitiated {
 		h.Expect = cc.Expect.String()
 	}
-	h.MessageBound = cc.MessageBound
+	if cc.MessageBound != nil {
+		h.MessageBound, h.MaxDelay = cc.MessageBound.Formula, s.Delay.Max()
+	}
 	if net.Radio != nil {
 		h.Mobility, h.RangeM, h.Duration = net.Mobility.String(), net.Range, s.Duration
 	}
@@ -368,7 +370,7 @@ func Header(s *scenario.Scenario) (trace.Header, error) {
 	if err != nil {
 		return trace.Header{}, err
 	}
-	cc.MessageBound = messageBound(s, a, params, net.Graph, initiators)
+	cc.MessageBound = messageBound(s, a, params)
 	return header(s, a, params, net, initiators, cc), nil
 }
 
@@ -401,7 +403,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	ccfg.MessageBound = messageBound(s, a, params, g, initiators)
+	ccfg.MessageBound = messageBound(s, a, params)
 	if err := fits(s, g.N()); err != nil {
 		return nil, err
 	}

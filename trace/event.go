@@ -136,9 +136,13 @@ type Header struct {
 	// Expect names which components had to elect (check.Config.Expect:
 	// "every-component"); empty for the default.
 	Expect string `json:"expect,omitempty"`
-	// MessageBound, when set, is the number of messages the run had to send
-	// (algo.Bound): set only for runs it applies to (fault-free ones).
-	MessageBound *MessageBound `json:"message_bound,omitempty"`
+	// MessageBound, when set, is the formula of the algorithm's message
+	// bound (algo.Bound), which the run is held to (a fault-free run), and
+	// MaxDelay the longest a message could take (0: unbounded), which the
+	// bound may depend on. The bound's figures depend on the network's
+	// pieces, which a reader of the trace finds from its events.
+	MessageBound string        `json:"message_bound,omitempty"`
+	MaxDelay     time.Duration `json:"max_delay_ns,omitempty"`
 	// Mobility, RangeM and Duration say how the nodes of a mobile run moved
 	// (the spec, the radio range and the run's length, from which the same
 	// seed rebuilds every node's track): what a picture of the run needs.
@@ -151,7 +155,8 @@ type Header struct {
 }
 
 // MessageBound is the messages a run had to send: at least Lo and at most
-// Hi, by its algorithm's Formula (algo.Bound).
+// Hi, by its algorithm's Formula (algo.Bound), summed over the pieces of
+// its network.
 type MessageBound struct {
 	Lo      int    `json:"lo"`
 	Hi      int    `json:"hi"`
