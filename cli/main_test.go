@@ -122,7 +122,7 @@ func TestSimDefault(t *testing.T) {
 	if code != ExitOK || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
-	for _, want := range []string{"vkt on geometric:50:250: 50 nodes", "seed 1", "trace hash ", "messages: ", "heartbeat", "elections: 3 completed", "the run:", "0 s  50 nodes elect node 34 in", "10 s  the leader, node 34, crashes", "30 s  30 links go down", "60 s  30 links come back", "check: OK"} {
+	for _, want := range []string{"vkt on geometric:50:250: 50 nodes", "seed 1", "trace hash ", "messages: ", "heartbeat", "elections: 3 completed", "the run:", "0 s  50 nodes elect node 34 in", "10 s  the leader, node 34, crashes", "30 s  the network splits (west, and the rest)", "60 s  the partition heals", "check: OK"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}

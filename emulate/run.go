@@ -349,10 +349,11 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 	for i := range e.cfg.Scenario.Events {
 		a := &e.cfg.Scenario.Events[i]
 		switch a.Kind {
-		case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt:
+		case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt, sim.Partition, sim.Heal:
 			steps = append(steps, step{at: a.At, act: a})
 		}
-		// Partitions, heals and link changes are in the plan's links.
+		// Partitions, heals and link changes are in the plan's links: a
+		// partition's or a heal's step only says what they do.
 	}
 	for i := range e.cfg.Pauses {
 		p := &e.cfg.Pauses[i]
@@ -457,6 +458,7 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 				victims = append(victims, v)
 				e.log("%7.3fs the leader is node %d", e.j.since(time.Now()).Seconds(), v)
 			} else {
+				e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: "a crash of the leader finds none"})
 				e.log("%7.3fs crash the leader: no live node follows one", e.j.since(time.Now()).Seconds())
 			}
 		}
@@ -486,6 +488,8 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		}
 		wg.Wait()
 		return errors.Join(errs...)
+	case sim.Partition, sim.Heal:
+		e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: a.Describe()})
 	case sim.ElectAt:
 		for _, v := range a.Nodes {
 			pr := e.procs[v]

@@ -18,10 +18,11 @@ import (
 // simulator, from its trace read back by elect check, and from the
 // emulator: each tells what its events say, and nothing else.
 //
-// What a trace does not record, a story cannot tell: a scenario's crash
-// of the leader that found none, a corrupt or crash_on event as it was
-// armed (the crash it set off is told when it struck), the names of a
-// partition's groups.
+// A scenario's partition, heal and crash of a leader that found none come
+// as Acted events, in words ("the network splits (west, and the rest)"),
+// which tell the link changes that follow them. What a trace does not
+// record, a story cannot tell: a corrupt or crash_on event as it was armed
+// (the crash it set off is told when it struck).
 type Story struct {
 	moments []Moment
 	open    gathering
@@ -31,6 +32,8 @@ type Story struct {
 	// leads[v] says node v last reported itself as its leader, in Norm:
 	// a crash of it is a crash of the leader.
 	leads []bool
+	// told is when the last Acted event came, -1 before the first.
+	told time.Duration
 }
 
 // gathering is the fault events being gathered into one moment: events of
@@ -54,7 +57,7 @@ type gathering struct {
 const together = 100 * time.Millisecond
 
 // NewStory returns a Story to observe a run from its first event.
-func NewStory() *Story { return &Story{} }
+func NewStory() *Story { return &Story{told: -1} }
 
 // Observe takes in one event.
 func (st *Story) Observe(e *trace.Event) {
@@ -91,11 +94,24 @@ func (st *Story) Observe(e *trace.Event) {
 		if e.At > 0 {
 			st.add(e)
 		}
+	case trace.Acted:
+		// The scenario's event in words: it tells the link changes that
+		// follow it (a partition's, a heal's) on its own.
+		st.flush()
+		st.moments = append(st.moments, Moment{AtMS: MS(e.At), What: e.Text})
+		st.told = e.At
 	case trace.LinkDown, trace.LinkUp:
-		if !e.Moved {
+		if !e.Moved && !st.toldBy(e.At) {
 			st.add(e)
 		}
 	}
+}
+
+// toldBy says the link changes at t are told by the scenario's event told
+// last (an Acted event): the changes follow it at once in the simulator,
+// within together of it in the emulator.
+func (st *Story) toldBy(t time.Duration) bool {
+	return st.told >= 0 && t-st.told <= together
 }
 
 // lead records whether node v leads.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -100,4 +101,24 @@ type Action struct {
 	Groups []Group
 	// Where says where the action was written ("run.yaml:12"), for errors.
 	Where string
+}
+
+// Describe says in words what a scenario's partition, heal or crash of the
+// leader does, as the run's story tells it ("the network splits (west, and
+// the rest)"); "" for the actions whose events say it all.
+func (a *Action) Describe() string {
+	switch a.Kind {
+	case Partition:
+		names := make([]string, len(a.Groups))
+		for i, g := range a.Groups {
+			names[i] = g.Name
+		}
+		if len(names) == 1 {
+			return "the network splits (" + names[0] + ", and the rest)"
+		}
+		return "the network splits into " + strings.Join(names, ", ")
+	case Heal:
+		return "the partition heals"
+	}
+	return ""
 }

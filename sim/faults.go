@@ -55,6 +55,11 @@ func (e *Engine) elect(v algo.NodeID) {
 	e.noteStatus()
 }
 
+// acted emits an Acted event: what a scenario's event does, in words.
+func (e *Engine) acted(what string) {
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.Acted, Peer: algo.None, Text: what})
+}
+
 // act runs one entry of the timeline.
 func (e *Engine) act(a *Action) {
 	switch a.Kind {
@@ -62,6 +67,8 @@ func (e *Engine) act(a *Action) {
 		if a.Leader {
 			if v, ok := e.leader(); ok {
 				e.crash(v)
+			} else {
+				e.acted("a crash of the leader finds none")
 			}
 		}
 		for _, v := range a.Nodes {
@@ -78,6 +85,7 @@ func (e *Engine) act(a *Action) {
 			}
 		}
 	case Partition:
+		e.acted(a.Describe())
 		group := make([]int32, len(e.nodes))
 		for gi, g := range a.Groups {
 			for _, v := range e.members(g) {
@@ -86,6 +94,7 @@ func (e *Engine) act(a *Action) {
 		}
 		e.regroup(group)
 	case Heal:
+		e.acted(a.Describe())
 		e.regroup(nil)
 	case CrashOn:
 		t, _ := e.msgType(a.Message)

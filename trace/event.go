@@ -49,6 +49,11 @@ const (
 	// frames of the algorithm's code. It is a violation of the
 	// specification, and the run ends with it (an End follows).
 	Panicked
+	// Acted is a scenario's event as the driver carried it out, in words
+	// (Text): "the network splits (west, and the rest)". It only names what
+	// the events after it do (a partition's links going down), for the
+	// run's story: the trace hash passes over it.
+	Acted
 	numKinds
 )
 
@@ -56,11 +61,15 @@ var kindNames = [...]string{
 	NodeAdded: "node", LinkUp: "link_up", LinkDown: "link_down", Crashed: "crash",
 	Restarted: "restart", Recovered: "recover", ElectCalled: "elect", Sent: "send",
 	Delivered: "deliver", Dropped: "drop", TimerFired: "timer", StatusChanged: "status",
-	ValueChanged: "value", End: "end", Reported: "report", Panicked: "panic",
+	ValueChanged: "value", End: "end", Reported: "report", Panicked: "panic", Acted: "act",
 }
 
+// HasNode says events of kind k name a node: all but End and Acted, whose
+// Node is 0 and not written.
+func (k Kind) HasNode() bool { return k != End && k != Acted }
+
 // HasText says events of kind k carry a Text.
-func (k Kind) HasText() bool { return k == Reported || k == Panicked }
+func (k Kind) HasText() bool { return k == Reported || k == Panicked || k == Acted }
 
 func (k Kind) String() string {
 	if k < numKinds {
@@ -110,7 +119,7 @@ type Event struct {
 	// Quiescent is set on End when no event was left to run: the final state
 	// is permanent.
 	Quiescent bool
-	// Text is what a Reported or Panicked event says.
+	// Text is what a Reported, Panicked or Acted event says.
 	Text string
 }
 

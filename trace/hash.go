@@ -32,8 +32,12 @@ func (h *Hasher) word(x uint64) {
 	h.h = (bits.RotateLeft64(h.h, 5) ^ x) * 0x517cc1b727220a95
 }
 
-// Add folds e into the fingerprint.
+// Add folds e into the fingerprint; an Acted event, which only names what
+// the events after it do, leaves it as it was.
 func (h *Hasher) Add(e *Event) {
+	if e.Kind == Acted {
+		return
+	}
 	// Node and Peer take 32 bits each, so Kind goes into the top byte of the
 	// time word (a run would have to last 2^56 ns, over two years, for its
 	// bits to meet Kind's). Packing Kind beside Node and Peer instead would

@@ -71,7 +71,7 @@ func (tw *Writer) Observe(e *Event) {
 	b = append(b, `,"ev":"`...)
 	b = append(b, e.Kind.String()...)
 	b = append(b, '"')
-	if e.Kind != End {
+	if e.Kind.HasNode() {
 		b = appendInt(b, "node", int64(e.Node))
 	}
 	if e.Peer != algo.None {
@@ -102,7 +102,7 @@ func (tw *Writer) Observe(e *Event) {
 	case End:
 		b = append(b, `,"quiescent":`...)
 		b = strconv.AppendBool(b, e.Quiescent)
-	case Reported, Panicked:
+	case Reported, Panicked, Acted:
 		b = append(b, `,"text":`...)
 		b = appendJSONString(b, e.Text)
 	}
@@ -384,7 +384,7 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 		return fmt.Errorf("%s event without a time \"t\" >= 0", j.Ev)
 	}
 	e.At = time.Duration(*j.T)
-	if kind != End {
+	if kind.HasNode() {
 		if j.Node == nil {
 			return fmt.Errorf("%s event without \"node\"", j.Ev)
 		}
@@ -456,7 +456,7 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 		e.Status.Index = idx
 	case End:
 		e.Quiescent = j.Quiescent
-	case Reported, Panicked:
+	case Reported, Panicked, Acted:
 		e.Text = j.Text
 	}
 	return nil

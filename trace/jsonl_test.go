@@ -81,6 +81,7 @@ func sampleEvents() []Event {
 		{At: 9 * ms, Kind: ValueChanged, Node: 6, Peer: none, Value: -1},
 		{At: 9 * ms, Kind: ValueChanged, Node: 6, Peer: none, Value: 0},
 		{At: 9 * ms, Kind: Reported, Node: 6, Peer: none, Text: "checksum mismatch: \"x\" \u2028 é"},
+		{At: 9 * ms, Kind: Acted, Peer: none, Text: "the network splits (west, and the rest)"},
 		{At: 9 * ms, Kind: Panicked, Node: 6, Peer: none, Text: "in Receive of Election from 2: runtime error: index out of range [3] with length 3; at mine.(*m).Receive (mine.go:42)"},
 		{At: 9 * ms, Kind: Sent, Node: 6, Peer: 0, Msg: algo.Message{Type: 1, Data: []byte{0, 0xff, 7}}},
 		{At: 10 * ms, Kind: End, Peer: none, Quiescent: false},

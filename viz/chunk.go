@@ -109,7 +109,7 @@ func (c *chunkBuilder) add(e *trace.Event) {
 		}
 	case trace.TimerFired:
 		a = int32(e.Timer)
-	case trace.Reported, trace.Panicked:
+	case trace.Reported, trace.Panicked, trace.Acted:
 		a = int32(len(c.text))
 		c.text = append(c.text, e.Text)
 	case trace.End:
@@ -351,6 +351,8 @@ func (e *chunkEvent) describe(types []string) string {
 		return "reports: " + e.text
 	case trace.Panicked:
 		return "panicked " + e.text
+	case trace.Acted:
+		return e.text
 	}
 	return e.kind.String()
 }

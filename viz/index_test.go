@@ -116,7 +116,7 @@ func sameEvent(got *chunkEvent, e *trace.Event, types []string) error {
 		}
 	case trace.TimerFired:
 		want.a = int32(e.Timer)
-	case trace.Reported:
+	case trace.Reported, trace.Panicked, trace.Acted:
 		want.a, want.text = got.a, e.Text
 	case trace.End:
 		if e.Quiescent {

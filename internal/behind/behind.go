@@ -62,7 +62,7 @@ func pack(e *trace.Event, texts *textStore) slim {
 	case trace.StatusChanged:
 		s.word = uint64(e.Status.Index.Num) | uint64(uint32(e.Status.Index.ID))<<32
 		s.leader, s.state = e.Status.Leader, e.Status.State
-	case trace.Reported, trace.Panicked:
+	case trace.Reported, trace.Panicked, trace.Acted:
 		s.word = texts.add(e.Text)
 	default:
 		s.word = uint64(e.Value)
@@ -81,7 +81,7 @@ func (s *slim) unpack(texts *textStore) trace.Event {
 	switch s.kind {
 	case trace.StatusChanged:
 		e.Status = algo.Status{Leader: s.leader, State: s.state, Index: algo.Index{Num: uint32(s.word), ID: algo.NodeID(int32(s.word >> 32))}}
-	case trace.Reported, trace.Panicked:
+	case trace.Reported, trace.Panicked, trace.Acted:
 		e.Text = texts.take(s.word)
 	default:
 		e.Value = int64(s.word)

@@ -243,7 +243,7 @@ class Model {
     if (kind === 'send' || kind === 'deliver' || kind === 'drop') e.msg = { type: this.types[ch.a[j]] };
     if (kind === 'status') { e.leader = ch.a[j]; e.state = this.states[ch.flag[j]]; e.index = [ch.b[j], ch.c[j]]; }
     if (kind === 'node' || kind === 'value') e.value = ch.b[j];
-    if (kind === 'report' || kind === 'panic') e.text = ch.text[ch.a[j]];
+    if (kind === 'report' || kind === 'panic' || kind === 'act') e.text = ch.text[ch.a[j]];
     return e;
   }
 
