@@ -25,7 +25,9 @@ type Bound struct {
 // BoundCase is what a run's message bound may depend on.
 type BoundCase struct {
 	N, M int // nodes and links (undirected)
-	// Initiators is how many nodes start an election at once.
+	// Initiators is how many nodes start an election at once: the run's
+	// initiators in the piece, or, for a spontaneous algorithm (whose
+	// nodes start on their own), every node of it.
 	Initiators int
 	// MaxDelay is the longest a message can take; 0 when the delay has no
 	// bound (exponential delays).

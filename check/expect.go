@@ -91,21 +91,28 @@ func (m *Monitor) Messages(sent uint64) {
 }
 
 // bound sums Config.MessageBound over the components that hold an
-// initiator: one pass over the nodes for the links of each.
+// initiator (every one for a spontaneous algorithm, all of whose nodes
+// start): one pass over the nodes for the links of each.
 func (m *Monitor) bound() (trace.MessageBound, bool) {
 	b := trace.MessageBound{Formula: m.cfg.MessageBound.Formula}
+	starters := func(cs *compState) int32 {
+		if m.cfg.Spontaneous {
+			return cs.size
+		}
+		return cs.initiated
+	}
 	links := make([]int, len(m.comps)) // ends of links, by component
 	for i := range m.nodes {
-		if c := m.nodes[i].comp; c >= 0 && m.comps[c].initiated > 0 {
+		if c := m.nodes[i].comp; c >= 0 && starters(&m.comps[c]) > 0 {
 			links[c] += len(m.linksOf(m.nodes[i].id))
 		}
 	}
 	for c := range m.comps {
 		cs := &m.comps[c]
-		if cs.size == 0 || cs.initiated == 0 || cs.dissolving {
+		if cs.size == 0 || starters(cs) == 0 || cs.dissolving {
 			continue
 		}
-		lo, hi, ok := m.cfg.MessageBound.Of(int(cs.size), links[c]/2, int(cs.initiated))
+		lo, hi, ok := m.cfg.MessageBound.Of(int(cs.size), links[c]/2, int(starters(cs)))
 		if !ok {
 			return b, false
 		}

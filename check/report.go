@@ -33,6 +33,9 @@ type Report struct {
 	// ExpectEveryComponent.
 	Unreached      int
 	UnreachedNodes int
+	// UnreachedIn lists those of Components that Unreached counts, by
+	// their index there.
+	UnreachedIn []int
 	// Expect is the run's Config.Expect.
 	Expect Expect
 	// MessageBound is the bound the run's messages were held to, and Sent
@@ -106,6 +109,7 @@ func (m *Monitor) Report() Report {
 			if !m.inScope(c) {
 				r.Unreached++
 				r.UnreachedNodes += int(cs.size)
+				r.UnreachedIn = append(r.UnreachedIn, i)
 			}
 		}
 		r.Components[i] = append(r.Components[i], algo.NodeID(v))

@@ -117,7 +117,7 @@ Bounds follow the network, so that a slow but correct run on a large one is
 measured, not failed: after a change an algorithm may take its own timers
 (the sum of its duration parameters) and ` + strconv.Itoa(bench.Crossings) + ` crossings of the network
 to settle, a crossing being as many hops as any two nodes of a component
-lie apart at most (by breadth-first search; the node count for an
+lie apart at most (by breadth-first search; the node count less one for an
 algorithm of a fixed network, a ring's or a complete one's), each at the
 delay's maximum (` + strconv.Itoa(bench.ExponentialSpan) + ` means for an exponential one; a pulse for a synchronous
 algorithm). The checker's stabilization and liveness bounds are that

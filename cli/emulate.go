@@ -106,6 +106,7 @@ run left behind.`,
 				if h, err = runner.Header(s); err != nil {
 					return err
 				}
+				h.MessageBound, h.MaxDelay = "", 0 // real nodes' traces hold no message events
 			}
 			var tf *traceFile
 			var tw *trace.Writer

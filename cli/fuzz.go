@@ -204,9 +204,11 @@ func writeFailure(dir, name string, seed uint64, f *torture.Failure) (fuzzFailur
 	return ff, nil
 }
 
-// campaign runs a fuzzing campaign. A panic in it (of the algorithm, the
-// simulator or the generator) is an error with its stack on w: left alone it
-// would end the process with status 2, which reads as "failures found".
+// campaign runs a fuzzing campaign. A machine's panic is a failure of its
+// run (the simulator reports it as a violation, and it is shrunk); one
+// that comes here is elect's own (the simulator's, the generator's), an
+// error with its stack on w: left alone it would end the process with
+// status 2, which reads as "failures found".
 func campaign(cfg torture.Config, w io.Writer) (rep *torture.Report, err error) {
 	defer func() {
 		if v := recover(); v != nil {

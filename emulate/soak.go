@@ -232,6 +232,7 @@ func keepFor(dir string, seed uint64, s *scenario.Scenario, run *Config) (*kept,
 	if err != nil {
 		return nil, err
 	}
+	h.MessageBound, h.MaxDelay = "", 0 // real nodes' traces hold no message events
 	if k.trace, err = os.Create(filepath.Join(dir, fmt.Sprintf("soak-%d.jsonl", seed))); err != nil {
 		return nil, err
 	}

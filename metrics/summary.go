@@ -31,8 +31,8 @@ type Summary struct {
 
 	LeaderlessFraction float64 `json:"leaderless_fraction"`
 	// Settled says the run went quiet (Quiescent) with every live node
-	// following a leader, for good: a wave's run that ends with its
-	// election. LeaderlessFraction is then the share of node-time the
+	// following a leader, for good (but those of components not expected
+	// to elect, NotExpected): a wave's run that ends with its election. LeaderlessFraction is then the share of node-time the
 	// nodes waited for their leader until EndMS, not of a service's time.
 	Settled bool `json:"settled"`
 	// Mobility and RangeM say how the nodes moved and their radio range,
@@ -266,11 +266,17 @@ func (s *Summary) FromCheck(mon *check.Monitor, rep check.Report) {
 		s.Components = [][]algo.NodeID{}
 	}
 	n := mon.Nodes()
+	unexpected := make([]bool, n) // in a component not expected to elect
+	for _, i := range rep.UnreachedIn {
+		for _, v := range rep.Components[i] {
+			unexpected[v] = true
+		}
+	}
 	s.Final = make([]NodeFinal, n)
 	for v := 0; v < n; v++ {
 		st := mon.Node(algo.NodeID(v))
 		s.Final[v] = NodeFinal{ID: algo.NodeID(v), Value: st.Value, Alive: st.Alive, Leader: st.Status.Leader, State: st.Status.State.String()}
-		if st.Alive && !st.Status.HasLeader() {
+		if st.Alive && !st.Status.HasLeader() && !unexpected[v] {
 			s.Settled = false
 		}
 	}

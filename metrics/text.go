@@ -70,7 +70,7 @@ func WriteText(w io.Writer, s *Summary) error {
 		if bd.Lo == bd.Hi {
 			limit = "exactly " + group(uint64(bd.Hi))
 		}
-		fmt.Fprintf(&b, "  one election's bound: %s (%s)\n", limit, bd.Formula)
+		fmt.Fprintf(&b, "  bound: %s (%s; one election in each piece of the network that holds an initiator)\n", limit, bd.Formula)
 	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, k := range sortedKeys(s.Messages.ByType) {
@@ -172,6 +172,9 @@ func writeLeaderless(b *strings.Builder, s *Summary) {
 				every = "every live node"
 				break
 			}
+		}
+		if s.NotExpected != nil {
+			every += " expected to elect"
 		}
 		fmt.Fprintf(b, ", until %s had its leader and the run went quiet at %s", every, natural(s.EndMS))
 	case s.Quiescent:

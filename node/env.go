@@ -35,6 +35,7 @@ func (e *env) Neighbors() []algo.NodeID { return e.up }
 // so.
 func (e *env) Send(to algo.NodeID, m algo.Message) {
 	n := (*Node)(e)
+	n.declared(m.Type)
 	nb := n.nbrs[to]
 	if nb == nil || !nb.up && (!n.reliable || nb.link == nil) {
 		n.metrics.unroutable.Add(1)
@@ -85,6 +86,7 @@ func (n *Node) sendDatagram(m *algo.Message, addr netip.AddrPort) bool {
 // broadcast medium.
 func (e *env) Broadcast(m algo.Message) {
 	n := (*Node)(e)
+	n.declared(m.Type)
 	if n.reliable || !n.cfg.Broadcast.IsValid() {
 		for _, u := range n.up { // Send changes no neighbour
 			e.Send(u, m)

@@ -25,20 +25,30 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("node %d: the algorithm's machine panicked %s", e.Node, e.Text)
 }
 
+// machineFault is a panic the node raises for its machine's misuse of it
+// (a message type the algorithm does not declare): the machine's bug,
+// though it begins in the node's code.
+type machineFault string
+
+// declared panics, as the machine's fault, unless t is a message type of
+// the algorithm's (algo.Algorithm.Messages).
+func (n *Node) declared(t algo.MsgType) {
+	if int(t) >= len(n.alg.Messages) {
+		panic(machineFault(fmt.Sprintf("%s node %d sent message type %d, which its Messages (%d types) does not name", n.alg.Name, n.cfg.ID, t, len(n.alg.Messages))))
+	}
+}
+
 // machinePanic describes a panic recovered with value v, if it is the
-// machine's (it began in the algorithm's code); nil if it is the node's
-// own, which is raised again.
+// machine's (it began in the algorithm's code, or is a machineFault); nil
+// if it is the node's own, which is raised again.
 func machinePanic(id algo.NodeID, v any) *PanicError {
 	p := blame.Recovered(v)
-	if !p.Theirs {
+	if _, fault := v.(machineFault); !fault && !p.Theirs {
 		return nil
 	}
-	// The driver called the outermost of the algorithm's frames: its
-	// method names the call (Receive, Timer, Start...).
-	call := "the machine"
-	if len(p.Frames) > 0 {
-		outer, _, _ := strings.Cut(p.Frames[len(p.Frames)-1], " (")
-		call = outer[strings.LastIndexByte(outer, '.')+1:]
+	call := p.Call // the method the node called (Receive, Timer, Start...)
+	if call == "" {
+		call = "the machine"
 	}
 	text := fmt.Sprintf("in %s: %v", call, v)
 	if len(p.Frames) > 0 {

@@ -44,3 +44,23 @@ func TestMachinePanicEndsTheNode(t *testing.T) {
 	default:
 	}
 }
+
+// A message type the algorithm does not declare is its bug on a real node
+// too, as in the simulator: a *PanicError of the node that sent it.
+func TestUndeclaredTypeIsTheMachines(t *testing.T) {
+	c := newCluster(t, 2, func(cfg *Config) {
+		cfg.Algorithm, cfg.Params = broken.Names[broken.Undeclared], nil
+		cfg.Initiator = cfg.ID == 0
+	})
+	var err error
+	select {
+	case err = <-c.ended[0]:
+		c.stops[0] = nil
+	case <-time.After(10 * time.Second):
+		t.Fatal("node 0 did not end")
+	}
+	var p *PanicError
+	if !errors.As(err, &p) || p.Node != 0 || !strings.Contains(p.Text, "sent message type 1, which its Messages (1 types) does not name") {
+		t.Fatalf("Run: %v, want node 0's *PanicError naming the type", err)
+	}
+}

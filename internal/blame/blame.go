@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // elect's own packages: a panic that begins in one of them is elect's bug
@@ -19,8 +21,24 @@ import (
 var drivers = []string{
 	"sim", "trace", "check", "metrics", "runner", "torture", "topo", "mobility",
 	"scenario", "node", "runtime", "supervisor", "emulate", "bench", "viz",
-	"cli", "cmd", "internal/behind", "internal/batches", "internal/hugemem",
+	"cli", "internal/behind", "internal/batches", "internal/hugemem",
 	"internal/ids", "internal/blame", "algo/conform",
+}
+
+// elect's dependencies (go.mod's requirements; TestServants holds the two
+// equal): they serve elect's tools (the command line, YAML, plots,
+// metrics), so a frame of theirs says nothing and the frames that called
+// them decide.
+var servants = []string{
+	"codeberg.org/go-fonts/liberation", "codeberg.org/go-latex/latex", "codeberg.org/go-pdf/fpdf",
+	"git.sr.ht/~sbinet/gg", "github.com/ajstarks/svgo", "github.com/beorn7/perks",
+	"github.com/cespare/xxhash/v2", "github.com/golang/freetype", "github.com/inconshreveable/mousetrap",
+	"github.com/kylelemons/godebug", "github.com/mitchellh/colorstring", "github.com/munnerz/goautoneg",
+	"github.com/pandatix/go-abnf", "github.com/prometheus/client_golang", "github.com/prometheus/client_model",
+	"github.com/prometheus/common", "github.com/prometheus/procfs", "github.com/rivo/uniseg",
+	"github.com/schollz/progressbar/v3", "github.com/spf13/cobra", "github.com/spf13/pflag",
+	"go.yaml.in/yaml/v3", "golang.org/x/image", "golang.org/x/net", "golang.org/x/sys",
+	"golang.org/x/term", "golang.org/x/text", "gonum.org/v1/plot", "google.golang.org/protobuf",
 }
 
 const module = "github.com/electgo/elect/"
@@ -29,7 +47,7 @@ const module = "github.com/electgo/elect/"
 type side uint8
 
 const (
-	neutral side = iota // the Go runtime, the standard library or package algo: says nothing
+	neutral side = iota // the Go runtime, the standard library, package algo or a servant: says nothing
 	elect               // one of elect's own packages
 	theirs              // an algorithm's code
 )
@@ -37,10 +55,15 @@ const (
 // sideOf says where function fn (as runtime.Frame.Function names it) lives.
 func sideOf(fn string) side {
 	pkg := pkgOf(fn)
-	if pkg == module+"algo" {
+	switch {
+	case pkg == module+"algo":
 		// The contract's package: its helpers serve machines and drivers
 		// alike, so the frames around them decide.
 		return neutral
+	case pkg == "main":
+		// A program's own main package: elect's only calls the command
+		// line; a user's may hold the algorithm it registers.
+		return theirs
 	}
 	if rest, ok := strings.CutPrefix(pkg, module); ok {
 		for _, d := range drivers {
@@ -50,12 +73,48 @@ func sideOf(fn string) side {
 		}
 		return theirs
 	}
-	// The standard library's paths have no dot in their first element.
+	if within(pkg, servants) {
+		return neutral
+	}
+	if mods := modules(); mods != nil {
+		// The standard library is in no module of the build; a user's
+		// code is, whatever its path (go mod init peterson).
+		if within(pkg, mods) {
+			return theirs
+		}
+		return neutral
+	}
+	// No build information: the standard library's paths have no dot in
+	// their first element.
 	if first, _, _ := strings.Cut(pkg, "/"); !strings.Contains(first, ".") {
 		return neutral
 	}
 	return theirs
 }
+
+// within says package pkg belongs to one of the modules.
+func within(pkg string, modules []string) bool {
+	for _, m := range modules {
+		if pkg == m || strings.HasPrefix(pkg, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// modules are the paths of the build's modules (the main module and its
+// dependencies), nil when the binary has no build information.
+var modules = sync.OnceValue(func() []string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return nil
+	}
+	mods := []string{info.Main.Path}
+	for _, d := range info.Deps {
+		mods = append(mods, d.Path)
+	}
+	return mods
+})
 
 // pkgOf is the import path of function fn: "example.com/x/y.(*T).M" is in
 // "example.com/x/y".
@@ -75,6 +134,10 @@ type Panic struct {
 	// the file's base name, which does not depend on where the code was
 	// built.
 	Frames []string
+	// Call is the name of the outermost function of the algorithm's code
+	// before the driver's frames: for a machine, the method the driver
+	// called (Receive, Timer...).
+	Call string
 	// Theirs says the panic began in an algorithm's code: the first frame
 	// of the stack outside the Go runtime and the standard library is not
 	// one of elect's own packages.
@@ -108,8 +171,11 @@ func Recovered(v any) *Panic {
 		if s == elect && len(p.Frames) > 0 {
 			break // the driver's call: the algorithm's frames end here
 		}
-		if s == theirs && len(p.Frames) < maxFrames {
-			p.Frames = append(p.Frames, fmt.Sprintf("%s (%s:%d)", f.Function, path.Base(f.File), f.Line))
+		if s == theirs {
+			p.Call = f.Function[strings.LastIndexByte(f.Function, '.')+1:]
+			if len(p.Frames) < maxFrames {
+				p.Frames = append(p.Frames, fmt.Sprintf("%s (%s:%d)", f.Function, path.Base(f.File), f.Line))
+			}
 		}
 	}
 	return p

@@ -1,11 +1,17 @@
 package blame
 
 import (
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
 
 func TestSideOf(t *testing.T) {
+	orig := modules
+	defer func() { modules = orig }()
+	modules = func() []string { return append(orig(), "example.com/outside") }
 	for _, c := range []struct {
 		fn   string
 		want side
@@ -48,4 +54,45 @@ func catch(f func()) (p *Panic) {
 	defer func() { p = Recovered(recover()) }()
 	f()
 	return nil
+}
+
+// TestServants: the servants are exactly the modules elect's go.mod
+// requires.
+func TestServants(t *testing.T) {
+	b, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var required []string
+	for _, m := range regexp.MustCompile(`(?m)^\t(\S+) v\S+`).FindAllStringSubmatch(string(b), -1) {
+		required = append(required, m[1])
+	}
+	slices.Sort(required)
+	got := slices.Sorted(slices.Values(servants))
+	if !slices.Equal(got, required) {
+		t.Errorf("servants %v\ngo.mod requires %v", got, required)
+	}
+}
+
+// A user's module need not have a dot in its path (go mod init peterson),
+// nor its algorithm a package other than main: its frames are theirs. The
+// test binary's build information lists this module as the main one.
+func TestUserModuleWithoutDot(t *testing.T) {
+	if mods := modules(); mods == nil {
+		t.Skip("no build information")
+	}
+	orig := modules
+	defer func() { modules = orig }()
+	modules = func() []string { return []string{"peterson", "github.com/electgo/elect"} }
+	for fn, want := range map[string]side{
+		"peterson.(*node).Receive":                  theirs,
+		"peterson/ring.(*node).Timer":               theirs,
+		"main.(*boom).Elect":                        theirs,
+		"fmt.Sprintf":                               neutral,
+		"github.com/spf13/cobra.(*Command).execute": neutral,
+	} {
+		if got := sideOf(fn); got != want {
+			t.Errorf("sideOf(%q) = %d, want %d", fn, got, want)
+		}
+	}
 }

@@ -14,21 +14,24 @@ const (
 	crElected
 )
 
-// CR and Chatty are the names of the ring doubles.
+// CR and Chatty are the names of the ring doubles; ChattyBoot is Chatty
+// made spontaneous (every node starts in Start, no initiator is asked),
+// whose bound is held with every node counted as starting.
 const (
-	CR     = "test-ring-cr"
-	Chatty = "test-broken-chatty"
+	CR         = "test-ring-cr"
+	Chatty     = "test-broken-chatty"
+	ChattyBoot = "test-broken-chatty-boot"
 )
 
 func init() {
-	for _, name := range []string{CR, Chatty} {
-		chatty := name == Chatty
+	for _, name := range []string{CR, Chatty, ChattyBoot} {
+		chatty, boot := name != CR, name == ChattyBoot
 		algo.Register(&algo.Algorithm{
 			Name:     name,
 			Summary:  "test double: Chang and Roberts on a ring (" + name + ")",
 			Source:   "internal/broken",
 			Messages: []string{crElection: "election", crElected: "elected"},
-			Model:    algo.Model{Topology: "ring", Initiators: "all", FIFO: true},
+			Model:    algo.Model{Topology: "ring", Initiators: "all", FIFO: true, Spontaneous: boot},
 			MessageBound: &algo.Bound{
 				Formula: "from 2n to n(n+1)/2 + n",
 				Of: func(c algo.BoundCase) (lo, hi int, ok bool) {
@@ -37,7 +40,7 @@ func init() {
 			},
 			Build: func(_ algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 				return func(id algo.NodeID) algo.Machine {
-					return &crNode{next: (id + 1) % algo.NodeID(n), chatty: chatty}
+					return &crNode{next: (id + 1) % algo.NodeID(n), chatty: chatty, boot: boot}
 				}, nil
 			},
 		})
@@ -49,6 +52,7 @@ type crNode struct {
 	heard        algo.Peer   // the most valued identity heard, its own included
 	next         algo.NodeID // the successor on the ring
 	chatty       bool
+	boot         bool // starts in Start: spontaneous
 	participated bool
 	leader       algo.NodeID
 	done         bool
@@ -57,6 +61,9 @@ type crNode struct {
 func (c *crNode) Start(env algo.Env) {
 	c.self, c.leader = algo.Peer{ID: env.ID(), Value: env.Value()}, algo.None
 	c.heard = c.self
+	if c.boot {
+		c.Elect(env)
+	}
 }
 func (c *crNode) Restart(env algo.Env)                 { c.Start(env) }
 func (c *crNode) Recover(env algo.Env, _ []byte) error { c.Start(env); return nil }
