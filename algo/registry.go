@@ -72,6 +72,10 @@ type Model struct {
 	// every message at the start of the pulse after the one it was sent in,
 	// whatever delay a scenario asks for.
 	Synchronous bool
+	// ElectsInitiator is set when the algorithm elects the most valued of
+	// its initiators (the document's candidates), not of every node: the
+	// checker then holds each component to its most valued initiator.
+	ElectsInitiator bool
 	// Topology names the network the algorithm needs ("complete", "ring"),
 	// empty for any; drivers refuse another.
 	Topology string

@@ -245,7 +245,7 @@ func (m *Monitor) place(v algo.NodeID, c int32) {
 	}
 	m.setComp(v, c)
 	cs.size++
-	if p := (algo.Peer{ID: v, Value: n.value}); p.Better(cs.best) {
+	if p := m.peerOf(v, n); p.Better(cs.best) {
 		cs.best = p
 	}
 }

@@ -135,9 +135,9 @@ func (m *Monitor) split(c int32, a, b algo.NodeID) {
 		ns.best = ns.best.Max(m.peer(v))
 	}
 	m.recount(n)
-	if m.rec(cs.best.ID).comp != c {
+	if cs.best.ID != algo.None && m.rec(cs.best.ID).comp != c {
 		// c's most valued node left: only a search of all of c can tell
-		// which is next.
+		// which is next. (With none, AmongInitiators, none can have left.)
 		cs.best = m.bestOf(c, rest)
 	}
 	m.recount(c)
@@ -320,6 +320,14 @@ func (m *Monitor) stamps() (uint32, uint32) {
 	return m.stamp - 1, m.stamp
 }
 
-func (m *Monitor) peer(v algo.NodeID) algo.Peer {
-	return algo.Peer{ID: v, Value: m.rec(v).value}
+func (m *Monitor) peer(v algo.NodeID) algo.Peer { return m.peerOf(v, m.rec(v)) }
+
+// peerOf is node v (record n) as a contender for its component's leader:
+// itself, or no one when only initiators may lead (Config.AmongInitiators)
+// and it is none.
+func (m *Monitor) peerOf(v algo.NodeID, n *nodeState) algo.Peer {
+	if m.cfg.AmongInitiators && !n.initiated {
+		return algo.NoPeer
+	}
+	return algo.Peer{ID: v, Value: n.value}
 }

@@ -70,6 +70,11 @@ type Config struct {
 	// components that hold an initiator or that an election reached (some
 	// node has an election index).
 	Spontaneous bool
+	// AmongInitiators says the algorithm elects the most valued of its
+	// initiators (algo.Model.ElectsInitiator: the document's candidates),
+	// not of every node: a component's most valued node is then its most
+	// valued initiator.
+	AmongInitiators bool
 	// Expect says which components must elect: by default those that hold
 	// an initiator or that an election reached (every one for a spontaneous
 	// algorithm); ExpectEveryComponent fails a component that no election
@@ -684,7 +689,11 @@ func (m *Monitor) livenessViolation(c int32, why string) {
 		if seen.counts[0] < int(cs.size) {
 			who = fmt.Sprintf("%d of them settled", seen.counts[0])
 		}
-		what = append(what, fmt.Sprintf("%s on node %d, but node %d is the most valued in its component", who, seen.leaderIDs[0], cs.best.ID))
+		most := "the most valued"
+		if m.cfg.AmongInitiators {
+			most = "the most valued initiator"
+		}
+		what = append(what, fmt.Sprintf("%s on node %d, but node %d is %s in its component", who, seen.leaderIDs[0], cs.best.ID, most))
 	}
 	if seen.electing > 0 {
 		e := fmt.Sprintf("node %d never left the election (it is in %s)", seen.firstElecting, seen.electingState)

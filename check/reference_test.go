@@ -62,6 +62,9 @@ type refChecker struct {
 func refCheck(cfg Config, events []trace.Event) refResult {
 	n := initialNetwork(events).N()
 	r := &refChecker{cfg: cfg, o: newOracle(n), compOf: make([]*refComp, n), touched: make([]bool, n), initiated: make([]bool, n)}
+	if cfg.AmongInitiators {
+		r.o.among = r.initiated
+	}
 	for _, e := range events {
 		if e.At > r.now {
 			r.endInstant()

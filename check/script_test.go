@@ -128,6 +128,8 @@ func parseConfig(cfg *Config, fields []string) error {
 			cfg.Moving, err = strconv.ParseBool(v)
 		case "expect":
 			cfg.Expect, err = ParseExpect(v)
+		case "among":
+			cfg.AmongInitiators, err = strconv.ParseBool(v)
 		case "unelected":
 			if v == "uninitiated" {
 				cfg.UnelectedUninitiated = true

@@ -67,6 +67,9 @@ func model(m algo.Model) string {
 		first = "every node"
 	}
 	how := "elects where an initiator starts (by default " + first + "; --initiators names others)"
+	if m.ElectsInitiator {
+		how = "elects the most valued of its initiators, its candidates (by default " + first + "; --initiators names others)"
+	}
 	if m.Spontaneous {
 		how = "elects on its own in every component"
 	}

@@ -41,7 +41,7 @@ holds the whole run.`,
 			// Nodes only sizes the checker's arrays up front: a header
 			// cannot make it allocate more than this before the events
 			// that need it.
-			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, Moving: h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc)}
+			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, Moving: h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc), AmongInitiators: h.AmongInitiators}
 			unbound := ""
 			if h.MessageBound != "" {
 				// The bound's function is the algorithm's: it is checked

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +63,20 @@ func TestExpectScenarioFile(t *testing.T) {
 			code: ExitError, err: []string{"bad.yaml:5:11: check.expect: unknown expectation \"sometimes\""}},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t) })
+	}
+}
+
+// The capture algorithms elect the most valued of their candidates (the
+// run's initiators), as their document says: a run with some candidates
+// passes when their best leads, and check on its trace agrees; before,
+// every such run was failed for not electing the most valued node.
+func TestCandidatesElectTheirBest(t *testing.T) {
+	for _, a := range []string{"capture-sync", "capture-async", "all-to-all"} {
+		tr := filepath.Join(t.TempDir(), "run.jsonl")
+		out := mustRun(t, "sim", "--algo", a, "--topology", "complete:5", "--values", "random", "--seed", "2", "--initiators", "0,1", "--trace", tr)
+		if !strings.Contains(out, "check: OK") {
+			t.Errorf("%s:\n%s", a, out)
+		}
+		mustRun(t, "check", tr)
 	}
 }

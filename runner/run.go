@@ -285,12 +285,13 @@ func CheckConfig(s *scenario.Scenario, a *algo.Algorithm) check.Config {
 // cannot read.
 func checkConfig(s *scenario.Scenario, a *algo.Algorithm) (check.Config, error) {
 	cfg := check.Config{
-		Stabilization: s.Check.Stabilization,
-		Liveness:      s.Check.Liveness,
-		Spontaneous:   a.Model.Spontaneous,
-		Expect:        s.Check.Expect,
-		Lossy:         s.Loss > 0,
-		Moving:        s.Mobility != "",
+		Stabilization:   s.Check.Stabilization,
+		Liveness:        s.Check.Liveness,
+		Spontaneous:     a.Model.Spontaneous,
+		Expect:          s.Check.Expect,
+		AmongInitiators: a.Model.ElectsInitiator,
+		Lossy:           s.Loss > 0,
+		Moving:          s.Mobility != "",
 	}
 	var err error
 	if cfg.Unelected, err = ParseUnelected(s.Unelected); err != nil {
@@ -333,7 +334,8 @@ func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Ne
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: net.Graph.N(),
 		Messages: a.Messages, Spontaneous: a.Model.Spontaneous, Lossy: cc.Lossy,
 		Initiators: initiators, Unelected: cc.Unelected, UnelectedUninitiated: cc.UnelectedUninitiated,
-		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
+		AmongInitiators: cc.AmongInitiators,
+		Stabilization:   cc.Stabilization, Liveness: cc.Liveness,
 	}
 	if cc.Expect != check.ExpectInitiated {
 		h.Expect = cc.Expect.String()

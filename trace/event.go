@@ -142,6 +142,9 @@ type Header struct {
 	Initiators           []algo.NodeID `json:"initiators,omitempty"`
 	Unelected            []algo.NodeID `json:"unelected,omitempty"`
 	UnelectedUninitiated bool          `json:"unelected_uninitiated,omitempty"`
+	// AmongInitiators says the algorithm elects the most valued of its
+	// initiators (check.Config.AmongInitiators).
+	AmongInitiators bool `json:"among_initiators,omitempty"`
 	// Expect names which components had to elect (check.Config.Expect:
 	// "every-component"); empty for the default.
 	Expect string `json:"expect,omitempty"`
