@@ -224,12 +224,12 @@ func delay(rng *rand.Rand) sim.Delay {
 // park's) are any set, every node a third of the time, as their documents
 // have it; every parameter keeps its default. The others' are the
 // algorithm's default, or one node (those of a spontaneous algorithm
-// without such a parameter, bully, its default: every node). An algorithm
-// whose default is every node keeps it: the capture algorithms elect the
-// best candidate, the specification the best node, and they agree only
-// when every node is a candidate.
+// without such a parameter, bully, its default: every node). Those of an
+// algorithm that elects the best of its candidates (Model.ElectsInitiator:
+// the capture algorithms) are any set too, which the checker holds to its
+// best. Another whose default is every node keeps it.
 func initiators(a *algo.Algorithm, n int, rng *rand.Rand) string {
-	if slices.ContainsFunc(a.Params, func(p algo.Param) bool { return p.Boot }) {
+	if a.Model.ElectsInitiator || slices.ContainsFunc(a.Params, func(p algo.Param) bool { return p.Boot }) {
 		return nodeSet(n, rng)
 	}
 	if a.Model.Spontaneous || a.Model.Initiators == "all" || rng.IntN(2) == 0 {
