@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/electgo/elect/internal/blame"
 )
 
 // Algorithm describes one registered election algorithm.
@@ -178,20 +180,14 @@ func Register(a *Algorithm) {
 // Register: the function two frames up, "path/to/pkg.init.0", less its
 // function's name. The frames are read with CallersFrames, which names the
 // caller even where Register was inlined into it (FuncForPC would name
-// Register). The last element of a path escapes its dots ("%2e"), so the
-// function's name starts at the first dot after the last slash.
+// Register); blame.Package reads the path from the function's name.
 func callerPackage() string {
 	pc := make([]uintptr, 1)
 	if runtime.Callers(3, pc) == 0 { // 0: Callers, 1: callerPackage, 2: Register
 		return "(unknown)"
 	}
 	f, _ := runtime.CallersFrames(pc).Next()
-	name := f.Function
-	slash := strings.LastIndexByte(name, '/') + 1
-	if dot := strings.IndexByte(name[slash:], '.'); dot >= 0 {
-		name = name[:slash+dot]
-	}
-	return strings.ReplaceAll(name, "%2e", ".")
+	return blame.Package(f.Function)
 }
 
 // Lookup returns the algorithm registered under name, or an error that lists

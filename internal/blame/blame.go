@@ -54,7 +54,7 @@ const (
 
 // sideOf says where function fn (as runtime.Frame.Function names it) lives.
 func sideOf(fn string) side {
-	pkg := pkgOf(fn)
+	pkg := Package(fn)
 	switch {
 	case pkg == module+"algo":
 		// The contract's package: its helpers serve machines and drivers
@@ -116,14 +116,16 @@ var modules = sync.OnceValue(func() []string {
 	return mods
 })
 
-// pkgOf is the import path of function fn: "example.com/x/y.(*T).M" is in
-// "example.com/x/y".
-func pkgOf(fn string) string {
+// Package is the import path of function fn as runtime.Frame.Function
+// names it: "example.com/x/y.(*T).M" is in "example.com/x/y". The last
+// element of a path escapes its dots ("%2e"), so the function's name
+// starts at the first dot after the last slash.
+func Package(fn string) string {
 	dir, base := path.Split(fn)
 	if i := strings.IndexByte(base, '.'); i >= 0 {
 		base = base[:i]
 	}
-	return dir + base
+	return strings.ReplaceAll(dir+base, "%2e", ".")
 }
 
 // Panic is what a driver knows of a panic it recovered.
