@@ -359,3 +359,14 @@ func TestIndexClosedEarly(t *testing.T) {
 		t.Errorf("after Close: err %v", x.err)
 	}
 }
+
+// A machine's panic is a mark of its own on the timeline, saying which
+// node and what, as the checker's violation does.
+func TestPanicMark(t *testing.T) {
+	m := newMarks()
+	s := newRunState(3, 0)
+	m.see(&trace.Event{At: 5 * time.Millisecond, Kind: trace.Panicked, Node: 1, Text: "in Receive of flood from 0: boom; at x.(*m).Receive (x.go:3)"}, s)
+	if len(m.list) != 1 || m.list[0].Kind != "panic" || m.list[0].What != "node 1 panicked in Receive of flood from 0: boom; at x.(*m).Receive (x.go:3)" {
+		t.Errorf("marks %+v", m.list)
+	}
+}
