@@ -174,7 +174,7 @@ reason; on Linux they are killed if it dies.`,
 	fl.StringVar(&f.initiators, "initiators", "", "the nodes that start an election at boot, and no other: a node set like 0 or 0,3-5, all or none (default: the algorithm's, e.g. node 0 for ring and echo, all for chang-roberts and vkt); vkt's and park's nodes read it in their parameter initiators, the others' are started with --initiator; bully takes only all")
 	fl.StringArrayVar(&f.crashOn, "crash-on", nil, "fault injection: NODE=TYPE makes NODE die on its first message of TYPE, e.g. 2=gather (repeatable)")
 	fl.StringVar(&f.corrupt, "corrupt", "", "fault injection: these nodes (a node set) alter the payload of every message they send: the ring document's joker")
-	fl.StringVar(&f.elect, "elect", "", "act as the ring document's control process: start an election at this node (POST /elect; no other node initiates unless --initiators says so), or none (the initiators start it: --initiators, or the algorithm's), wait until every live node follows the most valued one (--within), report the outcome and end: exit 0 when elected, 1 when not in time")
+	fl.StringVar(&f.elect, "elect", "", "act as the ring document's control process: start an election at this node (POST /elect; no other node initiates unless --initiators says so), or none (the initiators start it: --initiators, or the algorithm's), wait until every live node follows the most valued one (--within), report the outcome and end: exit 0 when elected, 1 when not in time, 2 when a node's machine panicked")
 	fl.StringVar(&f.faults, "faults", "", "inject faults into what every node sends (elect node --faults, each node seeded apart): loss=P,duplicate=P,delay=D,jitter=D,seed=N, e.g. loss=0.2")
 	fl.DurationVar(&f.within, "within", 10*time.Second, "with --elect, how long to wait for the outcome")
 	return cmd
@@ -555,6 +555,10 @@ func runCluster(ctx context.Context, cmd *cobra.Command, cfg *clusterConfig, f c
 		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
 		writeSummaryText(stdout, sum)
+	}
+	if n := c.machinePanics(); n > 0 {
+		// The algorithm broke the specification: exit 2, as sim does.
+		return fmt.Errorf("%d node(s) ended as their machine panicked (see the control events): %w", n, violationError{n})
 	}
 	return runErr
 }

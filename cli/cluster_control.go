@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/scenario"
 )
 
@@ -34,6 +35,21 @@ type controlEvent struct {
 	// crashedOn is the message type a node that died was set to die on
 	// (its crash_on), "" otherwise.
 	crashedOn string
+	// panicked says a node died as its machine panicked.
+	panicked bool
+}
+
+// machinePanics counts the nodes that died as their machine panicked.
+func (c *cluster) machinePanics() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, e := range c.events {
+		if e.panicked {
+			n++
+		}
+	}
+	return n
 }
 
 // controlFailure is a failure the outcome names.
@@ -177,6 +193,10 @@ func (c *cluster) died(n *clusterNode, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := controlEvent{Node: n.id, Kind: "died", What: fmt.Sprint(err)}
+	if p, ok := node.PanicInLogFile(n.logPath); ok {
+		e.What = "its machine panicked " + p.Text // the algorithm's bug
+		e.panicked = true
+	}
 	if !c.t0.IsZero() {
 		e.AtMS = msOf(time.Since(c.t0))
 	}

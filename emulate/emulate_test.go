@@ -20,6 +20,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/all"
+	_ "github.com/electgo/elect/internal/broken" // the panicking double
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/trace"
@@ -538,5 +539,35 @@ events:
 		t.Errorf("final leaders differ from the simulator's: %+v", c.Differences)
 	}
 	sameFaults(t, res)
+	assertGone(t, res.Tag)
+}
+
+// TestEmulateMachinePanic: a real node whose machine panics exits 2 with
+// the panic as its last words; the emulator reads them and puts the panic
+// in the run's events, so that the checker fails the run as it fails the
+// simulated one, naming the node, the call and the algorithm's frames.
+func TestEmulateMachinePanic(t *testing.T) {
+	electBinary(t) // the preflight
+	bin := filepath.Join(t.TempDir(), "brokenelect")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/brokenelect").CombinedOutput(); err != nil {
+		t.Fatalf("building brokenelect: %v\n%s", err, out)
+	}
+	res := runYAML(t, bin, "panic.yaml", `
+algorithm: test-broken-panic
+topology: line:3
+initiators: 0
+duration: 3s
+`)
+	sum := res.Emulated
+	found := false
+	for _, v := range sum.Violations {
+		found = found || v.Property == "panic" && strings.Contains(v.Reason, "node 1 panicked in Receive: assignment to entry in nil map; at github.com/electgo/elect/internal/broken.(*node).Receive (broken.go:")
+	}
+	if !found || sum.ViolationCount == 0 {
+		t.Errorf("violations %+v, want node 1's panic", sum.Violations)
+	}
+	if sim := res.Simulated; sim == nil || sim.ViolationCount == 0 {
+		t.Errorf("the simulated run found no violation")
+	}
 	assertGone(t, res.Tag)
 }

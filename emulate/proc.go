@@ -26,6 +26,7 @@ type proc struct {
 	id    int
 	value int64
 	sup   *supervisor.Process
+	log   string // its log file: the process's standard error
 
 	mu         sync.Mutex
 	status     *node.StatusJSON  // the last status its stream gave
@@ -49,9 +50,9 @@ type launcher struct {
 // serves HTTP on a Unix socket: its loopback is its namespace's, out of
 // the emulator's reach. own are flags of this node alone (--initiator).
 func (l *launcher) newProc(id int, value int64, ns, dir string, own []string) *proc {
-	p := &proc{id: id, value: value}
 	state := filepath.Join(dir, "state", strconv.Itoa(id))
 	log := filepath.Join(dir, "log", fmt.Sprintf("node-%d.log", id))
+	p := &proc{id: id, value: value, log: log}
 	ep := supervisor.Endpoint{Network: "unix", Address: filepath.Join(dir, "s", strconv.Itoa(id))}
 	p.sup = supervisor.New(supervisor.Spec{
 		Name: fmt.Sprintf("node %d", id), Wrap: []string{"ip", "netns", "exec", ns}, Binary: l.bin,

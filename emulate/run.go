@@ -128,7 +128,12 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 			e.mu.Lock()
 			e.unplanned++
 			e.mu.Unlock()
-			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Crashed, Node: algo.NodeID(pr.id), Peer: algo.None})
+			at := e.j.since(time.Now())
+			if pe, ok := node.PanicInLogFile(pr.log); ok {
+				// Its machine panicked: a violation, as in the simulator.
+				e.j.add(trace.Event{At: at, Kind: trace.Panicked, Node: algo.NodeID(pr.id), Peer: algo.None, Text: pe.Text})
+			}
+			e.j.add(trace.Event{At: at, Kind: trace.Crashed, Node: algo.NodeID(pr.id), Peer: algo.None})
 		},
 	}
 	for v, val := range p.values {

@@ -2,6 +2,8 @@ package node
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strings"
 
 	"github.com/electgo/elect/algo"
@@ -21,8 +23,51 @@ type PanicError struct {
 	Stack []byte
 }
 
+// panicSaid is what a PanicError says between its node and its text.
+const panicSaid = ": the algorithm's machine panicked "
+
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("node %d: the algorithm's machine panicked %s", e.Node, e.Text)
+	return fmt.Sprintf("node %d%s%s", e.Node, panicSaid, e.Text)
+}
+
+// PanicInLogFile is PanicInLog on the last 64 KiB of the log at path
+// (the process's last words are at its end).
+func PanicInLogFile(path string) (*PanicError, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	const tail = 64 << 10
+	if st, err := f.Stat(); err == nil && st.Size() > tail {
+		f.Seek(st.Size()-tail, io.SeekStart)
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, false
+	}
+	return PanicInLog(b)
+}
+
+// PanicInLog finds, in the log of an elect node process (its standard
+// error), the machine's panic that ended it, as the process's last words
+// said it ("elect: node 3: the algorithm's machine panicked in Receive:
+// ..."), for those who run node processes (cluster, emulate). It reads the
+// last such line.
+func PanicInLog(log []byte) (*PanicError, bool) {
+	lines := strings.Split(strings.TrimRight(string(log), "\n"), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		rest, ok := strings.CutPrefix(lines[i], "elect: node ")
+		if !ok {
+			continue
+		}
+		id, text, ok := strings.Cut(rest, panicSaid)
+		v, err := algo.ParseNodeID(id)
+		if ok && err == nil {
+			return &PanicError{Node: v, Text: text}, true
+		}
+	}
+	return nil, false
 }
 
 // machineFault is a panic the node raises for its machine's misuse of it

@@ -64,3 +64,23 @@ func TestUndeclaredTypeIsTheMachines(t *testing.T) {
 		t.Fatalf("Run: %v, want node 0's *PanicError naming the type", err)
 	}
 }
+
+// Those who run node processes find the machine's panic in the process's
+// last words: the line elect node writes as it exits 2.
+func TestPanicInLog(t *testing.T) {
+	log := "time=... level=INFO msg=\"node started\"\n" +
+		"time=... level=ERROR msg=\"the machine panicked\" call=\"in Receive: boom\"\n" +
+		"elect: node 3: the algorithm's machine panicked in Receive: boom; at x.(*m).Receive (x.go:3)\n"
+	p, ok := PanicInLog([]byte(log))
+	if !ok || p.Node != 3 || p.Text != "in Receive: boom; at x.(*m).Receive (x.go:3)" {
+		t.Errorf("%+v, %v", p, ok)
+	}
+	if _, ok := PanicInLog([]byte("elect: node 3: transport: closed\n")); ok {
+		t.Errorf("another error read as a panic")
+	}
+	// The line is what a PanicError says.
+	said := "elect: " + (&PanicError{Node: 4, Text: "in Timer: x"}).Error()
+	if p, ok := PanicInLog([]byte(said)); !ok || p.Node != 4 || p.Text != "in Timer: x" {
+		t.Errorf("%q read as %+v, %v", said, p, ok)
+	}
+}
