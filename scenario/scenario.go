@@ -26,7 +26,8 @@
 //	                             #   absent = the algorithm's default (node 0 for one that is not spontaneous)
 //	unelected: 5                 # nodes where no election is expected: their components at the end are
 //	                             #   not failed for being unreached or unsettled; "uninitiated": every
-//	                             #   component that holds no initiator
+//	                             #   component that holds no initiator (not failed anyway unless
+//	                             #   check.expect is every-component)
 //	check:                       # checker deadlines; absent or 0 = the checker chooses
 //	  stabilization: 5s
 //	  liveness: 30s

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/sim"
 )
 
@@ -59,8 +60,8 @@ func TestExample(t *testing.T) {
 		Loss:       0.01,
 		Duration:   60 * time.Second,
 		Initiators: "0,5-7",
-		Unelected:  Uninitiated,
-		Check:      Check{Stabilization: 5 * time.Second, Liveness: 30 * time.Second},
+		Unelected:  "3",
+		Check:      Check{Stabilization: 5 * time.Second, Liveness: 30 * time.Second, Expect: check.ExpectEveryComponent},
 		Events: []sim.Action{
 			{At: 0, Kind: sim.CrashOn, Nodes: ids(9), Message: "explorer", Where: above("crash_on:")},
 			{At: 0, Kind: sim.Corrupt, Nodes: ids(5), Where: above("corrupt: 5")},
