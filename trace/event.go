@@ -45,8 +45,9 @@ const (
 	// Text says what.
 	Reported
 	// Panicked is a machine's panic, which the driver recovered: Text says
-	// in which call (the input it was handed), the panic's value and the
-	// frames of the algorithm's code. It is a violation of the
+	// in which call (the input it was handed), then after ": " the panic's
+	// value and the frames of the algorithm's code, which the trace hash
+	// passes over. It is a violation of the
 	// specification, and the run ends with it (an End follows).
 	Panicked
 	// Acted is a scenario's event as the driver carried it out, in words
