@@ -91,13 +91,10 @@ func hopDelay(d sim.Delay, m algo.Model) time.Duration {
 	if m.Synchronous {
 		return algo.PulseLength
 	}
-	switch d.Kind {
-	case sim.Uniform:
-		return d.B
-	case sim.Exponential:
-		return ExponentialSpan * d.A
+	if d.Kind == sim.Exponential {
+		return ExponentialSpan * d.A // no maximum: see ExponentialSpan
 	}
-	return d.A // constant, or the length of a pulse
+	return d.Max()
 }
 
 // hopBound bounds from above the hops between two nodes of one component

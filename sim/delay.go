@@ -162,11 +162,11 @@ func (d Delay) sample(rng *rand.Rand) int64 {
 	return int64(d.A)
 }
 
-// Max is the longest delay a message can take, 0 when there is no bound
-// (exponential delays).
+// Max is the longest delay a message can take (a pulse's length for
+// pulses), 0 when there is no bound (exponential delays).
 func (d Delay) Max() time.Duration {
 	switch d.Kind {
-	case Constant:
+	case Constant, Pulse:
 		return d.A
 	case Uniform:
 		return d.B
