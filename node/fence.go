@@ -1,6 +1,11 @@
 package node
 
-import "github.com/electgo/elect/algo"
+import (
+	"math"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/runtime"
+)
 
 // Fencing. A resource that a leader acts on keeps the highest token it has
 // been shown and refuses anything below it, so that a deposed leader that
@@ -26,10 +31,20 @@ import "github.com/electgo/elect/algo"
 // a leader runs with a higher index than the one that made it, so a token
 // above the index is above the paused leader's too.
 
+// maxCounter is the highest counter of a token (its high 32 bits).
+const maxCounter = 1<<32 - 1
+
 // nextToken is the first token node id may issue above fence and an
-// election index.
-func nextToken(fence, index uint64, id int32) uint64 {
-	return (max(fence>>32, index)+1)<<32 | uint64(uint32(id))
+// election index, and false when there is none: the counter would pass
+// its 32 bits, and wrap to a token below every one issued. (The node
+// refuses a fence or an election number at the end of the range from the
+// wire, ReasonRange, so only a history of 2^32 leaderships gets here.)
+func nextToken(fence, index uint64, id int32) (uint64, bool) {
+	c := max(fence>>32, index)
+	if c >= maxCounter {
+		return 0, false
+	}
+	return (c+1)<<32 | uint64(uint32(id)), true
 }
 
 // fencing sets next's fencing token: a leader's own, taken anew when it
@@ -49,7 +64,15 @@ func (n *Node) fencing(next *Status) {
 		return
 	}
 	if n.token == 0 || n.token < n.fence {
-		t := nextToken(n.fence, next.ElectionIndex, int32(n.cfg.ID))
+		t, ok := nextToken(n.fence, next.ElectionIndex, int32(n.cfg.ID))
+		if !ok {
+			// No token is left above the fence: it cannot lead as far as
+			// its users are told, rather than issue one that went back.
+			n.log.Error("no fencing token left above the fence", "fence", n.fence, "election_index", next.ElectionIndex)
+			n.token = 0
+			next.FencingToken, next.Fenced = n.fence, false
+			return
+		}
 		before := n.fence
 		n.fence = t
 		if err := n.persist(next.ElectionIndex); err != nil {
@@ -62,6 +85,22 @@ func (n *Node) fencing(next *Status) {
 		n.beacon() // the token travels at once, not at the next beacon
 	}
 	next.FencingToken, next.Fenced = n.token, true
+}
+
+// atRangeEnd says a datagram carries a counter at the end of its range,
+// which nothing could follow without wrapping (runtime.ReasonRange): a
+// hello's fence whose counter is 2^32-1 (no token above it: taken, it
+// would stop every node from leading, or wrap a token to one below all
+// issued), a message's election number 2^32-1 (the next election's would
+// wrap to 0). Only a forger sends one.
+func atRangeEnd(d *runtime.Datagram) bool {
+	switch d.Kind {
+	case runtime.KindHello:
+		return d.Fence>>32 >= maxCounter
+	case runtime.KindMessage, runtime.KindFrame:
+		return d.Message.Index.Num == math.MaxUint32
+	}
+	return false
 }
 
 // heardFence takes a fence from a neighbour's hello.

@@ -233,7 +233,13 @@ func (n *Node) Run(ctx context.Context) (err error) {
 		// Before the first datagram is read: what came before the
 		// restart is refused when replayed after it.
 		n.resumeHeard(saved)
-		n.fence = max(n.fence, saved.Fence)
+		if saved.Fence>>32 >= maxCounter {
+			// Saved by a node that took a forged fence before it was
+			// refused (issue 31): no token can follow it.
+			n.log.Warn("saved fence at the end of its range, a forgery's: not taken", "fence", saved.Fence)
+		} else {
+			n.fence = max(n.fence, saved.Fence)
+		}
 	}
 
 	readErr := make(chan error, 1)
@@ -432,6 +438,10 @@ func (n *Node) receive(in inbound) {
 	}
 	if ahead(d.Seq, in.at) {
 		n.metrics.rejected[runtime.ReasonReplay].Add(1)
+		return
+	}
+	if atRangeEnd(&d) {
+		n.metrics.rejected[runtime.ReasonRange].Add(1)
 		return
 	}
 	nb := n.nbrs[d.Sender]

@@ -507,6 +507,11 @@ const (
 	// ReasonFlood: a sender the node has not seen, past the rate or the
 	// number of new senders it takes (node's guard.go).
 	ReasonFlood
+	// ReasonRange: a counter at the end of its range, which nothing could
+	// follow without wrapping: a hello's fence whose counter is 2^32-1 (no
+	// token can be issued above it), a message's election number 2^32-1.
+	// The datagram is refused.
+	ReasonRange
 
 	// NumReasons is the number of reasons, so that counters can be a
 	// fixed array indexed by Reason.
@@ -531,6 +536,7 @@ var reasonNames = [NumReasons]string{
 	ReasonMisaddressed: "misaddressed",
 	ReasonStranger:     "stranger",
 	ReasonFlood:        "flood",
+	ReasonRange:        "range",
 }
 
 // String is the reason's label value in /metrics: lower_snake_case.

@@ -536,7 +536,7 @@ func TestReasons(t *testing.T) {
 		t.Fatalf("AllReasons has %d reasons, NumReasons is %d", len(all), NumReasons)
 	}
 	want := []string{"short", "oversized", "magic", "version", "kind", "flags", "length", "checksum",
-		"unsigned", "bad_mac", "cluster", "payload", "sender", "replay", "misaddressed", "stranger", "flood"}
+		"unsigned", "bad_mac", "cluster", "payload", "sender", "replay", "misaddressed", "stranger", "flood", "range"}
 	var got []string
 	for i, r := range all {
 		if r != Reason(i) {
@@ -547,7 +547,7 @@ func TestReasons(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("reason names %q\nwant %q", got, want)
 	}
-	if s := Reason(NumReasons).String(); s != "Reason(17)" {
+	if s := Reason(NumReasons).String(); s != "Reason(18)" {
 		t.Errorf("an unknown reason prints %q", s)
 	}
 	if KindHello.String() != "hello" || KindMessage.String() != "message" || Kind(9).String() != "Kind(9)" {
