@@ -60,8 +60,7 @@ func (e *env) Send(to algo.NodeID, m algo.Message) {
 // neighbour's, or the broadcast address), counting it, and says whether
 // it went.
 func (n *Node) sendDatagram(m *algo.Message, addr netip.AddrPort) bool {
-	n.seq++
-	b, err := n.codec.AppendMessage(n.buf[:0], n.seq, m)
+	b, err := n.codec.AppendMessage(n.buf[:0], n.nextSeq(), m)
 	if err != nil {
 		// Only a message too large for one datagram fails: a neighbour
 		// list longer than about a hundred nodes.

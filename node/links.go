@@ -105,8 +105,7 @@ func (n *Node) tickLinks(now time.Time) {
 // sendFrames encodes and sends frames to neighbour to.
 func (n *Node) sendFrames(to algo.NodeID, nb *neighbor, fs []runtime.Frame[algo.Message]) {
 	for i := range fs {
-		n.seq++
-		b, err := n.codec.AppendFrame(n.buf[:0], n.cfg.ID, to, n.seq, &fs[i])
+		b, err := n.codec.AppendFrame(n.buf[:0], n.cfg.ID, to, n.nextSeq(), &fs[i])
 		if err != nil {
 			n.metrics.unroutable.Add(1)
 			n.log.Error("frame not sent", "to", to, "err", err)

@@ -79,6 +79,11 @@ type Node struct {
 	token       uint64                // this node's token while it leads, else 0
 	savedFence  uint64                // the fence as last written to disk
 	saveErr     atomic.Pointer[error] // the last save's failure, nil once one works
+	// loaded is the state a previous life left, read by New (recovered)
+	// so that the first status already reports what it recovered;
+	// loadErr is its failure, Run's to return.
+	loaded  *runtime.Saved
+	loadErr error
 
 	inbox  chan inbound
 	timerC chan timerFire
@@ -180,7 +185,27 @@ func New(cfg Config) (*Node, error) {
 		nd.log.Info("this algorithm elects only where asked: start a node with --initiator, or POST /elect")
 	}
 	nd.metrics.init(len(alg.Messages))
-	nd.last = Status{ID: cfg.ID, Value: cfg.Value, Algorithm: alg.Name, Cluster: cfg.Cluster, Leader: algo.None, State: algo.Norm, Neighbors: []algo.NodeID{}}
+	// Until the machine boots (a hello interval after Run starts, or
+	// later: peersPending) the node says it is starting: no leader, and
+	// Norm only because nothing has run yet.
+	nd.last = Status{ID: cfg.ID, Value: cfg.Value, Algorithm: alg.Name, Cluster: cfg.Cluster, Leader: algo.None, State: algo.Norm, Neighbors: []algo.NodeID{}, Starting: true}
+	// The saved state is read now rather than in Run, so that the first
+	// status anyone reads (`elect node` serves HTTP before Run) already
+	// holds the election index and the fence recovered: they never
+	// decrease at a node, across a restart either (issue 31, E). A
+	// foreign or torn file is still Run's error (TestStateDirOnly).
+	nd.loaded, nd.loadErr = nd.recovered()
+	if saved := nd.loaded; saved != nil {
+		nd.last.ElectionIndex = saved.ElectionIndex
+		if saved.Fence>>32 >= maxCounter {
+			// Saved by a node that took a forged fence before it was
+			// refused (issue 31): no token can follow it.
+			nd.log.Warn("saved fence at the end of its range, a forgery's: not taken", "fence", saved.Fence)
+		} else {
+			nd.fence = saved.Fence
+		}
+		nd.last.FencingToken = nd.fence // what fencing reports for a node that does not lead
+	}
 	nd.pub.init(nd.last)
 	return nd, nil
 }
@@ -224,7 +249,9 @@ func (n *Node) Run(ctx context.Context) (err error) {
 	}
 	n.rng = rand.New(rand.NewPCG(seed, uint64(n.cfg.ID)))
 
-	saved, err := n.recovered()
+	// Read by New, which took the saved fence and election index into
+	// the first status.
+	saved, err := n.loaded, n.loadErr
 	if err != nil {
 		n.cfg.Transport.Close()
 		return err
@@ -233,13 +260,6 @@ func (n *Node) Run(ctx context.Context) (err error) {
 		// Before the first datagram is read: what came before the
 		// restart is refused when replayed after it.
 		n.resumeHeard(saved)
-		if saved.Fence>>32 >= maxCounter {
-			// Saved by a node that took a forged fence before it was
-			// refused (issue 31): no token can follow it.
-			n.log.Warn("saved fence at the end of its range, a forgery's: not taken", "fence", saved.Fence)
-		} else {
-			n.fence = max(n.fence, saved.Fence)
-		}
 	}
 
 	readErr := make(chan error, 1)
@@ -436,7 +456,7 @@ func (n *Node) receive(in inbound) {
 		n.metrics.rejected[runtime.ReasonStranger].Add(1)
 		return
 	}
-	if ahead(d.Seq, in.at) {
+	if ahead(d.Seq, in.at) || behind(d.Seq, in.at) {
 		n.metrics.rejected[runtime.ReasonReplay].Add(1)
 		return
 	}
@@ -643,8 +663,7 @@ func (n *Node) beacon() {
 
 // hello sends one hello beacon to addr.
 func (n *Node) hello(addr netip.AddrPort) {
-	n.seq++
-	b, err := n.codec.AppendHello(n.buf[:0], n.cfg.ID, n.seq, n.value, n.fence)
+	b, err := n.codec.AppendHello(n.buf[:0], n.cfg.ID, n.nextSeq(), n.value, n.fence)
 	if err != nil {
 		n.log.Error("encoding a hello", "err", err)
 		return

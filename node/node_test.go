@@ -182,7 +182,9 @@ func TestGarbageRejected(t *testing.T) {
 	// a message for node 1 sent to node 0.
 	right := runtime.Codec{Key: []byte("secret")}
 	replayed, _ := right.AppendHello(nil, 1, 5, 1, 0)
-	misaddressed, _ := right.AppendMessage(nil, 1, &algo.Message{From: 9, To: 1})
+	// (numbered with the present time: older than maxBehind, it would be
+	// refused as a replay first)
+	misaddressed, _ := right.AppendMessage(nil, uint64(time.Now().UnixNano()), &algo.Message{From: 9, To: 1})
 	// A frame of a reliable link, which vkt's nodes do not take.
 	frame, _ := right.AppendFrame(nil, 9, 0, 2, &runtime.Frame[algo.Message]{FrameHeader: runtime.FrameHeader{Epoch: 1}})
 	for _, d := range [][]byte{{}, []byte("hello"), b, w, make([]byte, 1500), replayed, misaddressed, frame} {
