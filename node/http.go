@@ -50,6 +50,10 @@ type StatusJSON struct {
 	// Reports are the algorithm's latest reports (Node.Reports), oldest
 	// first: what a control process is told.
 	Reports []ReportJSON `json:"reports"`
+	// Starting is Status.Starting: the machine has not booted yet, so
+	// leader is -1 and state Norm for want of any, while election_index
+	// and fencing_token are already the recovered ones.
+	Starting bool `json:"starting"`
 }
 
 // ReportJSON is one report of the algorithm.
@@ -103,7 +107,7 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 		ID: st.ID, Value: st.Value, Algorithm: st.Algorithm, Cluster: st.Cluster,
 		Leader: st.Leader, State: st.State.String(), Leading: st.Leading(),
 		ElectionIndex: st.ElectionIndex, FencingToken: st.FencingToken, Fenced: st.Fenced, Computation: IndexJSON{st.Computation.Num, st.Computation.ID},
-		Neighbors: st.Neighbors, Pulse: st.Pulse,
+		Neighbors: st.Neighbors, Pulse: st.Pulse, Starting: st.Starting,
 		LeaderlessMS: ms(c.leaderlessTotal(now)), FirstElectionUnixNS: c.firstElectionNS(),
 		Counters: CountersJSON{
 			Sent: map[string]uint64{}, Received: map[string]uint64{}, Rejected: map[string]uint64{},

@@ -48,6 +48,13 @@ type Status struct {
 	// Fenced says the node holds a token of its own: it leads and could
 	// persist its token.
 	Fenced bool
+	// Starting says the node's machine has not booted yet: Run has not
+	// started, or the node is still finding its neighbours (a hello
+	// interval, longer where it waits for its listed peers). It has no
+	// leader then, and its State (Norm) is no phase of the algorithm's;
+	// ElectionIndex and FencingToken are already those it recovered from
+	// its state directory.
+	Starting bool
 }
 
 // Leading reports whether the node is the leader: in Norm, following
@@ -61,7 +68,8 @@ func (s Status) HasLeader() bool { return s.State == algo.Norm && s.Leader != al
 // same reports whether s and t differ in nothing a subscriber is told of.
 func (s Status) same(t Status) bool {
 	return s.Leader == t.Leader && s.State == t.State && s.ElectionIndex == t.ElectionIndex &&
-		s.Value == t.Value && s.FencingToken == t.FencingToken && s.Fenced == t.Fenced && slices.Equal(s.Neighbors, t.Neighbors)
+		s.Value == t.Value && s.FencingToken == t.FencingToken && s.Fenced == t.Fenced && s.Starting == t.Starting &&
+		slices.Equal(s.Neighbors, t.Neighbors)
 }
 
 // after runs after every input the machine handled: it reads the machine's
@@ -70,6 +78,7 @@ func (s Status) same(t Status) bool {
 func (n *Node) after() {
 	st := n.m.Status()
 	next := n.last
+	next.Starting = false // after runs once the machine has booted
 	next.Leader, next.State, next.Value = st.Leader, st.State, n.value
 	next.Computation = st.Index
 	next.ElectionIndex = max(n.last.ElectionIndex, uint64(st.Index.Num))
