@@ -25,6 +25,21 @@ import (
 // (Status.FencingToken); a node that cannot persist it does not lead as far
 // as its users are told (Status.Leading is false; /healthz fails).
 //
+// Nor as far as the other nodes are told: a node whose last save failed
+// sends nothing (silent), so that to them it is a crashed node and their
+// failure detection elects another leader within the usual failover.
+// Telling only its users was not enough (issue 31, C): its machine still
+// led, every other node kept following it, and so nobody led for as long
+// as its storage stayed broken. Silence is the one step-down every
+// algorithm already handles without a change to its machine (a crash),
+// where a message saying so would need each algorithm to take it, and
+// restarting the machine would only elect it again, the most valued node.
+// It keeps listening and retries at every save (at least once a second
+// while it hears anyone); once a save works it speaks again and comes
+// back as a node that was paused does, taking a token above any issued
+// meanwhile before it leads. A node that cannot save when it starts does
+// not start at all (storable).
+//
 // The election index is there for a leader elected before the last token
 // reached it: the leader it replaces may have been paused a moment after
 // taking its token, before any hello carried it. An election that replaces
@@ -56,10 +71,10 @@ func (n *Node) fencing(next *Status) {
 		next.FencingToken, next.Fenced = n.fence, false
 		return
 	}
-	if n.saveErr.Load() != nil {
+	if n.silent() {
 		// It cannot save: it steps down, as far as its users are told,
-		// until a save works (its token, still the highest it knows, is
-		// reported again then).
+		// and is silent to the others, until a save works (its token,
+		// still the highest it knows, is reported again then).
 		next.FencingToken, next.Fenced = n.fence, false
 		return
 	}
@@ -86,6 +101,11 @@ func (n *Node) fencing(next *Status) {
 	}
 	next.FencingToken, next.Fenced = n.token, true
 }
+
+// silent says the node sends nothing, its last save having failed: no
+// hello, no message, no frame of a reliable link (write). To the others it
+// is a crashed node, which they stop following after a loss limit.
+func (n *Node) silent() bool { return n.saveErr.Load() != nil }
 
 // atRangeEnd says a datagram carries a counter at the end of its range,
 // which nothing could follow without wrapping (runtime.ReasonRange): a

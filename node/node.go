@@ -252,6 +252,9 @@ func (n *Node) Run(ctx context.Context) (err error) {
 	// Read by New, which took the saved fence and election index into
 	// the first status.
 	saved, err := n.loaded, n.loadErr
+	if err == nil {
+		err = n.storable(saved) // before anything is sent
+	}
 	if err != nil {
 		n.cfg.Transport.Close()
 		return err
@@ -675,6 +678,9 @@ func (n *Node) hello(addr netip.AddrPort) {
 
 // write sends one datagram, counting a failure.
 func (n *Node) write(b []byte, addr netip.AddrPort) {
+	if n.silent() {
+		return // it cannot save: a crashed node to the others (fence.go)
+	}
 	if err := n.cfg.Transport.WriteTo(b, addr); err != nil {
 		n.metrics.sendErrors.Add(1)
 		if !n.sendErred {

@@ -3,6 +3,8 @@ package node
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -147,8 +149,9 @@ func (n *Node) stopLeading() {
 
 // persist writes the machine's state, the election index and the fence
 // when they changed since last written. A failure is counted, logged once
-// until a save works again, and makes the node unhealthy (/healthz) until
-// then; a leader's token is never reported unless it was saved.
+// until a save works again, and makes the node unhealthy (/healthz) and
+// silent to the others (fence.go) until then; a leader's token is never
+// reported unless it was saved.
 func (n *Node) persist(index uint64) error {
 	if n.cfg.StateDir == "" || !n.booted {
 		return nil
@@ -163,15 +166,64 @@ func (n *Node) persist(index uint64) error {
 	if err != nil {
 		n.metrics.saveErrors.Add(1)
 		if n.saveErr.Swap(&err) == nil {
-			n.log.Error("saving state failed: unhealthy, and leading no more, until a save works", "file", n.state.Path(), "err", err)
+			n.log.Error("saving state failed: unhealthy, leading no more and silent to the other nodes (a crashed node to them), until a save works", "file", n.state.Path(), "err", err)
 		}
 		return err
 	}
 	if n.saveErr.Swap(nil) != nil {
-		n.log.Info("saving state works again", "file", n.state.Path())
+		n.log.Info("saving state works again: speaking to the other nodes again", "file", n.state.Path())
 	}
 	n.saved, n.savedIndex, n.savedFence, n.heardDirty, n.savedHeard = b, index, n.fence, false, heard
 	return nil
+}
+
+// storable checks, before the node sends anything, that its state
+// directory takes a save; Run refuses to start when it does not, with the
+// error. A node restarted on a full or read-only file system used to run
+// as if nothing were wrong until its first save failed (issue 31, C);
+// running silent (fence.go) would keep it out of the cluster with no more
+// said than a failing /healthz. Exiting loses nothing: nothing in memory is
+// newer than the disk yet, unlike at a running node, which stays up,
+// silent, to keep its newer state until a save works. The state it
+// recovered is written again as it was (the very save that must work);
+// with none, a probe file of a page is written, synced and removed, so
+// that a fresh node still boots with no state file (Start, not Restart).
+func (n *Node) storable(saved *runtime.Saved) error {
+	if n.cfg.StateDir == "" {
+		return nil
+	}
+	var err error
+	if saved != nil {
+		err = n.state.Store(*saved)
+	} else {
+		err = probeDir(string(n.state))
+	}
+	if err != nil {
+		n.metrics.saveErrors.Add(1)
+		return fmt.Errorf("node %d: cannot save state in %s, so not started (a node that cannot keep its state must not lead): %w", n.cfg.ID, n.state, err)
+	}
+	return nil
+}
+
+// probeDir checks that dir (made if missing) takes a new file of a page,
+// synced, as a save writes one; the file is removed.
+func probeDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".probe.*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(make([]byte, 4096))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // publisher hands statuses to subscribers and runs callbacks, in order, on
