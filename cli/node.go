@@ -259,10 +259,10 @@ func runNode(ctx context.Context, cfg node.Config, addr, admin string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", flag, err)
 		}
-		srv := newHTTPServer(h)
+		srv, ln := guarded(newHTTPServer(h), ln)
 		servers = append(servers, srv)
 		go func() {
-			if err := srv.Serve(limited(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				cfg.Logger.Error("http", "flag", flag, "err", err)
 				cancel()
 			}

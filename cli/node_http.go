@@ -8,16 +8,17 @@ import (
 	"net/netip"
 	"strings"
 	"time"
-
-	"golang.org/x/net/netutil"
 )
 
 // The node's HTTP server faces whatever can reach its address: every
 // phase of a request is bounded in time, headers and bodies in size, and
-// the connections held at once in number, so that idle or slow clients
-// cannot exhaust the node's file descriptors or stall it.
+// the connections held at once in number, in all and from each source,
+// so that idle or slow clients cannot exhaust the node's file descriptors
+// or stall it, nor shut out the others (httpGuard).
 const (
 	httpMaxConns      = 128
+	httpMaxPerSource  = 32 // a quarter: one address never holds them all
+	httpReserveConns  = 8  // beyond httpMaxConns, for GET /healthz alone
 	httpHeaderTimeout = 5 * time.Second
 	httpReadTimeout   = 10 * time.Second
 	httpWriteTimeout  = 10 * time.Second // /status/stream sets its own per line
@@ -31,8 +32,11 @@ func newHTTPServer(h http.Handler) *http.Server {
 		WriteTimeout: httpWriteTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeader}
 }
 
-// limited caps the connections ln holds at once.
-func limited(ln net.Listener) net.Listener { return netutil.LimitListener(ln, httpMaxConns) }
+// guarded serves srv on ln under a guard of the node's bounds.
+func guarded(srv *http.Server, ln net.Listener) (*http.Server, net.Listener) {
+	g := newHTTPGuard(httpMaxConns, httpMaxPerSource, httpReserveConns)
+	return g.server(srv), g.listener(ln)
+}
 
 // httpAddr reads --http: a port alone (":8000") binds loopback, not every
 // interface; unix:PATH is a socket file. It says whether the address
