@@ -37,7 +37,7 @@ var servants = []string{
 	"github.com/pandatix/go-abnf", "github.com/prometheus/client_golang", "github.com/prometheus/client_model",
 	"github.com/prometheus/common", "github.com/prometheus/procfs", "github.com/rivo/uniseg",
 	"github.com/schollz/progressbar/v3", "github.com/spf13/cobra", "github.com/spf13/pflag",
-	"go.yaml.in/yaml/v3", "golang.org/x/image", "golang.org/x/net", "golang.org/x/sys",
+	"go.yaml.in/yaml/v3", "golang.org/x/image", "golang.org/x/sys",
 	"golang.org/x/term", "golang.org/x/text", "gonum.org/v1/plot", "google.golang.org/protobuf",
 }
 
