@@ -173,8 +173,19 @@ func TestNodeHTTPIdleFlood(t *testing.T) {
 
 	addr := startNodeHTTP(t)
 
+	// The probes come from 127.0.0.2, the flood from 127.0.0.1: a liveness
+	// probe comes from the orchestrator's address, not the attacker's. (A
+	// probe from the flood's own address can be reset as the idlest of its
+	// 32 while the flood still arrives: docs/runtime.md says so.)
+	dialer := &net.Dialer{Timeout: time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
+	if c, err := dialer.Dial("tcp", addr); err != nil {
+		t.Logf("probing from 127.0.0.1, as 127.0.0.2 is not usable here: %v", err)
+		dialer.LocalAddr = nil
+	} else {
+		c.Close()
+	}
 	probe := func() (time.Duration, error) {
-		client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+		client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true, DialContext: dialer.DialContext}}
 		start := time.Now()
 		resp, err := client.Get("http://" + addr + "/healthz")
 		if err != nil {
@@ -249,6 +260,11 @@ func TestNodeHTTPIdleFlood(t *testing.T) {
 		all := len(c.t.answered) + len(c.t.failed)
 		t.Logf("%s, %d idle connections opened of %d: /healthz answered %d of %d probes in %v",
 			c.when, n, 2*half, len(c.t.answered), all, c.t.answered)
+		if c.min < 1 && all < 4 {
+			// A short flood (-short) comes in a few probes' time: too few
+			// to tell a share from chance; those after it are judged.
+			continue
+		}
 		if float64(len(c.t.answered)) >= c.min*float64(all) && len(c.t.failed) > 0 {
 			t.Logf("unanswered:\n%s", strings.Join(c.t.failed, "\n"))
 		} else if len(c.t.failed) > 0 {
