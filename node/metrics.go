@@ -20,6 +20,7 @@ type counters struct {
 	hellosSent      atomic.Uint64
 	hellosReceived  atomic.Uint64
 	unroutable      atomic.Uint64 // messages to non-neighbours, or too large
+	withheld        atomic.Uint64 // datagrams not sent while saves fail (fence.go's silence)
 	retransmits     atomic.Uint64 // frames of reliable links sent again
 	acks            atomic.Uint64 // bare acknowledgements of reliable links
 	linkFailures    atomic.Uint64 // reliable links that went unacknowledged
@@ -113,6 +114,7 @@ func (n *Node) WritePrometheus(w io.Writer) error {
 		{"elect_hellos_received_total", "counter", "Hello beacons received and accepted.", float64(c.hellosReceived.Load())},
 		{"elect_messages_unroutable_total", "counter", "Messages the algorithm sent to a node that is not a neighbour (lost by contract), or too large for a datagram.", float64(c.unroutable.Load())},
 		{"elect_send_errors_total", "counter", "Datagrams the socket refused to send.", float64(c.sendErrors.Load())},
+		{"elect_datagrams_withheld_total", "counter", "Datagrams not sent while the node could not save its state: it is silent then, a crashed node to the others (counted in the sent totals too).", float64(c.withheld.Load())},
 		{"elect_kernel_receive_drops_total", "counter", "Datagrams for this node the kernel dropped for want of room in the socket's receive buffer (Linux's SO_RXQ_OVFL; 0 where not told).", float64(n.kernelDrops())},
 		{"elect_link_retransmits_total", "counter", "Frames of reliable links sent again for want of an acknowledgement (not counted as messages).", float64(c.retransmits.Load())},
 		{"elect_link_acks_total", "counter", "Bare acknowledgements of reliable links sent (not counted as messages).", float64(c.acks.Load())},

@@ -679,6 +679,7 @@ func (n *Node) hello(addr netip.AddrPort) {
 // write sends one datagram, counting a failure.
 func (n *Node) write(b []byte, addr netip.AddrPort) {
 	if n.silent() {
+		n.metrics.withheld.Add(1)
 		return // it cannot save: a crashed node to the others (fence.go)
 	}
 	if err := n.cfg.Transport.WriteTo(b, addr); err != nil {

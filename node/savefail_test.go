@@ -86,6 +86,9 @@ func TestSaveFailureStepsDown(t *testing.T) {
 				t.Errorf("node %d, the others' leader, does not lead: %+v", interim, c.nodes[interim].Status())
 			}
 			interimToken := c.nodes[interim].Status().FencingToken
+			if leader.metrics.withheld.Load() == 0 {
+				t.Errorf("node 2 withheld no datagram while silent (elect_datagrams_withheld_total)")
+			}
 
 			// Saves work again: node 2 comes back and, the most valued,
 			// leads again, with a token above the interim leader's.
