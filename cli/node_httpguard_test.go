@@ -274,18 +274,11 @@ func TestNodeHTTPIdleFlood(t *testing.T) {
 	}
 }
 
-// startNodeHTTP runs a node whose HTTP is on a loopback port, until the
-// test ends, and gives that address once /healthz answers.
-func startNodeHTTP(t *testing.T) string {
+// runNodeUntilEnd runs elect node with flags f (runNode, its HTTP served
+// as the command serves it) until the test ends, and fails the test if it
+// stops with an error.
+func runNodeUntilEnd(t *testing.T, f nodeFlags) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	f := nodeFlags{id: 1, algo: node.DefaultAlgorithm, hello: node.DefaultHello, helloLoss: node.DefaultHelloLoss,
-		logLevel: "error", logFormat: "text", listen: "127.0.0.1:0", http: addr}
 	cfg, err := f.config(newNodeCmd())
 	if err != nil {
 		t.Fatal(err)
@@ -299,6 +292,20 @@ func startNodeHTTP(t *testing.T) string {
 			t.Error(err)
 		}
 	})
+}
+
+// startNodeHTTP runs a node whose HTTP is on a loopback port, until the
+// test ends, and gives that address once /healthz answers.
+func startNodeHTTP(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	runNodeUntilEnd(t, nodeFlags{id: 1, algo: node.DefaultAlgorithm, hello: node.DefaultHello, helloLoss: node.DefaultHelloLoss,
+		logLevel: "error", logFormat: "text", listen: "127.0.0.1:0", http: addr})
 	for i := 0; ; i++ {
 		resp, err := http.Get("http://" + addr + "/healthz")
 		if err == nil {

@@ -126,19 +126,7 @@ func TestNodeAdminListener(t *testing.T) {
 
 	f := base
 	f.http, f.admin = "unix:"+dir+"/http.sock", "unix:"+dir+"/admin.sock"
-	cfg, err := f.config(newNodeCmd())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- runNode(ctx, cfg, f.http, f.admin) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	runNodeUntilEnd(t, f)
 	client := func(sock string) *http.Client {
 		return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
 			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {

@@ -112,14 +112,7 @@ type readmeCommand struct {
 }
 
 func TestReadmeCommands(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmds, err := readmeCommands(string(readme))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, cmds := readREADMECommands(t)
 	if len(cmds) < 20 {
 		t.Fatalf("found %d commands in README.md; the extraction is broken", len(cmds))
 	}
@@ -207,10 +200,7 @@ func everyAlgorithmFuzzed(code int, stdout string) error {
 // TestReadmeFiles checks the files the README shows: the scenario file runs
 // and the cluster script loads.
 func TestReadmeFiles(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readREADME(t)
 	blocks := codeBlocks(string(readme), "yaml")
 	if len(blocks) != 2 {
 		t.Fatalf("README.md has %d yaml blocks, want 2 (a scenario, a cluster script)", len(blocks))
@@ -320,14 +310,7 @@ func electArgs(words []string) ([]string, bool) {
 // those as the binary built beforehand: sudo go run finds no go where
 // root's PATH lacks it, and builds in root's cache.
 func TestReadmeSudo(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmds, err := readmeCommands(string(readme))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme, cmds := readREADMECommands(t)
 	before, _, found := strings.Cut(string(readme), "\ngo build -o elect ./cmd/elect")
 	built := strings.Count(before, "\n") + 2 // the line of the build
 	for _, c := range cmds {
@@ -346,10 +329,7 @@ func TestReadmeSudo(t *testing.T) {
 // The README's layout lists every command elect --help shows, but cobra's
 // own (completion, help).
 func TestReadmeCommandList(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readREADME(t)
 	m := regexp.MustCompile(`run every command\s+\(([^)]*)\)`).FindSubmatch(readme)
 	if m == nil {
 		t.Fatal("README.md lists no commands after \"run every command\"")
@@ -374,10 +354,7 @@ func TestReadmeCommandList(t *testing.T) {
 // The README's set-up names every package .ci/run installs for the tests
 // that need it.
 func TestReadmeSetUp(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readREADME(t)
 	ci, err := os.ReadFile("../.ci/run")
 	if err != nil {
 		t.Fatal(err)
@@ -398,10 +375,7 @@ func TestReadmeSetUp(t *testing.T) {
 // control process's lines, as the script's run prints them, but for the
 // times.
 func TestReadmeControlProcess(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readREADME(t)
 	var shown []string
 	for _, b := range codeBlocks(string(readme), "") {
 		if strings.HasPrefix(b.text, "control process (") {
@@ -504,4 +478,25 @@ func setFlag(args []string, flag, value string) []string {
 		return args
 	}
 	return append(args, name+"="+value)
+}
+
+// readREADME is the repository's README.md.
+func readREADME(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// readREADMECommands is README.md and the commands its shell blocks run.
+func readREADMECommands(t *testing.T) ([]byte, []readmeCommand) {
+	t.Helper()
+	readme := readREADME(t)
+	cmds, err := readmeCommands(string(readme))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readme, cmds
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/internal/broken"
 )
 
@@ -14,20 +15,9 @@ import (
 // reports; the node that started the flood, whose machine did not panic,
 // runs on.
 func TestMachinePanicEndsTheNode(t *testing.T) {
-	c := newCluster(t, 2, func(cfg *Config) {
-		cfg.Algorithm, cfg.Params = broken.Names[broken.Panic], nil
-		cfg.Initiator = cfg.ID == 0
-	})
-	var err error
-	select {
-	case err = <-c.ended[1]:
-		c.stops[1] = nil // ended: nothing to stop
-	case <-time.After(10 * time.Second):
-		t.Fatal("node 1 did not end")
-	}
-	var p *PanicError
-	if !errors.As(err, &p) || p.Node != 1 || len(p.Stack) == 0 {
-		t.Fatalf("Run: %v (%T), want a *PanicError of node 1", err, err)
+	c, p := panicking(t, broken.Panic, 1)
+	if len(p.Stack) == 0 {
+		t.Errorf("no stack kept")
 	}
 	for _, want := range []string{"in Receive: assignment to entry in nil map", "at github.com/electgo/elect/internal/broken.(*node).Receive (broken.go:"} {
 		if !strings.Contains(p.Text, want) {
@@ -48,21 +38,32 @@ func TestMachinePanicEndsTheNode(t *testing.T) {
 // A message type the algorithm does not declare is its bug on a real node
 // too, as in the simulator: a *PanicError of the node that sent it.
 func TestUndeclaredTypeIsTheMachines(t *testing.T) {
+	_, p := panicking(t, broken.Undeclared, 0)
+	if !strings.Contains(p.Text, "sent message type 1, which its Messages (1 types) does not name") {
+		t.Fatalf("text %q does not name the type", p.Text)
+	}
+}
+
+// panicking runs the broken double bug on two nodes, node 0 initiating,
+// and returns the *PanicError that ends node v's Run.
+func panicking(t *testing.T, bug broken.Bug, v int) (*cluster, *PanicError) {
+	t.Helper()
 	c := newCluster(t, 2, func(cfg *Config) {
-		cfg.Algorithm, cfg.Params = broken.Names[broken.Undeclared], nil
+		cfg.Algorithm, cfg.Params = broken.Names[bug], nil
 		cfg.Initiator = cfg.ID == 0
 	})
 	var err error
 	select {
-	case err = <-c.ended[0]:
-		c.stops[0] = nil
+	case err = <-c.ended[v]:
+		c.stops[v] = nil // ended: nothing to stop
 	case <-time.After(10 * time.Second):
-		t.Fatal("node 0 did not end")
+		t.Fatalf("node %d did not end", v)
 	}
 	var p *PanicError
-	if !errors.As(err, &p) || p.Node != 0 || !strings.Contains(p.Text, "sent message type 1, which its Messages (1 types) does not name") {
-		t.Fatalf("Run: %v, want node 0's *PanicError naming the type", err)
+	if !errors.As(err, &p) || p.Node != algo.NodeID(v) {
+		t.Fatalf("Run: %v (%T), want a *PanicError of node %d", err, err, v)
 	}
+	return c, p
 }
 
 // Those who run node processes find the machine's panic in the process's

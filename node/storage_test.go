@@ -26,13 +26,7 @@ func TestStorageFaults(t *testing.T) {
 		t.Run(fault, func(t *testing.T) {
 			dir := t.TempDir()
 			if fault != "gone" {
-				if os.Geteuid() != 0 {
-					t.Skip("mounting a tmpfs needs root")
-				}
-				if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=1m"); err != nil {
-					t.Skipf("cannot mount a tmpfs: %v", err)
-				}
-				t.Cleanup(func() { syscall.Unmount(dir, 0) })
+				mountTmpfs(t, dir)
 			}
 			other := t.TempDir() // node 0 saves elsewhere, unharmed
 			c := newCluster(t, 2, func(cfg *Config) {
@@ -53,21 +47,7 @@ func TestStorageFaults(t *testing.T) {
 			}
 
 			stateDir := c.cfgs[1].StateDir
-			switch fault {
-			case "gone":
-				if err := os.RemoveAll(stateDir); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(stateDir, nil, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			case "full":
-				fill(t, filepath.Join(dir, "filler"))
-			case "read-only":
-				if err := syscall.Mount("tmpfs", dir, "tmpfs", syscall.MS_REMOUNT|syscall.MS_RDONLY, "size=1m"); err != nil {
-					t.Fatalf("remounting read-only: %v", err)
-				}
-			}
+			breakStorage(t, fault, dir, stateDir)
 			c.nodes[0].Elect() // a change every node must save
 			waitFor(5*time.Second, func() bool { code, _ := healthz(); return code != http.StatusOK })
 			code, body := healthz()
@@ -80,9 +60,7 @@ func TestStorageFaults(t *testing.T) {
 
 			if fault == "gone" {
 				// Saves work again: healthy, and leading, at the next change.
-				if err := os.Remove(stateDir); err != nil {
-					t.Fatal(err)
-				}
+				mendStorage(t, fault, dir, stateDir)
 				c.nodes[0].Elect()
 				waitFor(5*time.Second, func() bool { code, _ := healthz(); return code == http.StatusOK && leader.Status().Leading() })
 				if code, body := healthz(); code != http.StatusOK || !leader.Status().Leading() {
