@@ -78,7 +78,8 @@ type Result struct {
 	// Hash fingerprints every event of the run.
 	Hash uint64
 	// Crashes are the nodes the run crashed, and when, in order: what a
-	// scenario's "crash: leader" struck, for the run's story.
+	// scenario's "crash: leader" struck. (The run's story reads the same
+	// from the crash events, as check and emulate do: metrics.Story.)
 	Crashes []CrashAt
 	// Panic, when set, is the machine's panic that ended the run (the
 	// Panicked event before the End): the algorithm's bug.
