@@ -8,6 +8,8 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/trace"
+
+	"github.com/electgo/elect/internal/blame"
 )
 
 // Story gathers a run's faults from its event stream, in words and in time
@@ -87,7 +89,7 @@ func (st *Story) Observe(e *trace.Event) {
 		st.add(e)
 		// What it was handed and the panic's value; its frames are in the
 		// violation.
-		st.open.text, _, _ = strings.Cut(e.Text, "; at ")
+		st.open.text = blame.Unframed(e.Text)
 	case trace.ElectCalled:
 		// At time 0 the driver asks the initiators, as the run's start
 		// (Summary.Initiators): the story tells what came after.

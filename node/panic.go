@@ -95,9 +95,5 @@ func machinePanic(id algo.NodeID, v any) *PanicError {
 	if call == "" {
 		call = "the machine"
 	}
-	text := fmt.Sprintf("in %s: %v", call, v)
-	if len(p.Frames) > 0 {
-		text += "; at " + strings.Join(p.Frames, " < ")
-	}
-	return &PanicError{Node: id, Text: text, Stack: p.Stack}
+	return &PanicError{Node: id, Text: p.Said(call), Stack: p.Stack}
 }

@@ -92,7 +92,6 @@ func (e *Engine) guarded(f func()) (p *Panic) {
 func (e *Engine) describePanic(bp *blame.Panic) string {
 	c := e.call
 	var b strings.Builder
-	b.WriteString("in ")
 	b.WriteString(callNames[c.kind])
 	switch c.kind {
 	case callReceive:
@@ -106,10 +105,5 @@ func (e *Engine) describePanic(bp *blame.Panic) string {
 	case callNeighborUp, callNeighborDown:
 		fmt.Fprintf(&b, " of %d", c.peer)
 	}
-	fmt.Fprintf(&b, ": %v", bp.Value)
-	if len(bp.Frames) > 0 {
-		b.WriteString("; at ")
-		b.WriteString(strings.Join(bp.Frames, " < "))
-	}
-	return b.String()
+	return bp.Said(b.String())
 }

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -171,7 +170,7 @@ func run(s *scenario.Scenario) (sum *metrics.Summary, err error) {
 		if !p.Theirs {
 			panic(&sim.InternalError{Panic: p})
 		}
-		v := metrics.Violation{Property: "panic", Reason: fmt.Sprintf("the run panicked: %v; at %s", r, strings.Join(p.Frames, " < "))}
+		v := metrics.Violation{Property: "panic", Reason: "the run panicked: " + p.Said("")}
 		sum, err = &metrics.Summary{Algorithm: s.Algorithm, Seed: s.Seed, Violations: []metrics.Violation{v}, ViolationCount: 1}, nil
 	}()
 	return runner.Run(s, runner.Options{})

@@ -3,7 +3,8 @@ package trace
 import (
 	"encoding/binary"
 	"math/bits"
-	"strings"
+
+	"github.com/electgo/elect/internal/blame"
 )
 
 // Hasher fingerprints a run: it folds every event, field by field, into a
@@ -80,8 +81,7 @@ func (h *Hasher) Add(e *Event) {
 		// Its call ("in Receive of Election from 2"), not the panic's value
 		// and frames after it: a value may print an address, and frames
 		// name lines that move with any edit of the code.
-		call, _, _ := strings.Cut(e.Text, ": ")
-		h.bytes([]byte(call))
+		h.bytes([]byte(blame.CallOf(e.Text)))
 	}
 }
 

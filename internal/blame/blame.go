@@ -194,3 +194,38 @@ func stack() []byte {
 		buf = make([]byte, 2*len(buf))
 	}
 }
+
+// Said says the panic as drivers report it: "in CALL: VALUE; at F1 < F2",
+// CALL being the input the machine was handed ("Receive of Election from
+// 2"); without a call, "VALUE; at F1 < F2". CallOf and Unframed read it
+// back.
+func (p *Panic) Said(call string) string {
+	var b strings.Builder
+	if call != "" {
+		fmt.Fprintf(&b, "in %s: ", call)
+	}
+	fmt.Fprint(&b, p.Value)
+	if len(p.Frames) > 0 {
+		b.WriteString(framesSep)
+		b.WriteString(strings.Join(p.Frames, " < "))
+	}
+	return b.String()
+}
+
+const framesSep = "; at "
+
+// CallOf is the call of a text Said wrote: what comes before its first
+// ": " ("in Receive of Election from 2"), which, unlike the value and the
+// frames, does not depend on addresses or on where code lines fall.
+func CallOf(said string) string {
+	call, _, _ := strings.Cut(said, ": ")
+	return call
+}
+
+// Unframed is a text Said wrote without its frames.
+func Unframed(said string) string {
+	if i := strings.LastIndex(said, framesSep); i >= 0 {
+		return said[:i]
+	}
+	return said
+}

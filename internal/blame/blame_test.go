@@ -96,3 +96,22 @@ func TestUserModuleWithoutDot(t *testing.T) {
 		}
 	}
 }
+
+// Said writes what CallOf and Unframed read back, a value holding "; at "
+// or ": " included.
+func TestSaid(t *testing.T) {
+	p := &Panic{Value: "x: y; at z", Frames: []string{"a.F (a.go:1)", "a.G (a.go:2)"}}
+	said := p.Said("Receive of flood from 0")
+	if said != "in Receive of flood from 0: x: y; at z; at a.F (a.go:1) < a.G (a.go:2)" {
+		t.Errorf("said %q", said)
+	}
+	if c := CallOf(said); c != "in Receive of flood from 0" {
+		t.Errorf("call %q", c)
+	}
+	if u := Unframed(said); u != "in Receive of flood from 0: x: y; at z" {
+		t.Errorf("unframed %q", u)
+	}
+	if s := (&Panic{Value: 3}).Said(""); s != "3" || Unframed(s) != "3" {
+		t.Errorf("no call, no frames: %q", s)
+	}
+}
