@@ -204,9 +204,8 @@ func (c *Counter) Rates(end time.Duration, messages uint64) Rates {
 // Messages renders the counts with the algorithm's type names.
 func (c *Counter) Messages(names []string) Messages {
 	m := Messages{ByType: map[string]uint64{}, DeliveredByType: map[string]uint64{}, DropReasons: map[string]uint64{},
-		Broadcasts: c.Broadcasts}
+		Broadcasts: c.Broadcasts, Total: c.Transmissions()}
 	for t, n := range c.Sent {
-		m.Total += n
 		m.Delivered += c.Delivered[t]
 		m.Bytes += c.Bytes[t]
 		if t < len(names) {
