@@ -120,14 +120,7 @@ func TestSaveFailureRefusesStart(t *testing.T) {
 		t.Run(fault, func(t *testing.T) {
 			dir := t.TempDir()
 			mountTmpfs(t, dir)
-			other := t.TempDir() // node 0 saves elsewhere, unharmed
-			c := newCluster(t, 2, func(cfg *Config) {
-				cfg.StateDir = filepath.Join(other, "node-0")
-				if cfg.ID == 1 {
-					cfg.StateDir = filepath.Join(dir, "node-1")
-				}
-			})
-			c.waitAgree(ids(0, 2), 1, 5*time.Second)
+			c := storageCluster(t, dir)
 			c.stop(1) // a clean stop: its state is saved
 			if fault == "read-only, no state" {
 				if err := os.RemoveAll(c.cfgs[1].StateDir); err != nil {
@@ -188,6 +181,21 @@ func waitNewLeader(t *testing.T, c *cluster, group []int, old algo.NodeID, withi
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// storageCluster is two nodes led by node 1, which saves its state on dir
+// (node 0 elsewhere, unharmed).
+func storageCluster(t *testing.T, dir string) *cluster {
+	t.Helper()
+	other := t.TempDir()
+	c := newCluster(t, 2, func(cfg *Config) {
+		cfg.StateDir = filepath.Join(other, "node-0")
+		if cfg.ID == 1 {
+			cfg.StateDir = filepath.Join(dir, "node-1")
+		}
+	})
+	c.waitAgree(ids(0, 2), 1, 5*time.Second)
+	return c
 }
 
 // mountTmpfs mounts a 256 KB tmpfs at dir, as the audit did (root only).

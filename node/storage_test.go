@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,14 +27,7 @@ func TestStorageFaults(t *testing.T) {
 			if fault != "gone" {
 				mountTmpfs(t, dir)
 			}
-			other := t.TempDir() // node 0 saves elsewhere, unharmed
-			c := newCluster(t, 2, func(cfg *Config) {
-				cfg.StateDir = filepath.Join(other, "node-0")
-				if cfg.ID == 1 {
-					cfg.StateDir = filepath.Join(dir, "node-1")
-				}
-			})
-			c.waitAgree(ids(0, 2), 1, 5*time.Second)
+			c := storageCluster(t, dir)
 			leader := c.nodes[1]
 			healthz := func() (int, string) {
 				rec := httptest.NewRecorder()
