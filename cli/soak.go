@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -25,10 +26,15 @@ func newSoakCmd() *cobra.Command {
 elect emulate runs them), and check each run against the specification on the
 nodes' own status streams. A schedule holds, in its first 7 s: SIGKILLs of a
 node or of the leader with restarts (no state) and recoveries (their state),
-SIGSTOP/SIGCONT freezes of up to 2 s, partitions in two healed later; and
+SIGSTOP/SIGCONT freezes of up to 2 s, partitions in two healed later;
 impairment of every link for the whole run (loss up to 20%, duplication,
-jitter that reorders). The run then lasts the liveness bound (5 s) and 2 s
-more, so that every component's liveness is judged after the faults stop.
+jitter that reorders); and attacks from a station that hears every frame: in
+half the schedules a replay of a node's (or the leader's) captured datagrams
+seconds later, in a third forged datagrams whose fence or election number is
+at the end of its range (half of those on nodes without a key). The run then
+lasts the liveness bound (5 s) and 2 s more, so that every component's
+liveness is judged after the faults stop. A schedule's line says what its
+attacks sent and what the nodes refused, by reason (docs/wire.md).
 
 One line per schedule; exit status 2 if any schedule broke the specification
 (its seed names it: --seed S --runs 1 runs it again), 1 if a run failed.
@@ -68,8 +74,8 @@ Needs what elect emulate needs: Linux, root, ip and nft.`,
 				case r.Violations > 0:
 					verdict = fmt.Sprintf("VIOLATED (%d): %s", r.Violations, r.First)
 				}
-				fmt.Fprintf(errOut, "soak: seed %d: %s; links %s; %d elections, %.1f%% leaderless; %s (%.1fs)\n",
-					r.Seed, r.Schedule, orNone(r.Faults), r.Elections, 100*r.Leaderless, verdict, r.WallMS/1000)
+				fmt.Fprintf(errOut, "soak: seed %d: %s; links %s; %d elections, %.1f%% leaderless%s; %s (%.1fs)\n",
+					r.Seed, r.Schedule, orNone(r.Faults), r.Elections, 100*r.Leaderless, attacked(r), verdict, r.WallMS/1000)
 			}
 			runs, err := emulate.Soak(ctx, cfg)
 			var violated, failed []uint64
@@ -126,4 +132,22 @@ func nonNil(v []uint64) []uint64 {
 		return []uint64{}
 	}
 	return v
+}
+
+// attacked says what a schedule's attacks sent and what the nodes refused
+// of the kinds they could be refused for ("" without attacks).
+func attacked(r emulate.SoakRun) string {
+	if r.Replayed == 0 && r.Forged == 0 {
+		return ""
+	}
+	var refused []string
+	for _, why := range []string{"replay", "range", "unsigned"} {
+		if n := r.Rejected[why]; n > 0 {
+			refused = append(refused, fmt.Sprintf("%d as %s", n, why))
+		}
+	}
+	if len(refused) == 0 {
+		refused = append(refused, "none")
+	}
+	return fmt.Sprintf("; spy replayed %d, forged %d, refused %s", r.Replayed, r.Forged, strings.Join(refused, ", "))
 }

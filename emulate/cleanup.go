@@ -24,7 +24,7 @@ const runsDir = "/run/elect-emulate"
 
 var (
 	nsPattern    = regexp.MustCompile(`^` + nsPrefix + `([0-9a-f]{4})-[0-9]+$`)
-	linkPattern  = regexp.MustCompile(`^` + linkPrefix + `([0-9a-f]{4})(br|-[0-9]+)$`)
+	linkPattern  = regexp.MustCompile(`^` + linkPrefix + `([0-9a-f]{4})(br|spy|tap|-[0-9]+)$`)
 	tablePattern = regexp.MustCompile(`^` + tablePrefix + `([0-9a-f]{4})$`)
 )
 

@@ -51,6 +51,13 @@ type Config struct {
 	Faults runtime.Faults
 	// Pauses freeze nodes for a while (SIGSTOP, then SIGCONT): see Pause.
 	Pauses []Pause
+	// Attacks replay and forge datagrams from a station that hears every
+	// frame (see Attack).
+	Attacks []Attack
+	// Insecure runs the nodes without a key (--insecure), as a cluster
+	// that trusts its network does: what a forger can do then is what the
+	// range checks bound (Attack's ForgeFence and ForgeIndex).
+	Insecure bool
 	// Dir holds the nodes' logs, state directories and sockets; "" makes
 	// a temporary one, removed at the end unless Keep.
 	Dir  string

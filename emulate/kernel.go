@@ -21,6 +21,8 @@ import (
 //	network namespace  elect-TAG-I     (node I)
 //	bridge             elTAGbr
 //	veth, host end     elTAG-I         (its other end is eth0 inside the namespace)
+//	the spy's veth     elTAGspy        (on the bridge; its other end elTAGtap
+//	                                    in the host's namespace: see spy)
 //	nftables table     bridge elect_TAG
 //
 // Interface names have at most 15 bytes: "el" + 4 + "-" + up to 8 digits.
@@ -34,6 +36,8 @@ func nsName(tag string, v int) string   { return fmt.Sprintf("%s%s-%d", nsPrefix
 func bridgeName(tag string) string      { return linkPrefix + tag + "br" }
 func vethName(tag string, v int) string { return fmt.Sprintf("%s%s-%d", linkPrefix, tag, v) }
 func tableName(tag string) string       { return tablePrefix + tag }
+func spyName(tag string) string         { return linkPrefix + tag + "spy" }
+func tapName(tag string) string         { return linkPrefix + tag + "tap" }
 
 // subnet holds the nodes' addresses. It is used inside the namespaces only:
 // the host has no address on the bridge, so nothing of the host's own
@@ -100,9 +104,11 @@ func command(ctx context.Context, stdin string, name string, args ...string) ([]
 // setUp creates the network of n nodes: one namespace each, a veth pair
 // from each into the bridge, addresses, and the nftables table whose
 // forward chain lets through only the pairs in links, losing a frame with
-// probability loss. The caller removes it all with removeRun, whether setUp
+// probability loss; and, with spy, the spy's port (see spy), which no port
+// of the bridge then learns addresses from, so that it floods every frame
+// to the spy. The caller removes it all with removeRun, whether setUp
 // succeeded or not.
-func setUp(ctx context.Context, tag string, n int, links []topo.Edge, loss float64) error {
+func setUp(ctx context.Context, tag string, n int, links []topo.Edge, loss float64, spy bool) error {
 	var b strings.Builder
 	br := bridgeName(tag)
 	for v := range n {
@@ -114,12 +120,23 @@ func setUp(ctx context.Context, tag string, n int, links []topo.Edge, loss float
 		fmt.Fprintf(&b, "link add %s type veth peer name eth0 netns %s\n", vethName(tag, v), nsName(tag, v))
 		fmt.Fprintf(&b, "link set %s master %s up\n", vethName(tag, v), br)
 	}
+	if spy {
+		fmt.Fprintf(&b, "link add %s type veth peer name %s\n", spyName(tag), tapName(tag))
+		fmt.Fprintf(&b, "link set %s master %s up\n", spyName(tag), br)
+		// No address on the tap, not even IPv6's link-local: the host
+		// sends nothing of its own into the run.
+		fmt.Fprintf(&b, "link set %s addrgenmode none up\n", tapName(tag))
+		for v := range n {
+			fmt.Fprintf(&b, "link set %s type bridge_slave learning off\n", vethName(tag, v))
+		}
+		fmt.Fprintf(&b, "link set %s type bridge_slave learning off\n", spyName(tag))
+	}
 	fmt.Fprintf(&b, "link set %s up\n", br)
 	if _, err := command(ctx, b.String(), "ip", "-batch", "-"); err != nil {
 		return err
 	}
 	// The rules go in before any node speaks.
-	if err := nftApply(ctx, nftTable(tag, links, loss)); err != nil {
+	if err := nftApply(ctx, nftTable(tag, links, loss, spy)); err != nil {
 		return err
 	}
 	bits := subnet.Bits()
@@ -136,8 +153,10 @@ func setUp(ctx context.Context, tag string, n int, links []topo.Edge, loss float
 // linked port pairs (both directions of each link) and the forward chain
 // that drops by default, drops a share loss of what it would let through,
 // and accepts the pairs in the set: CORE's WLAN model, with one set lookup
-// standing for its per-pair accept rules.
-func nftTable(tag string, links []topo.Edge, loss float64) string {
+// standing for its per-pair accept rules. With spy, every frame also goes
+// to the spy's port, before any loss (a sniffer beside each sender); the
+// spy's own frames pass by the first rule, to every port.
+func nftTable(tag string, links []topo.Edge, loss float64, spy bool) string {
 	var b strings.Builder
 	t := tableName(tag)
 	fmt.Fprintf(&b, "add table bridge %s\n", t)
@@ -148,6 +167,9 @@ func nftTable(tag string, links []topo.Edge, loss float64) string {
 	// to judge. (meta ibrname would say it better; kernels before 5.x
 	// lack it.)
 	fmt.Fprintf(&b, "add rule bridge %s forward iifname != %q accept\n", t, linkPrefix+tag+"-*")
+	if spy {
+		fmt.Fprintf(&b, "add rule bridge %s forward oifname %q accept\n", t, spyName(tag))
+	}
 	if loss > 0 {
 		// numgen draws per frame and per output port: a broadcast reaches
 		// each neighbour or not on its own draw, as radio loss does.

@@ -46,6 +46,10 @@ type emulation struct {
 	j     *journal
 	links linkSet
 	log   func(format string, args ...any)
+	spy   *spy // when the run has attacks
+	// victims are the nodes that led when the captures of attacks in the
+	// leader's name began.
+	victims map[*Attack]algo.NodeID
 
 	mu             sync.Mutex
 	unplanned      int
@@ -84,6 +88,11 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if n := len(p.values); n > maxNodes {
 		return nil, fmt.Errorf("%d nodes: the emulator numbers at most %d", n, maxNodes)
 	}
+	for _, at := range cfg.Attacks {
+		if err := at.check(len(p.values)); err != nil {
+			return nil, err
+		}
+	}
 	common, own, params, err := nodeLines(s, a, p.initial, len(p.values), cfg)
 	if err != nil {
 		return nil, err
@@ -115,15 +124,19 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}()
 	logf("run %s: %d nodes, files in %s", e.tag, len(p.values), dir)
 	// The nodes listen on every address of their namespaces: they sign
-	// their datagrams with a key of the run's own.
-	keyFile := filepath.Join(dir, "key")
-	key, err := runtime.NewKeyFile(keyFile)
-	if err != nil {
-		return nil, err
+	// their datagrams with a key of the run's own, unless told not to.
+	secure, token := []string{"--insecure"}, ""
+	if !cfg.Insecure {
+		keyFile := filepath.Join(dir, "key")
+		key, err := runtime.NewKeyFile(keyFile)
+		if err != nil {
+			return nil, err
+		}
+		secure, token = []string{"--key-file", keyFile}, node.HTTPToken(key)
 	}
 	e.l = &launcher{
-		bin: cfg.Binary, args: append(common, "--key-file", keyFile), port: cfg.Port, log: logf,
-		token: node.HTTPToken(key),
+		bin: cfg.Binary, args: append(common, secure...), port: cfg.Port, log: logf,
+		token: token,
 		unplanned: func(pr *proc) {
 			e.mu.Lock()
 			e.unplanned++
@@ -140,7 +153,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		e.procs = append(e.procs, e.l.newProc(v, val, nsName(e.tag, v), dir, own[v]))
 	}
 	setupStart := time.Now()
-	if err := setUp(ctx, e.tag, len(e.procs), p.initial, s.Loss); err != nil {
+	if err := setUp(ctx, e.tag, len(e.procs), p.initial, s.Loss, len(cfg.Attacks) > 0); err != nil {
 		return nil, err
 	}
 	for _, k := range p.initial {
@@ -171,6 +184,12 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	e.j.start()
 	defer e.j.stop()
+	if len(cfg.Attacks) > 0 {
+		if e.spy, err = openSpy(e.tag, cfg.Port, t0, logf); err != nil {
+			return nil, err
+		}
+		defer e.spy.close()
+	}
 
 	if err := e.startAll(ctx); err != nil {
 		return nil, err
@@ -183,6 +202,9 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	// The flow stops here, so that nothing after the end reaches the
 	// observers; the changes made just before it are still on their way.
 	e.j.stop()
+	if e.spy != nil {
+		e.spy.close() // its replays under way end with the run
+	}
 	time.Sleep(window)
 	counted := e.gather(ctx)
 	end := s.Duration
@@ -343,6 +365,10 @@ type step struct {
 	act    *sim.Action
 	pause  *Pause
 	resume bool
+	// attack is an attack to make, or (capture) whose capture begins,
+	// when it is of the node that leads then.
+	attack  *Attack
+	capture bool
 }
 
 // timeline runs the scenario's timeline in real time from t0 to its end.
@@ -363,6 +389,13 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 	for i := range e.cfg.Pauses {
 		p := &e.cfg.Pauses[i]
 		steps = append(steps, step{at: p.At, pause: p}, step{at: p.At + p.For, pause: p, resume: true})
+	}
+	for i := range e.cfg.Attacks {
+		a := &e.cfg.Attacks[i]
+		if a.Kind == Replay && a.Node == algo.None {
+			steps = append(steps, step{at: a.From, attack: a, capture: true})
+		}
+		steps = append(steps, step{at: a.At, attack: a})
 	}
 	// The scenario's actions go before the link changes of the same
 	// instant, as in the simulator, where a partition's links follow it.
@@ -390,6 +423,8 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 			err = e.act(ctx, st.act)
 		case st.pause != nil:
 			err = e.pause(*st.pause, st.resume)
+		case st.attack != nil:
+			e.attack(st.attack, st.capture)
 		}
 		if err != nil {
 			return err
@@ -592,6 +627,9 @@ func (e *emulation) stats(c node.CountersJSON, wall time.Duration) *metrics.Emul
 	}
 	if len(c.Rejected) > 0 {
 		s.Rejected = c.Rejected
+	}
+	if e.spy != nil {
+		s.Replayed, s.Forged = e.spy.sent()
 	}
 	var total time.Duration
 	for _, d := range e.updates {

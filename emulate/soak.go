@@ -1,6 +1,7 @@
 package emulate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -32,7 +33,12 @@ import (
 //   - SIGSTOP of a node for up to 2 s, then SIGCONT (Pause);
 //   - a partition into two groups, healed a moment later;
 //   - impairment of every link for the whole run: loss (up to 20%),
-//     duplication and jitter that reorders, at the senders (Faults).
+//     duplication and jitter that reorders, at the senders (Faults);
+//   - in half the schedules, a replay of a node's (or the leader's)
+//     captured datagrams a few seconds later, and in a third, forged
+//     datagrams in a node's name whose counters are at the end of their
+//     range (Attack), half of those on nodes that run without a key,
+//     where forgery is possible at all.
 //
 // Faults fall in the first faultSpan of the run; the run then lasts the
 // checker's liveness bound and a margin more, so that every component's
@@ -64,12 +70,18 @@ type SoakRun struct {
 	Seed       uint64  `json:"seed"`
 	Schedule   string  `json:"schedule"` // the faults, in words
 	Faults     string  `json:"faults"`   // the impairment of the links
+	Insecure   bool    `json:"insecure,omitempty"` // the nodes ran without a key
 	Violations int     `json:"violations"`
 	First      string  `json:"first_violation,omitempty"`
 	Elections  int     `json:"elections"`
 	Leaderless float64 `json:"leaderless_fraction"`
-	WallMS     float64 `json:"wall_ms"`
-	Err        string  `json:"error,omitempty"`
+	// Replayed and Forged are the datagrams the schedule's attacks sent;
+	// Rejected what the nodes refused, by reason (docs/wire.md).
+	Replayed int               `json:"replayed,omitempty"`
+	Forged   int               `json:"forged,omitempty"`
+	Rejected map[string]uint64 `json:"rejected,omitempty"`
+	WallMS   float64           `json:"wall_ms"`
+	Err      string            `json:"error,omitempty"`
 }
 
 // The soak's timings: faults in the first faultSpan; the checker's bounds.
@@ -108,16 +120,16 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 			return out, err
 		}
 		seed := cfg.Seed + uint64(i)
-		s, pauses, faults, words := Schedule(cfg.Algorithm, cfg.Params, cfg.Nodes, seed)
-		run := Config{Scenario: s, Binary: cfg.Binary, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss,
-			Faults: faults, Pauses: pauses, Log: cfg.Log}
-		keep, err := keepFor(cfg.KeepFailed, seed, s, &run)
+		d := Schedule(cfg.Algorithm, cfg.Params, cfg.Nodes, seed)
+		run := Config{Scenario: d.Scenario, Binary: cfg.Binary, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss,
+			Faults: d.Faults, Pauses: d.Pauses, Attacks: d.Attacks, Insecure: d.Insecure, Log: cfg.Log}
+		keep, err := keepFor(cfg.KeepFailed, seed, d.Scenario, &run)
 		if err != nil {
 			return out, err
 		}
 		start := time.Now()
 		res, err := Run(ctx, run)
-		r := SoakRun{Seed: seed, Schedule: words, Faults: faults.String(), WallMS: metrics.MS(time.Since(start))}
+		r := SoakRun{Seed: seed, Schedule: d.Words, Faults: d.Faults.String(), Insecure: d.Insecure, WallMS: metrics.MS(time.Since(start))}
 		if err != nil {
 			r.Err = err.Error()
 		} else {
@@ -125,6 +137,9 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 			r.Violations, r.Elections, r.Leaderless = sum.ViolationCount, sum.Elections.Completed, sum.LeaderlessFraction
 			if len(sum.Violations) > 0 {
 				r.First = fmt.Sprintf("%+v", sum.Violations[0])
+			}
+			if em := sum.Emulation; em != nil {
+				r.Replayed, r.Forged, r.Rejected = em.Replayed, em.Forged, em.Rejected
 			}
 		}
 		keep.done(r.Err == "" && r.Violations == 0)
@@ -136,10 +151,23 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 	return out, nil
 }
 
-// Schedule draws the schedule of seed: the scenario (network, values,
-// crashes, restarts, recoveries, partitions), the pauses and the links'
-// impairment, and the faults in words.
-func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenario.Scenario, []Pause, runtime.Faults, string) {
+// Drawn is one schedule of a soak.
+type Drawn struct {
+	// Scenario holds the network, values, crashes, restarts, recoveries
+	// and partitions.
+	Scenario *scenario.Scenario
+	Pauses   []Pause
+	Attacks  []Attack
+	// Faults impair every link; Insecure runs the nodes without a key.
+	Faults   runtime.Faults
+	Insecure bool
+	// Words says it all, for a soak's line.
+	Words string
+}
+
+// Schedule draws the schedule of seed. (What schedules drew before attacks
+// came, they still draw: attacks are drawn last.)
+func Schedule(alg string, params map[string]string, n int, seed uint64) Drawn {
 	rng := rand.New(rand.NewPCG(seed, 0x736f616b)) // "soak"
 	s := scenario.Default()
 	s.File = fmt.Sprintf("soak-%d", seed)
@@ -204,7 +232,46 @@ func Schedule(alg string, params map[string]string, n int, seed uint64) (*scenar
 	faults.Loss = []float64{0, 0.05, 0.1, 0.2}[rng.IntN(4)]
 	faults.Duplicate = []float64{0, 0.05}[rng.IntN(2)]
 	faults.Jitter = []time.Duration{0, 2 * time.Millisecond, 5 * time.Millisecond}[rng.IntN(3)]
-	return s, pauses, faults, strings.Join(words, "; ")
+	attacks, insecure := drawAttacks(rng, n)
+	for _, a := range attacks {
+		words = append(words, a.Describe())
+	}
+	if insecure {
+		words = append(words, "no key")
+	}
+	return Drawn{Scenario: s, Pauses: pauses, Attacks: attacks, Faults: faults, Insecure: insecure, Words: strings.Join(words, "; ")}
+}
+
+// drawAttacks draws a schedule's attacks: in half the schedules a replay,
+// a few seconds later, of 1 to 2 s of the datagrams of a node or of the
+// node that led then (which a crash of the leader may have killed since);
+// in a third, 1 to 3 forgeries of counters at the end of their range in a
+// node's or the leader's name, and then, one time in two, nodes without a
+// key, which only the range checks guard.
+func drawAttacks(rng *rand.Rand, n int) (attacks []Attack, insecure bool) {
+	ms := func(d time.Duration) time.Duration { return d.Round(10 * time.Millisecond) }
+	who := func() algo.NodeID {
+		if rng.IntN(2) == 0 {
+			return algo.None
+		}
+		return algo.NodeID(rng.IntN(n))
+	}
+	if rng.IntN(2) == 0 {
+		from := ms(500*time.Millisecond + time.Duration(rng.Int64N(int64(faultSpan/2))))
+		d := ms(time.Second + time.Duration(rng.Int64N(int64(time.Second))))
+		at := ms(from + d + time.Duration(rng.Int64N(int64(faultSpan-from-d))))
+		attacks = append(attacks, Attack{At: at, Kind: Replay, Node: who(), From: from, For: d})
+	}
+	if rng.IntN(3) == 0 {
+		for range 1 + rng.IntN(3) {
+			at := ms(time.Second + time.Duration(rng.Int64N(int64(faultSpan-time.Second))))
+			kind := []AttackKind{ForgeFence, ForgeIndex}[rng.IntN(2)]
+			attacks = append(attacks, Attack{At: at, Kind: kind, Node: who()})
+		}
+		insecure = rng.IntN(2) == 0
+	}
+	slices.SortStableFunc(attacks, func(x, y Attack) int { return cmp.Compare(x.At, y.At) })
+	return attacks, insecure
 }
 
 func nodeIDs(v []int) []algo.NodeID {

@@ -1,6 +1,8 @@
 package emulate
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/electgo/elect/runner"
@@ -10,20 +12,62 @@ import (
 // emulator's plan comes from it) and that meets the specification there at
 // the loss its links get, and the same seed draws the same one.
 func TestSchedules(t *testing.T) {
+	kinds := map[AttackKind]int{}
+	insecure := 0
 	for seed := range uint64(300) {
-		s, pauses, faults, words := Schedule("vkt", quick["vkt"], 5, seed)
-		s.Loss = faults.Loss // the simulator draws loss per message, as the nodes' impairment does
+		d := Schedule("vkt", quick["vkt"], 5, seed)
+		s := d.Scenario
+		s.Loss = d.Faults.Loss // the simulator draws loss per message, as the nodes' impairment does
 		if _, err := runner.Run(s, runner.Options{}); err != nil {
-			t.Fatalf("schedule %d (%s): %v", seed, words, err)
+			t.Fatalf("schedule %d (%s): %v", seed, d.Words, err)
 		}
-		again, pauses2, faults2, words2 := Schedule("vkt", quick["vkt"], 5, seed)
-		if len(again.Events) != len(s.Events) || len(pauses2) != len(pauses) || faults2 != faults || words2 != words {
-			t.Fatalf("schedule %d drawn twice differs: %q / %q", seed, words, words2)
+		again := Schedule("vkt", quick["vkt"], 5, seed)
+		if len(again.Scenario.Events) != len(s.Events) || !slices.Equal(again.Pauses, d.Pauses) ||
+			!slices.Equal(again.Attacks, d.Attacks) || again.Faults != d.Faults || again.Words != d.Words {
+			t.Fatalf("schedule %d drawn twice differs: %q / %q", seed, d.Words, again.Words)
 		}
-		for _, p := range pauses {
+		for _, p := range d.Pauses {
 			if p.At+p.For > faultSpan || p.For <= 0 {
 				t.Errorf("schedule %d: pause %+v ends after the faults' span", seed, p)
 			}
+		}
+		forged := false
+		for _, a := range d.Attacks {
+			if err := a.check(5); err != nil {
+				t.Errorf("schedule %d: %v", seed, err)
+			}
+			if a.At > faultSpan {
+				t.Errorf("schedule %d: %s after the faults' span", seed, a.Describe())
+			}
+			kinds[a.Kind]++
+			forged = forged || a.Kind != Replay
+		}
+		if d.Insecure {
+			insecure++
+			if !forged {
+				t.Errorf("schedule %d runs without a key and forges nothing: %s", seed, d.Words)
+			}
+		}
+	}
+	// About half the schedules replay, a third forge, a sixth without a key.
+	if kinds[Replay] < 120 || kinds[ForgeFence] < 50 || kinds[ForgeIndex] < 50 || insecure < 30 {
+		t.Errorf("300 schedules drew attacks %v and %d without a key: too few", kinds, insecure)
+	}
+}
+
+// A schedule drawn before attacks came draws the same faults (as drawn
+// by c1f9d21's soak), so that a seed reported before still names them.
+func TestSchedulesKeepTheirFaults(t *testing.T) {
+	for _, c := range []struct {
+		seed          uint64
+		words, faults string
+	}{
+		{7, "1.11s kill 3, recover at 3.28s; 2.29s pause 4 for 1.53s; 800ms pause 2 for 330ms; 860ms kill the leader, recover at 2.38s; 3.64s kill the leader, recover at 4.78s", "duplicate=0.05,jitter=2ms,seed=7"},
+		{57, "960ms kill the leader, recover at 3.19s; 4.45s partition [1]|[0 2 3 4], heal at 5.81s", "duplicate=0.05,jitter=2ms,seed=57"},
+	} {
+		d := Schedule("vkt", quick["vkt"], 5, c.seed)
+		if !strings.HasPrefix(d.Words, c.words) || d.Faults.String() != c.faults {
+			t.Errorf("seed %d draws %q, links %s; it drew %q, links %s", c.seed, d.Words, d.Faults, c.words, c.faults)
 		}
 	}
 }

@@ -653,6 +653,8 @@ func TestNames(t *testing.T) {
 		{"veth max", vethName(tag, 65533), linkPattern, true},
 		{"veth 8 digits", vethName(tag, 99999999), linkPattern, true},
 		{"bridge", bridgeName(tag), linkPattern, true},
+		{"spy", spyName(tag), linkPattern, true},
+		{"tap", tapName(tag), linkPattern, true},
 		{"namespace", nsName(tag, 65533), nsPattern, false},
 		{"table", tableName(tag), tablePattern, false},
 	}
@@ -670,7 +672,7 @@ func TestNames(t *testing.T) {
 		}
 	}
 	// Names of other things, or of other runs' shapes, do not match.
-	for _, name := range []string{"eth0", "elabcd", "elabcd-", "elABCD-1", "elabc-1", "elabcd-1x", "elect-abcd-1"} {
+	for _, name := range []string{"eth0", "elabcd", "elabcd-", "elABCD-1", "elabc-1", "elabcd-1x", "elect-abcd-1", "elabcdspy0"} {
 		if linkPattern.MatchString(name) {
 			t.Errorf("linkPattern matches %q", name)
 		}
@@ -701,19 +703,24 @@ add rule bridge elect_abcd forward iifname != "elabcd-*" accept
 add rule bridge elect_abcd forward counter drop
 add element bridge elect_abcd links { "elabcd-0" . "elabcd-1", "elabcd-1" . "elabcd-0", "elabcd-1" . "elabcd-2", "elabcd-2" . "elabcd-1" }
 `
-	if got, want := nftTable("abcd", links, 0), head+tail; got != want {
+	if got, want := nftTable("abcd", links, 0, false), head+tail; got != want {
 		t.Errorf("nftTable without loss =\n%s\nwant\n%s", got, want)
 	}
-	if got := nftTable("abcd", links, 0); strings.Contains(got, "numgen") {
+	if got := nftTable("abcd", links, 0, false); strings.Contains(got, "numgen") {
 		t.Errorf("nftTable without loss has a numgen rule:\n%s", got)
 	}
 	lossy := "add rule bridge elect_abcd forward numgen random mod 1000000 < 100000 counter drop\n"
-	if got, want := nftTable("abcd", links, 0.1), head+lossy+tail; got != want {
+	if got, want := nftTable("abcd", links, 0.1, false), head+lossy+tail; got != want {
 		t.Errorf("nftTable with loss 0.1 =\n%s\nwant\n%s", got, want)
 	}
 	// No links: the table and its rules, no element line.
-	if got, want := nftTable("abcd", nil, 0), head+strings.SplitAfter(tail, "\n")[0]+strings.SplitAfter(tail, "\n")[1]; got != want {
+	if got, want := nftTable("abcd", nil, 0, false), head+strings.SplitAfter(tail, "\n")[0]+strings.SplitAfter(tail, "\n")[1]; got != want {
 		t.Errorf("nftTable without links =\n%s\nwant\n%s", got, want)
+	}
+	// With the spy: every frame also goes to its port, before any loss.
+	spied := "add rule bridge elect_abcd forward oifname \"elabcdspy\" accept\n"
+	if got, want := nftTable("abcd", links, 0.1, true), head+spied+lossy+tail; got != want {
+		t.Errorf("nftTable with the spy =\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -121,6 +121,11 @@ type Emulation struct {
 	HellosSent     uint64            `json:"hellos_sent"`
 	HellosReceived uint64            `json:"hellos_received"`
 	Rejected       map[string]uint64 `json:"rejected,omitempty"`
+	// Replayed and Forged count the datagrams the run's attacks sent
+	// (elect soak's spy): captured ones sent again unchanged, and
+	// forgeries. Their refusals are in Rejected (replay, range, unsigned).
+	Replayed int `json:"replayed,omitempty"`
+	Forged   int `json:"forged,omitempty"`
 	// NodeCPUSeconds is the CPU time (user and system) of every node
 	// process; CPUCores that over the run's wall time: the cores they kept
 	// busy on average. NodeRSSMeanMB and NodeRSSMaxMB are the nodes' peak
