@@ -28,7 +28,7 @@ events:
 `)
 	var rec events
 	res, err := Run(context.Background(), Config{Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6,
-		Attacks: []Attack{{At: 10 * time.Second, Kind: Replay, Node: algo.None, From: time.Second, For: 2 * time.Second}},
+		Attacks:   []Attack{{At: 10 * time.Second, Kind: Replay, Node: algo.None, From: time.Second, For: 2 * time.Second}},
 		Observers: []trace.Observer{&rec}, Log: t.Logf})
 	if err != nil {
 		t.Fatal(err)

@@ -68,8 +68,8 @@ type SoakConfig struct {
 // SoakRun is one schedule and how it ended.
 type SoakRun struct {
 	Seed       uint64  `json:"seed"`
-	Schedule   string  `json:"schedule"` // the faults, in words
-	Faults     string  `json:"faults"`   // the impairment of the links
+	Schedule   string  `json:"schedule"`           // the faults, in words
+	Faults     string  `json:"faults"`             // the impairment of the links
 	Insecure   bool    `json:"insecure,omitempty"` // the nodes ran without a key
 	Violations int     `json:"violations"`
 	First      string  `json:"first_violation,omitempty"`
