@@ -78,3 +78,23 @@ type Machine interface {
 	// Status reports the node's leader, state and election index.
 	Status() Status
 }
+
+// Cloner is a Machine that copies itself, for exploration (elect explore),
+// which copies a machine at every branch of a run. It is optional: a
+// machine without it is copied by a generic deep copy of its fields,
+// exported or not, which is slower (docs/algorithms.md says how much). The
+// copy must share nothing that either machine changes afterwards.
+type Cloner interface {
+	Clone() Machine
+}
+
+// Fingerprinter is a Machine that writes its state's bytes, for
+// exploration, which knows a state by a hash of its machines. It is
+// optional: a machine without it is hashed by a generic walk of its
+// fields. AppendState appends to b bytes that are equal for two machines
+// exactly when their futures are (every field that decides what the
+// machine does next, none that does not: a count kept for a report may be
+// left out, merging states that differ only there).
+type Fingerprinter interface {
+	AppendState(b []byte) []byte
+}

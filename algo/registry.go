@@ -81,6 +81,14 @@ type Model struct {
 	// Topology names the network the algorithm needs ("complete", "ring"),
 	// empty for any; drivers refuse another.
 	Topology string
+	// Asynchronous is set when the algorithm keeps the specification
+	// under any order of its events and any timing: no message delay, and
+	// no timer's length (if it sets any), is assumed. Exploration (elect
+	// explore) then tries every order of events with no regard to time
+	// (untimed); an algorithm without it is explored only in the orders
+	// that real delays and timers allow (timed), so that a timeout that
+	// assumes a bound is never taken for a bug.
+	Asynchronous bool
 	// Heartbeats is set when the nodes never fall quiet: they keep sending
 	// (heartbeats, probes) and setting timers for as long as they live, so
 	// a simulated run of the algorithm never runs out of events. Drivers

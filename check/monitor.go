@@ -815,6 +815,10 @@ func (m *Monitor) full() bool {
 	return true
 }
 
+// Violated says whether the run has broken the specification so far: a
+// cheap look, for a driver that stops at the first violation (explore).
+func (m *Monitor) Violated() bool { return m.nViolation > 0 }
+
 func (m *Monitor) report(v Violation) {
 	m.nViolation++
 	if len(m.violations) < m.cfg.MaxViolations {

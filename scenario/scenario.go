@@ -80,6 +80,7 @@ package scenario
 import (
 	"cmp"
 	"fmt"
+	"github.com/electgo/elect/explore"
 	"maps"
 	"os"
 	"slices"
@@ -95,6 +96,20 @@ import (
 type Check struct {
 	Stabilization, Liveness time.Duration
 	Expect                  check.Expect
+}
+
+// Schedule is an explicit order of a run's events: which message arrives,
+// which timer fires, which fault strikes, and when (explore.Step), from the
+// boot on. Timed says the steps keep to real time (messages take the
+// scenario's delays, timers fire at their time, and the machines see the
+// run's clock); untimed, steps are a tick apart and the machines see a
+// clock that stands still, as elect explore ran them. Reorder says a
+// message may overtake another on its link.
+type Schedule struct {
+	Timed, Reorder bool
+	Steps          []explore.Step
+	// Where is each step's "FILE:LINE", for errors.
+	Where []string
 }
 
 // Scenario describes one simulated run.
@@ -124,6 +139,10 @@ type Scenario struct {
 	// Events are sorted by At, stably (ties keep file order); each Action's
 	// Where is "FILE:LINE" of its entry.
 	Events []sim.Action
+	// Schedule, when set, is the run's every event in order (a
+	// counterexample of elect explore): the run follows it exactly, and
+	// the simulator's random delays, loss and events do not apply.
+	Schedule *Schedule
 
 	// set records where the file set each field.
 	set Positions

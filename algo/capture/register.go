@@ -5,7 +5,7 @@ import "github.com/electgo/elect/algo"
 // model: a static, reliable complete network; elections only where
 // candidates (the driver's initiators, every node by default) start them.
 func model(synchronous bool) algo.Model {
-	return algo.Model{Spontaneous: false, Synchronous: synchronous, Topology: "complete", Initiators: "all", ElectsInitiator: true}
+	return algo.Model{Spontaneous: false, Synchronous: synchronous, Asynchronous: !synchronous, Topology: "complete", Initiators: "all", ElectsInitiator: true}
 }
 
 var (

@@ -12,8 +12,8 @@ const source = "002_4d397ad5cbfdc025.txt"
 // an initiator starts a wave: node 0 for echo, every node for extinction,
 // unless the run names its own initiators.
 var (
-	echoModel       = algo.Model{Spontaneous: false}
-	extinctionModel = algo.Model{Spontaneous: false, Initiators: "all"}
+	echoModel       = algo.Model{Spontaneous: false, Asynchronous: true}
+	extinctionModel = algo.Model{Spontaneous: false, Initiators: "all", Asynchronous: true}
 )
 
 func init() {

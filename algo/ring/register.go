@@ -28,7 +28,7 @@ func init() {
 		Summary:      "Chang and Roberts on a unidirectional ring: every node sends its identity to its successor, only the better one goes on; the winner announces itself",
 		Source:       source,
 		Messages:     CRMessageNames,
-		Model:        algo.Model{Topology: "ring", Initiators: "all"},
+		Model:        algo.Model{Topology: "ring", Initiators: "all", Asynchronous: true},
 		MessageBound: crBound,
 		Build: func(_ algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 			c := &crConfig{n: n}

@@ -8,7 +8,7 @@ func init() {
 		Summary:      "Hirschberg and Sinclair on a bidirectional ring: candidates probe 1, 2, 4, ... hops both ways and go on while both probes come back; the winner announces itself",
 		Source:       "D. S. Hirschberg and J. B. Sinclair, Decentralized extrema-finding in circular configurations of processors, CACM 23(11), 1980",
 		Messages:     MessageNames,
-		Model:        algo.Model{Topology: "ring", FIFO: true, Initiators: "all"},
+		Model:        algo.Model{Topology: "ring", FIFO: true, Initiators: "all", Asynchronous: true},
 		MessageBound: bound,
 		Build: func(algo.Params, int) (func(algo.NodeID) algo.Machine, error) {
 			c := &config{}

@@ -1,0 +1,232 @@
+package explore
+
+import (
+	"encoding/binary"
+	"math"
+	"reflect"
+	"unsafe"
+
+	"github.com/electgo/elect/algo"
+)
+
+// A state is known by its fingerprint, a 64-bit hash of everything that
+// decides its future: each machine's fields (followed as the deep copy
+// follows them), status, timers and random source, the messages in flight
+// with their numbers, the links taken down, the faults spent, the
+// transmissions so far, and in timed exploration the time. Two different
+// states share a fingerprint with probability about 2^-64 per pair: among
+// N states, a collision (which would leave the second state unexplored)
+// has probability about N²/2^65, 3·10^-6 for ten million states. A machine
+// that implements algo.Fingerprinter writes its own state's bytes instead
+// of being walked.
+
+// fph accumulates a fingerprint: a multiply-xorshift mix of 64-bit words.
+type fph struct{ h uint64 }
+
+const fpMul = 0x9e3779b97f4a7c15
+
+func (f *fph) word(x uint64) {
+	f.h ^= x
+	f.h *= fpMul
+	f.h ^= f.h >> 29
+}
+
+func (f *fph) bytes(b []byte) {
+	f.word(uint64(len(b)))
+	for len(b) >= 8 {
+		f.word(binary.LittleEndian.Uint64(b))
+		b = b[8:]
+	}
+	var tail [8]byte
+	copy(tail[:], b)
+	f.word(binary.LittleEndian.Uint64(tail[:]))
+}
+
+func (f *fph) sum() uint64 {
+	h := f.h
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+// fingerprint of the world: its nodes' (computed once each: a step
+// recomputes only those it touched), links, links down, time and faults.
+func (w *world) fingerprint() uint64 {
+	var f fph
+	for _, nd := range w.nodes {
+		if nd.fp == 0 {
+			nd.fp = nd.fingerprint()
+		}
+		f.word(nd.fp)
+	}
+	for i, l := range w.links {
+		if l == nil || (len(l.msgs) == 0 && l.next == 0) {
+			continue
+		}
+		f.word(uint64(i))
+		f.word(uint64(l.next))
+		for _, m := range l.msgs {
+			f.word(uint64(m.seq))
+			hashMessage(&f, &m.m)
+			if w.s.Timed {
+				f.word(uint64(m.sent))
+			}
+		}
+	}
+	for i, d := range w.down {
+		if d {
+			f.word(uint64(i) | 1<<63)
+		}
+	}
+	f.word(uint64(w.used.Crashes) | uint64(w.used.Restarts)<<16 | uint64(w.used.Losses)<<32 | uint64(w.used.LinkChanges)<<48)
+	f.word(w.sent)
+	if w.s.Timed {
+		f.word(uint64(w.now))
+	}
+	return f.sum()
+}
+
+func hashMessage(f *fph, m *algo.Message) {
+	f.word(uint64(m.Type) | uint64(uint32(m.Level))<<8 | uint64(uint32(m.From))<<40)
+	f.word(uint64(uint32(m.To)) | uint64(m.Index.Num)<<32)
+	f.word(uint64(uint32(m.Index.ID)) | uint64(uint32(m.Peer.ID))<<32)
+	f.word(uint64(m.Peer.Value))
+	f.word(uint64(len(m.Peers)))
+	for _, p := range m.Peers {
+		f.word(uint64(uint32(p.ID)))
+		f.word(uint64(p.Value))
+	}
+	f.bytes(m.Data)
+}
+
+// fingerprint of one node: never 0 (0 means not yet computed).
+func (nd *nodeRec) fingerprint() uint64 {
+	var f fph
+	if nd.m == nil {
+		f.word(1)
+		f.bytes(nd.saved)
+	} else {
+		f.word(2)
+		if fp, ok := nd.m.(algo.Fingerprinter); ok {
+			f.bytes(fp.AppendState(nil))
+		} else {
+			w := walker{f: &f}
+			w.value(reflect.ValueOf(nd.m))
+		}
+		s := nd.status
+		f.word(uint64(uint32(s.Leader)) | uint64(s.State)<<32)
+		f.word(uint64(s.Index.Num) | uint64(uint32(s.Index.ID))<<32)
+		for _, a := range nd.timers {
+			f.word(uint64(a.t))
+			f.word(uint64(a.at))
+		}
+		b, _ := nd.rng.MarshalBinary()
+		f.bytes(b)
+	}
+	if h := f.sum(); h != 0 {
+		return h
+	}
+	return 1
+}
+
+// walker hashes a value as the deep copy follows it. A pointer's target is
+// hashed where it is met, unless it is on the way down to it already (a
+// cycle), which hashes as how far up it is: so equal states hash equal
+// whatever their addresses, and whatever order their maps iterate in
+// (a map hashes as the sum of its entries' hashes).
+type walker struct {
+	f    *fph
+	path []unsafe.Pointer
+}
+
+func (w *walker) value(v reflect.Value) {
+	f := w.f
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			f.word(1)
+		} else {
+			f.word(0)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		f.word(uint64(v.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		f.word(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		f.word(math.Float64bits(v.Float()))
+	case reflect.Complex64, reflect.Complex128:
+		c := v.Complex()
+		f.word(math.Float64bits(real(c)))
+		f.word(math.Float64bits(imag(c)))
+	case reflect.String:
+		s := v.String()
+		f.bytes(unsafe.Slice(unsafe.StringData(s), len(s)))
+	case reflect.Pointer:
+		if v.IsNil() {
+			f.word(0)
+			return
+		}
+		p := v.UnsafePointer()
+		for i := len(w.path) - 1; i >= 0; i-- {
+			if w.path[i] == p {
+				f.word(uint64(len(w.path)-i) | 1<<62)
+				return
+			}
+		}
+		w.path = append(w.path, p)
+		f.word(3)
+		w.value(v.Elem())
+		w.path = w.path[:len(w.path)-1]
+	case reflect.Struct:
+		for i := range v.NumField() {
+			w.value(v.Field(i))
+		}
+	case reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 && v.CanAddr() {
+			f.bytes(unsafe.Slice((*byte)(unsafe.Pointer(v.UnsafeAddr())), v.Len()))
+			return
+		}
+		for i := range v.Len() {
+			w.value(v.Index(i))
+		}
+	case reflect.Slice:
+		if v.IsNil() {
+			f.word(0)
+			return
+		}
+		f.word(uint64(v.Len()) + 1)
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			f.bytes(unsafe.Slice((*byte)(v.UnsafePointer()), v.Len()))
+			return
+		}
+		for i := range v.Len() {
+			w.value(v.Index(i))
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			f.word(0)
+			return
+		}
+		var sum uint64
+		for it := v.MapRange(); it.Next(); {
+			var e fph
+			sub := walker{f: &e, path: w.path}
+			sub.value(it.Key())
+			sub.value(it.Value())
+			sum += e.sum()
+		}
+		f.word(uint64(v.Len()) + 1)
+		f.word(sum)
+	case reflect.Interface:
+		if v.IsNil() {
+			f.word(0)
+			return
+		}
+		e := v.Elem()
+		t := e.Type().String()
+		f.bytes(unsafe.Slice(unsafe.StringData(t), len(t)))
+		w.value(e)
+	default: // functions, channels, unsafe pointers: not state
+	}
+}

@@ -1,0 +1,144 @@
+package explore
+
+import (
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/check"
+)
+
+// Every state is judged by the checker itself, as a simulated run is, so
+// that a counterexample is exactly what `elect check` rejects. Untimed, a
+// state's checker would be costly to carry (a copy at every step), and
+// there is no time for its bounds to pass: the checker then judges a run
+// where it ends, and at every step only what does not need time (a panic,
+// a leader taken without an election). So the explorer looks at each
+// state with suspect, a quick test that holds wherever the checker could
+// fail the state (and sometimes where it would not), and replays the
+// path of a suspect state through the checker (confirm) for the verdict.
+// Timed, each state carries its checker (world.mon), which judges it as the
+// run goes, time bounds included.
+
+// suspect says whether the checker might fail state w: at every step, a
+// panic, or a leader with no election index (for an algorithm that is not
+// spontaneous); where a run may end (end, quiescent), a count of messages
+// outside the bound, or any component whose live nodes do not all
+// follow, in Norm, the one node the checker expects.
+func (x *explorer) suspect(w *world, end, quiescent bool) bool {
+	s := w.s
+	if w.panicked != nil {
+		return true
+	}
+	if !s.Check.Spontaneous {
+		for _, nd := range w.nodes {
+			if nd.m != nil && nd.status.HasLeader() && nd.status.Index.IsZero() {
+				return true
+			}
+		}
+	}
+	if !end {
+		return false
+	}
+	if x.bound != nil && (w.sent > uint64(x.bound.hi) || quiescent && w.sent < uint64(x.bound.lo)) {
+		return true // the checker counts messages where the run ends
+	}
+	comp := w.components()
+	for c := range comp.count {
+		var best algo.Peer
+		bestSet, inScope, leader, agree := false, s.Check.Spontaneous || s.Check.Expect == check.ExpectEveryComponent, algo.None, true
+		for v, cv := range comp.of {
+			if cv != c {
+				continue
+			}
+			nd := w.nodes[v]
+			if !nd.status.Index.IsZero() || x.initiator[v] {
+				inScope = true
+			}
+			if !s.Check.AmongInitiators || x.initiator[v] {
+				p := algo.Peer{ID: algo.NodeID(v), Value: s.Values[v]}
+				if !bestSet || p.Better(best) {
+					best, bestSet = p, true
+				}
+			}
+			st := nd.status
+			switch {
+			case st.State != algo.Norm || st.Leader == algo.None:
+				agree = false
+			case leader == algo.None:
+				leader = st.Leader
+			case st.Leader != leader:
+				return true // two leaders: safety
+			}
+		}
+		if inScope && (!agree || !bestSet || leader != best.ID) {
+			return true
+		}
+	}
+	return false
+}
+
+// components of the live nodes over the links up now.
+type comps struct {
+	of    []int // by node; -1 for a dead node
+	count int
+}
+
+func (w *world) components() comps {
+	c := comps{of: make([]int, w.n)}
+	for v := range c.of {
+		c.of[v] = -1
+	}
+	stack := make([]algo.NodeID, 0, w.n)
+	for v := range algo.NodeID(w.n) {
+		if c.of[v] >= 0 || w.nodes[v].m == nil {
+			continue
+		}
+		c.of[v] = c.count
+		stack = append(stack[:0], v)
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, x := range w.s.Graph.Neighbors(u) {
+				if c.of[x] < 0 && w.linked(u, x) {
+					c.of[x] = c.count
+					stack = append(stack, x)
+				}
+			}
+		}
+		c.count++
+	}
+	return c
+}
+
+// messageBound is the run's bound on transmissions, summed over the pieces
+// of the network that hold an initiator, as the checker sums it: the
+// pieces it starts with (the bound holds only where no fault strikes).
+type messageBound struct{ lo, hi int }
+
+func boundOf(s *Setup, initiator []bool) *messageBound {
+	mb := s.Check.MessageBound
+	if mb == nil || s.Budget.Faulty() {
+		return nil
+	}
+	comp, count := s.Graph.Components()
+	size, links, starters := make([]int, count), make([]int, count), make([]int, count)
+	for v := range s.Graph.N() {
+		c := comp[v]
+		size[c]++
+		links[c] += s.Graph.Degree(algo.NodeID(v))
+		if s.Check.Spontaneous || initiator[v] {
+			starters[c]++
+		}
+	}
+	var b messageBound
+	for c := range count {
+		if starters[c] == 0 {
+			continue
+		}
+		lo, hi, ok := mb.Of(size[c], links[c]/2, starters[c])
+		if !ok {
+			return nil
+		}
+		b.lo += lo
+		b.hi += hi
+	}
+	return &b
+}

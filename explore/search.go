@@ -1,0 +1,295 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	"github.com/electgo/elect/check"
+)
+
+// Options bound and shape an exploration.
+type Options struct {
+	// MaxStates stops the search once it has met that many distinct
+	// states; MaxDepth stops it at that many steps from the boot; Time
+	// after that long. 0: no limit.
+	MaxStates int64
+	MaxDepth  int
+	Time      time.Duration
+	// NoSleepSets turns partial-order reduction off (see Result.Pruned).
+	NoSleepSets bool
+	// Progress, when set, is told how the search goes about once a second,
+	// and once at the end.
+	Progress func(Progress)
+}
+
+// Progress is how far a search has gone.
+type Progress struct {
+	States, Distinct int64
+	Depth            int
+	Frontier         int
+	Elapsed          time.Duration
+}
+
+// Rate is the states a second so far.
+func (p Progress) Rate() float64 {
+	if p.Elapsed <= 0 {
+		return 0
+	}
+	return float64(p.States) / p.Elapsed.Seconds()
+}
+
+// Result is what an exploration found.
+type Result struct {
+	Progress
+	// Ends counts the states where a run may end, each judged whole.
+	Ends int64
+	// Pruned counts the steps that sleep sets did not take: each leads to
+	// a state reached another way.
+	Pruned int64
+	// Complete says every state reachable within the budget of faults was
+	// explored; otherwise Limit says what stopped the search ("max-states",
+	// "max-depth", "time"), unless a counterexample did.
+	Complete bool
+	Limit    string
+	// Counterexample is the first violation met: breadth first, so no
+	// shorter schedule breaks the specification.
+	Counterexample *Counterexample
+	// StateBytes is the memory each distinct state holds once explored
+	// (its fingerprint and how it was reached), for sizing MaxStates.
+	StateBytes int
+	// Timed says which mode ran.
+	Timed bool
+}
+
+// Counterexample is a schedule that breaks the specification, and what the
+// checker says of it.
+type Counterexample struct {
+	Steps  []Step
+	Report check.Report
+}
+
+// explorer is one search under way.
+type explorer struct {
+	s         *Setup
+	opt       Options
+	initiator []bool
+	bound     *messageBound
+	seen      map[uint64]*visit
+	res       Result
+	start     time.Time
+	nextTell  time.Time
+}
+
+// visit is what the search keeps of a distinct state: how it was first
+// reached (its parent's fingerprint and the step), and the steps it was
+// explored without (its sleep set).
+type visit struct {
+	parent uint64
+	step   Step
+	root   bool
+	sleep  []Step
+}
+
+// entry is a state to expand: all its enabled steps but those asleep, or,
+// when a state met again with fewer asleep, only those it skipped before.
+type entry struct {
+	w     *world
+	fp    uint64
+	sleep []Step
+	only  []Step
+}
+
+// errFound stops the search at a counterexample.
+var errFound = errors.New("found")
+
+// Explore searches every state that s's network can reach, breadth first,
+// and checks each against the specification: it returns the first
+// counterexample met (a shortest one), or says that none exists within the
+// faults' budget (Complete), or up to where a limit stopped it.
+func Explore(s *Setup, opt Options) (*Result, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	x := &explorer{s: s, opt: opt, seen: map[uint64]*visit{}, start: time.Now()}
+	x.initiator = make([]bool, s.Graph.N())
+	for _, v := range s.Initiators {
+		x.initiator[v] = true
+	}
+	x.bound = boundOf(s, x.initiator)
+	x.res.Timed = s.Timed
+	x.res.StateBytes = int(unsafe.Sizeof(visit{})) + 8 + 48 // the entry, its key, the map's share
+	x.nextTell = x.start.Add(time.Second)
+	err := x.search()
+	x.res.Elapsed = time.Since(x.start)
+	if opt.Progress != nil {
+		opt.Progress(x.res.Progress)
+	}
+	if err != nil && !errors.Is(err, errFound) {
+		return nil, err
+	}
+	x.res.Complete = x.res.Counterexample == nil && x.res.Limit == ""
+	return &x.res, nil
+}
+
+func (x *explorer) search() error {
+	root := newWorld(x.s)
+	if x.s.Timed {
+		cfg := x.s.Check
+		cfg.Nodes = x.s.Graph.N()
+		root.watch(check.New(cfg))
+	}
+	root.boot()
+	fp := root.fingerprint()
+	x.seen[fp] = &visit{root: true}
+	x.res.Distinct = 1
+	if err := x.judge(root, nil, fp); err != nil {
+		return err
+	}
+	frontier := []entry{{w: root, fp: fp}}
+	var steps []Step
+	for depth := 0; len(frontier) > 0; depth++ {
+		if x.opt.MaxDepth > 0 && depth >= x.opt.MaxDepth {
+			x.res.Limit = "max-depth"
+			return nil
+		}
+		x.res.Depth = depth
+		x.res.Frontier = len(frontier)
+		var next []entry
+		for i := range frontier {
+			e := &frontier[i]
+			var end, quiescent bool
+			steps, end, quiescent = e.w.enabled(steps[:0])
+			if end && e.only == nil {
+				x.res.Ends++
+				if err := x.judgeEnd(e, quiescent); err != nil {
+					return err
+				}
+			}
+			var taken []Step
+			for _, st := range steps {
+				if x.asleep(st, e.sleep) {
+					x.res.Pruned++
+					continue
+				}
+				if e.only != nil && !x.asleep(st, e.only) {
+					continue
+				}
+				c := e.w.next()
+				if err := c.apply(st); err != nil {
+					return fmt.Errorf("explore: internal error: %v from %s: %w", st, e.w.describe(), err)
+				}
+				x.res.States++
+				cfp := c.fingerprint()
+				sleep := x.childSleep(st, e.sleep, taken)
+				taken = append(taken, st)
+				if v, ok := x.seen[cfp]; ok {
+					// Met again: explore what it skipped then and not now.
+					if missing := x.minus(v.sleep, sleep); len(missing) > 0 {
+						v.sleep = x.intersect(v.sleep, sleep)
+						next = append(next, entry{w: c, fp: cfp, sleep: sleep, only: missing})
+					}
+					continue
+				}
+				x.seen[cfp] = &visit{parent: e.fp, step: st, sleep: sleep}
+				x.res.Distinct++
+				if err := x.judge(c, e, cfp); err != nil {
+					return err
+				}
+				next = append(next, entry{w: c, fp: cfp, sleep: sleep})
+				if err := x.limits(depth); err != nil {
+					return err
+				}
+			}
+		}
+		frontier = next
+	}
+	x.res.Frontier = 0
+	return nil
+}
+
+// limits stops the search at a limit, and tells its progress.
+func (x *explorer) limits(depth int) error {
+	if x.opt.MaxStates > 0 && x.res.Distinct >= x.opt.MaxStates {
+		x.res.Limit = "max-states"
+		return errFound
+	}
+	if x.res.States&1023 != 0 {
+		return nil
+	}
+	now := time.Now()
+	if x.opt.Time > 0 && now.Sub(x.start) >= x.opt.Time {
+		x.res.Limit = "time"
+		return errFound
+	}
+	if x.opt.Progress != nil && now.After(x.nextTell) {
+		x.nextTell = now.Add(time.Second)
+		p := x.res.Progress
+		p.Elapsed = now.Sub(x.start)
+		x.opt.Progress(p)
+	}
+	return nil
+}
+
+// judge looks at a new state c, reached from e (nil for the root), where
+// the checker may fail it before the run ends.
+func (x *explorer) judge(c *world, e *entry, fp uint64) error {
+	if c.mon != nil {
+		if c.mon.Violated() || c.panicked != nil {
+			return x.found(fp, false)
+		}
+		return nil
+	}
+	if x.suspect(c, false, false) {
+		return x.found(fp, false)
+	}
+	return nil
+}
+
+// judgeEnd judges a state where a run may end: timed, its checker told
+// that the run ends there (a copy: the run may go on with faults).
+func (x *explorer) judgeEnd(e *entry, quiescent bool) error {
+	if e.w.mon != nil {
+		mon := cloneMonitor(e.w.mon)
+		end := endOf(e.w, quiescent)
+		mon.Observe(&end)
+		mon.Messages(e.w.sent)
+		if mon.Violated() {
+			return x.found(e.fp, true)
+		}
+		return nil
+	}
+	if x.suspect(e.w, true, quiescent) {
+		return x.found(e.fp, true)
+	}
+	return nil
+}
+
+// found checks the path to fp with the checker (ending the run there when
+// end, as a run may end there), and stops the search at a violation.
+func (x *explorer) found(fp uint64, end bool) error {
+	steps := x.path(fp)
+	rep, _, err := judge(x.s, steps, end)
+	if err != nil {
+		return fmt.Errorf("explore: internal error: the path to a state does not replay: %w", err)
+	}
+	if rep.ViolationCount == 0 {
+		return nil
+	}
+	x.res.Counterexample = &Counterexample{Steps: steps, Report: rep}
+	return errFound
+}
+
+// path is the schedule that first reached the state fp.
+func (x *explorer) path(fp uint64) []Step {
+	var rev []Step
+	for v := x.seen[fp]; !v.root; v = x.seen[v.parent] {
+		rev = append(rev, v.step)
+	}
+	out := make([]Step, len(rev))
+	for i, st := range rev {
+		out[len(rev)-1-i] = st
+	}
+	return out
+}
