@@ -96,7 +96,7 @@ completed but the checker found violations.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(withProfiles(newSimCmd()), newCheckCmd(), newAlgosCmd(), withProfiles(newBenchCmd()), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newSoakCmd(), newVizCmd(), newFuzzCmd())
+	root.AddCommand(withProfiles(newSimCmd()), newCheckCmd(), newAlgosCmd(), withProfiles(newBenchCmd()), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newSoakCmd(), newVizCmd(), newFuzzCmd(), newExploreCmd())
 	return root
 }
 

@@ -43,6 +43,9 @@ type scenarioFlags struct {
 	expect        string
 	mobility      string
 	rangeM        float64
+	// base, when set, is the scenario before the file and the flags (the
+	// demo or the default otherwise).
+	base func() *scenario.Scenario
 }
 
 func (f *scenarioFlags) register(cmd *cobra.Command) {
@@ -114,7 +117,9 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		f.file = args[0]
 	}
 	s := scenario.Default()
-	if f.file == "" && f.keepsDemo(cmd) {
+	if f.base != nil {
+		s = f.base()
+	} else if f.file == "" && f.keepsDemo(cmd) {
 		// The demo, with the flags on top, keeping its events where they
 		// still make sense.
 		s = scenario.Demo()

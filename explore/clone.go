@@ -19,26 +19,38 @@ import (
 // faithfully is what a machine must not hold anyway (docs/algorithms.md):
 // an Env kept past its call, a channel, state outside the machine.
 
-// cloneMachine copies m.
-func cloneMachine(m algo.Machine) algo.Machine {
+// cloneMachine copies m, sharing with it what the network's machines
+// share (findShared).
+func cloneMachine(m algo.Machine, shared sharing) algo.Machine {
 	if c, ok := m.(algo.Cloner); ok {
 		return c.Clone()
 	}
 	cp := copiers.Get().(*copier)
+	cp.shared = shared
 	defer cp.release()
 	return cp.fresh(reflect.ValueOf(m)).Interface().(algo.Machine)
 }
 
 // copier is one deep copy under way: the copies of the pointers met so
-// far, so that a pointer met twice is copied once.
+// far, so that a pointer met twice is copied once, and what is shared.
 type copier struct {
-	seen map[unsafe.Pointer]reflect.Value
+	seen   map[target]reflect.Value
+	shared sharing
 }
 
-var copiers = sync.Pool{New: func() any { return &copier{seen: map[unsafe.Pointer]reflect.Value{}} }}
+// target is what a pointer points to: an address and a type (a struct and
+// its first field share their address).
+type target struct {
+	p unsafe.Pointer
+	t reflect.Type
+	n int // a slice's length: a slice of a shared array is not the array
+}
+
+var copiers = sync.Pool{New: func() any { return &copier{seen: map[target]reflect.Value{}} }}
 
 func (c *copier) release() {
 	clear(c.seen)
+	c.shared = nil
 	copiers.Put(c)
 }
 
@@ -54,27 +66,30 @@ func (c *copier) fresh(v reflect.Value) reflect.Value {
 // its address (open), as if exported.
 func (c *copier) into(dst, src reflect.Value) {
 	t := src.Type()
-	if plain(t) {
+	p := planOf(t)
+	if p.plain {
 		dst.Set(src)
 		return
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		if src.IsNil() {
+		if src.IsNil() || c.shared.has(src) {
+			dst.Set(src)
 			return
 		}
-		p := src.UnsafePointer()
-		if cp, ok := c.seen[p]; ok {
+		k := target{p: src.UnsafePointer(), t: t}
+		if cp, ok := c.seen[k]; ok {
 			dst.Set(cp)
 			return
 		}
 		cp := reflect.New(t.Elem())
-		c.seen[p] = cp
-		c.into(cp.Elem(), reflect.NewAt(t.Elem(), p).Elem())
+		c.seen[k] = cp
+		c.into(cp.Elem(), reflect.NewAt(t.Elem(), k.p).Elem())
 		dst.Set(cp)
 	case reflect.Struct:
 		src = addressable(src)
-		for i := range t.NumField() {
+		dst.Set(src) // the plain fields; the others are copied below
+		for _, i := range p.deep {
 			c.into(open(dst.Field(i)), open(src.Field(i)))
 		}
 	case reflect.Array:
@@ -82,16 +97,22 @@ func (c *copier) into(dst, src reflect.Value) {
 			c.into(dst.Index(i), src.Index(i))
 		}
 	case reflect.Slice:
-		if src.IsNil() {
+		if src.IsNil() || c.shared.has(src) {
+			dst.Set(src)
 			return
 		}
 		cp := reflect.MakeSlice(t, src.Len(), src.Len())
-		for i := range src.Len() {
-			c.into(cp.Index(i), src.Index(i))
+		if planOf(t.Elem()).plain {
+			reflect.Copy(cp, src)
+		} else {
+			for i := range src.Len() {
+				c.into(cp.Index(i), src.Index(i))
+			}
 		}
 		dst.Set(cp)
 	case reflect.Map:
-		if src.IsNil() {
+		if src.IsNil() || c.shared.has(src) {
+			dst.Set(src)
 			return
 		}
 		cp := reflect.MakeMapWithSize(t, src.Len())
@@ -104,7 +125,7 @@ func (c *copier) into(dst, src reflect.Value) {
 			return
 		}
 		dst.Set(c.fresh(src.Elem()))
-	default: // functions, channels, unsafe pointers: shared
+	default: // unsafe pointers: shared
 		dst.Set(src)
 	}
 }
@@ -128,40 +149,4 @@ func addressable(v reflect.Value) reflect.Value {
 	cp := reflect.New(v.Type()).Elem()
 	cp.Set(v)
 	return cp
-}
-
-// plainTypes caches plain.
-var plainTypes sync.Map // reflect.Type -> bool
-
-// plain says whether a value of type t is copied whole by assignment: it
-// holds no pointer, slice, map or interface (strings are immutable, and
-// functions and channels are shared anyway).
-func plain(t reflect.Type) bool {
-	if p, ok := plainTypes.Load(t); ok {
-		return p.(bool)
-	}
-	p := plainOf(t, map[reflect.Type]bool{})
-	plainTypes.Store(t, p)
-	return p
-}
-
-func plainOf(t reflect.Type, visiting map[reflect.Type]bool) bool {
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.UnsafePointer:
-		return false
-	case reflect.Array:
-		return plainOf(t.Elem(), visiting)
-	case reflect.Struct:
-		if visiting[t] {
-			return false
-		}
-		visiting[t] = true
-		for i := range t.NumField() {
-			if !plainOf(t.Field(i).Type, visiting) {
-				return false
-			}
-		}
-		return true
-	}
-	return true
 }

@@ -63,6 +63,11 @@ func (w *world) enabled(out []Step) (steps []Step, end, quiescent bool) {
 	faultAt := at
 	if s.Timed {
 		faultAt = w.now
+		if w.now > s.Horizon-s.Check.Liveness {
+			// Faults strike early enough for the checker to judge what
+			// follows them before the run ends.
+			return out, algorithmic == 0 || w.now >= s.Horizon, !pending
+		}
 	}
 	if w.used.Crashes < s.Budget.Crashes && m.Crash {
 		for v, nd := range w.nodes {

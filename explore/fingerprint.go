@@ -56,7 +56,7 @@ func (w *world) fingerprint() uint64 {
 	var f fph
 	for _, nd := range w.nodes {
 		if nd.fp == 0 {
-			nd.fp = nd.fingerprint()
+			nd.fp = nd.fingerprint(w.shared)
 		}
 		f.word(nd.fp)
 	}
@@ -83,6 +83,9 @@ func (w *world) fingerprint() uint64 {
 	f.word(w.sent)
 	if w.s.Timed {
 		f.word(uint64(w.now))
+		for _, t := range w.changed {
+			f.word(uint64(t)) // the checker's bounds run from there
+		}
 	}
 	return f.sum()
 }
@@ -101,7 +104,7 @@ func hashMessage(f *fph, m *algo.Message) {
 }
 
 // fingerprint of one node: never 0 (0 means not yet computed).
-func (nd *nodeRec) fingerprint() uint64 {
+func (nd *nodeRec) fingerprint(shared sharing) uint64 {
 	var f fph
 	if nd.m == nil {
 		f.word(1)
@@ -111,7 +114,7 @@ func (nd *nodeRec) fingerprint() uint64 {
 		if fp, ok := nd.m.(algo.Fingerprinter); ok {
 			f.bytes(fp.AppendState(nil))
 		} else {
-			w := walker{f: &f}
+			w := walker{f: &f, shared: shared}
 			w.value(reflect.ValueOf(nd.m))
 		}
 		s := nd.status
@@ -132,16 +135,24 @@ func (nd *nodeRec) fingerprint() uint64 {
 
 // walker hashes a value as the deep copy follows it. A pointer's target is
 // hashed where it is met, unless it is on the way down to it already (a
-// cycle), which hashes as how far up it is: so equal states hash equal
-// whatever their addresses, and whatever order their maps iterate in
+// cycle), which hashes as how far up it is, or shared by the machines
+// (findShared), which is the same in every state: so equal states hash
+// equal whatever their addresses, and whatever order their maps iterate in
 // (a map hashes as the sum of its entries' hashes).
 type walker struct {
-	f    *fph
-	path []unsafe.Pointer
+	f      *fph
+	path   []target
+	shared sharing
 }
 
 func (w *walker) value(v reflect.Value) {
 	f := w.f
+	t := v.Type()
+	p := planOf(t)
+	if p.raw && v.CanAddr() {
+		f.bytes(unsafe.Slice((*byte)(v.Addr().UnsafePointer()), p.size))
+		return
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		if v.Bool() {
@@ -167,26 +178,36 @@ func (w *walker) value(v reflect.Value) {
 			f.word(0)
 			return
 		}
-		p := v.UnsafePointer()
+		if w.shared.has(v) {
+			f.word(5)
+			return
+		}
+		k := target{p: v.UnsafePointer(), t: t}
 		for i := len(w.path) - 1; i >= 0; i-- {
-			if w.path[i] == p {
+			if w.path[i] == k {
 				f.word(uint64(len(w.path)-i) | 1<<62)
 				return
 			}
 		}
-		w.path = append(w.path, p)
+		w.path = append(w.path, k)
 		f.word(3)
 		w.value(v.Elem())
 		w.path = w.path[:len(w.path)-1]
 	case reflect.Struct:
+		if v.CanAddr() {
+			base := v.Addr().UnsafePointer()
+			for _, s := range p.rawSpans {
+				f.bytes(unsafe.Slice((*byte)(unsafe.Add(base, s[0])), s[1]-s[0]))
+			}
+			for _, i := range p.hashed {
+				w.value(v.Field(i))
+			}
+			return
+		}
 		for i := range v.NumField() {
 			w.value(v.Field(i))
 		}
 	case reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 && v.CanAddr() {
-			f.bytes(unsafe.Slice((*byte)(unsafe.Pointer(v.UnsafeAddr())), v.Len()))
-			return
-		}
 		for i := range v.Len() {
 			w.value(v.Index(i))
 		}
@@ -195,9 +216,13 @@ func (w *walker) value(v reflect.Value) {
 			f.word(0)
 			return
 		}
+		if w.shared.has(v) {
+			f.word(5)
+			return
+		}
 		f.word(uint64(v.Len()) + 1)
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			f.bytes(unsafe.Slice((*byte)(v.UnsafePointer()), v.Len()))
+		if ep := planOf(t.Elem()); ep.raw {
+			f.bytes(unsafe.Slice((*byte)(v.UnsafePointer()), uintptr(v.Len())*ep.size))
 			return
 		}
 		for i := range v.Len() {
@@ -208,10 +233,14 @@ func (w *walker) value(v reflect.Value) {
 			f.word(0)
 			return
 		}
+		if w.shared.has(v) {
+			f.word(5)
+			return
+		}
 		var sum uint64
 		for it := v.MapRange(); it.Next(); {
 			var e fph
-			sub := walker{f: &e, path: w.path}
+			sub := walker{f: &e, path: w.path, shared: w.shared}
 			sub.value(it.Key())
 			sub.value(it.Value())
 			sum += e.sum()
@@ -224,8 +253,8 @@ func (w *walker) value(v reflect.Value) {
 			return
 		}
 		e := v.Elem()
-		t := e.Type().String()
-		f.bytes(unsafe.Slice(unsafe.StringData(t), len(t)))
+		name := e.Type().String()
+		f.bytes(unsafe.Slice(unsafe.StringData(name), len(name)))
 		w.value(e)
 	default: // functions, channels, unsafe pointers: not state
 	}

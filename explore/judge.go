@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"time"
+
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
 )
@@ -35,40 +37,75 @@ func (x *explorer) suspect(w *world, end, quiescent bool) bool {
 		}
 	}
 	if !end {
-		return false
+		return s.Timed && x.overdue(w)
 	}
 	if x.bound != nil && (w.sent > uint64(x.bound.hi) || quiescent && w.sent < uint64(x.bound.lo)) {
 		return true // the checker counts messages where the run ends
 	}
 	comp := w.components()
 	for c := range comp.count {
-		var best algo.Peer
-		bestSet, inScope, leader, agree := false, s.Check.Spontaneous || s.Check.Expect == check.ExpectEveryComponent, algo.None, true
-		for v, cv := range comp.of {
-			if cv != c {
-				continue
-			}
-			nd := w.nodes[v]
-			if !nd.status.Index.IsZero() || x.initiator[v] {
-				inScope = true
-			}
-			if !s.Check.AmongInitiators || x.initiator[v] {
-				p := algo.Peer{ID: algo.NodeID(v), Value: s.Values[v]}
-				if !bestSet || p.Better(best) {
-					best, bestSet = p, true
-				}
-			}
-			st := nd.status
-			switch {
-			case st.State != algo.Norm || st.Leader == algo.None:
-				agree = false
-			case leader == algo.None:
-				leader = st.Leader
-			case st.Leader != leader:
-				return true // two leaders: safety
+		if twoLeaders, settled := x.look(w, comp, c); twoLeaders || !settled {
+			return true
+		}
+	}
+	return false
+}
+
+// look says of component c whether Norm nodes in it follow two leaders,
+// and whether it is settled as the checker expects: every live node in
+// Norm following its most valued node (initiator, for an algorithm that
+// elects among them), or out of the checker's scope (no initiator in it,
+// no election reached it, an algorithm that is not spontaneous).
+func (x *explorer) look(w *world, comp comps, c int) (twoLeaders, settled bool) {
+	s := w.s
+	var best algo.Peer
+	bestSet, inScope, leader, agree := false, s.Check.Spontaneous || s.Check.Expect == check.ExpectEveryComponent, algo.None, true
+	for v, cv := range comp.of {
+		if cv != c {
+			continue
+		}
+		nd := w.nodes[v]
+		if !nd.status.Index.IsZero() || x.initiator[v] {
+			inScope = true
+		}
+		if !s.Check.AmongInitiators || x.initiator[v] {
+			p := algo.Peer{ID: algo.NodeID(v), Value: s.Values[v]}
+			if !bestSet || p.Better(best) {
+				best, bestSet = p, true
 			}
 		}
-		if inScope && (!agree || !bestSet || leader != best.ID) {
+		switch st := nd.status; {
+		case st.State != algo.Norm || st.Leader == algo.None:
+			agree = false
+		case leader == algo.None:
+			leader = st.Leader
+		case st.Leader != leader:
+			twoLeaders, agree = true, false
+		}
+	}
+	return twoLeaders, !inScope || agree && bestSet && leader == best.ID
+}
+
+// overdue says whether, timed, a component may have broken a bound of the
+// checker's by now: Norm nodes following different leaders longer than
+// the stabilisation bound after its last change, or nodes not settled on
+// the expected leader the liveness bound after it.
+func (x *explorer) overdue(w *world) bool {
+	s := w.s
+	comp := w.components()
+	for c := range comp.count {
+		var since time.Duration
+		for v, cv := range comp.of {
+			if cv == c {
+				since = max(since, w.changed[v])
+			}
+		}
+		quiet := w.now - since
+		if quiet <= s.Check.Stabilization && quiet < s.Check.Liveness {
+			continue
+		}
+		twoLeaders, settled := x.look(w, comp, c)
+		if twoLeaders && quiet > s.Check.Stabilization || !settled && quiet >= s.Check.Liveness {
 			return true
 		}
 	}

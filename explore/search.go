@@ -135,11 +135,6 @@ func Explore(s *Setup, opt Options) (*Result, error) {
 
 func (x *explorer) search() error {
 	root := newWorld(x.s)
-	if x.s.Timed {
-		cfg := x.s.Check
-		cfg.Nodes = x.s.Graph.N()
-		root.watch(check.New(cfg))
-	}
 	root.boot()
 	fp := root.fingerprint()
 	x.seen[fp] = &visit{root: true}
@@ -235,31 +230,14 @@ func (x *explorer) limits(depth int) error {
 // judge looks at a new state c, reached from e (nil for the root), where
 // the checker may fail it before the run ends.
 func (x *explorer) judge(c *world, e *entry, fp uint64) error {
-	if c.mon != nil {
-		if c.mon.Violated() || c.panicked != nil {
-			return x.found(fp, false)
-		}
-		return nil
-	}
 	if x.suspect(c, false, false) {
 		return x.found(fp, false)
 	}
 	return nil
 }
 
-// judgeEnd judges a state where a run may end: timed, its checker told
-// that the run ends there (a copy: the run may go on with faults).
+// judgeEnd judges a state where a run may end.
 func (x *explorer) judgeEnd(e *entry, quiescent bool) error {
-	if e.w.mon != nil {
-		mon := cloneMonitor(e.w.mon)
-		end := endOf(e.w, quiescent)
-		mon.Observe(&end)
-		mon.Messages(e.w.sent)
-		if mon.Violated() {
-			return x.found(e.fp, true)
-		}
-		return nil
-	}
 	if x.suspect(e.w, true, quiescent) {
 		return x.found(e.fp, true)
 	}

@@ -3,7 +3,6 @@ package explore
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -61,14 +60,19 @@ type world struct {
 	sent  uint64 // transmissions, for the message bound
 
 	// What this state owns (may change in place) while a step builds it.
-	ownNodes, ownLinks []bool
-	ownDown            bool
+	ownNodes, ownLinks  []bool
+	ownDown, ownChanged bool
 
-	// emit, when set, receives the step's events: a replay's observers,
-	// or, timed, the state's checker (mon); nil while exploring untimed,
-	// which needs only the states.
+	// changed is, by node, the time of the last change the checker counts
+	// at it (a crash, a restart, a link, an election it started after a
+	// loss): timed, the checker's bounds run from there.
+	changed []time.Duration
+	// shared is what the machines share (findShared), the same for every
+	// state of a run.
+	shared sharing
+	// emit, when set, receives the step's events (a replay's observers);
+	// nil while exploring, which needs only the states.
 	emit func(*trace.Event)
-	mon  *check.Monitor
 	// panicked is the panic of the last step, if a machine panicked.
 	panicked *trace.Event
 	cur      calling
@@ -111,9 +115,9 @@ type calling struct {
 // newWorld is the state before the boot.
 func newWorld(s *Setup) *world {
 	n := s.Graph.N()
-	w := &world{s: s, n: n, nodes: make([]*nodeRec, n), links: make([]*link, n*n), down: make([]bool, n*n)}
+	w := &world{s: s, n: n, nodes: make([]*nodeRec, n), links: make([]*link, n*n), down: make([]bool, n*n), changed: make([]time.Duration, n)}
 	// The first state owns everything (a replay changes it in place).
-	w.ownNodes, w.ownLinks, w.ownDown = make([]bool, n), make([]bool, n*n), true
+	w.ownNodes, w.ownLinks, w.ownDown, w.ownChanged = make([]bool, n), make([]bool, n*n), true, true
 	for i := range w.ownLinks {
 		w.ownLinks[i] = true
 	}
@@ -133,26 +137,20 @@ func (w *world) next() *world {
 	c.links = slices.Clone(w.links)
 	c.ownNodes = make([]bool, w.n)
 	c.ownLinks = make([]bool, w.n*w.n)
-	c.ownDown = false
+	c.ownDown, c.ownChanged = false, false
 	c.panicked = nil
-	if w.mon != nil {
-		c.watch(cloneMonitor(w.mon))
-	}
 	return &c
 }
 
-// watch makes mon the state's checker, fed every event.
-func (w *world) watch(mon *check.Monitor) {
-	w.mon = mon
-	w.emit = mon.Observe
-}
-
-// cloneMonitor copies a checker, generically: the checker is a value like
-// any machine.
-func cloneMonitor(m *check.Monitor) *check.Monitor {
-	cp := copiers.Get().(*copier)
-	defer cp.release()
-	return cp.fresh(reflect.ValueOf(m)).Interface().(*check.Monitor)
+// change notes a change the checker counts at the given nodes, now.
+func (w *world) change(nodes ...algo.NodeID) {
+	if !w.ownChanged {
+		w.changed = slices.Clone(w.changed)
+		w.ownChanged = true
+	}
+	for _, v := range nodes {
+		w.changed[v] = w.now
+	}
 }
 
 // own makes node v's record this state's own, copying its machine.
@@ -161,7 +159,7 @@ func (w *world) own(v algo.NodeID) *nodeRec {
 		old := w.nodes[v]
 		nd := &nodeRec{saved: old.saved, rng: old.rng, timers: slices.Clone(old.timers), status: old.status}
 		if old.m != nil {
-			nd.m = cloneMachine(old.m)
+			nd.m = cloneMachine(old.m, w.shared)
 		}
 		w.nodes[v] = nd
 		w.ownNodes[v] = true
@@ -229,9 +227,12 @@ func (w *world) boot() {
 	for _, e := range w.s.Graph.Edges() {
 		w.event(trace.Event{Kind: trace.LinkUp, Node: e.A, Peer: e.B})
 	}
+	ms := make([]algo.Machine, w.n)
 	for v := range w.n {
 		w.nodes[v].m = w.s.NewNode(algo.NodeID(v))
+		ms[v] = w.nodes[v].m
 	}
+	w.shared = findShared(ms)
 	initiators := w.s.Initiators
 	for v := range algo.NodeID(w.n) {
 		w.call(v, "Start", func(m algo.Machine, env algo.Env) { m.Start(env) })
@@ -269,6 +270,9 @@ func (w *world) call(v algo.NodeID, what string, f func(algo.Machine, algo.Env))
 	}()
 	f(nd.m, &env{w: w, v: v, nd: nd})
 	if s := nd.m.Status(); s != nd.status {
+		if s.Index.ID == v && s.Index != nd.status.Index && w.s.Check.Lossy {
+			w.change(v) // under loss, an election of its own is a change (check.Config.Lossy)
+		}
 		nd.status = s
 		w.event(trace.Event{Kind: trace.StatusChanged, Node: v, Peer: algo.None, Status: s})
 	}
@@ -363,6 +367,8 @@ func (w *world) apply(s Step) error {
 // neighbours are told.
 func (w *world) crash(v algo.NodeID) {
 	w.event(trace.Event{Kind: trace.Crashed, Node: v, Peer: algo.None})
+	w.change(v)
+	w.change(w.s.Graph.Neighbors(v)...)
 	nd := w.own(v)
 	w.cur = calling{v: v, what: "Save"}
 	func() {
@@ -405,6 +411,8 @@ func (w *world) revive(v algo.NodeID, recover bool) {
 		kind, what = trace.Recovered, "Recover"
 	}
 	w.event(trace.Event{Kind: kind, Node: v, Peer: algo.None})
+	w.change(v)
+	w.change(w.s.Graph.Neighbors(v)...)
 	nd := w.own(v)
 	nd.m = w.s.NewNode(v)
 	var found []algo.NodeID
@@ -435,6 +443,7 @@ func (w *world) revive(v algo.NodeID, recover bool) {
 // ends are told.
 func (w *world) cut(a, b algo.NodeID) {
 	w.event(trace.Event{Kind: trace.LinkDown, Node: min(a, b), Peer: max(a, b)})
+	w.change(a, b)
 	up := w.linked(a, b)
 	w.setDown(a, b, true)
 	if !up {
@@ -450,6 +459,7 @@ func (w *world) cut(a, b algo.NodeID) {
 // join brings the link a-b back up, and tells both ends if both live.
 func (w *world) join(a, b algo.NodeID) {
 	w.event(trace.Event{Kind: trace.LinkUp, Node: min(a, b), Peer: max(a, b)})
+	w.change(a, b)
 	w.setDown(a, b, false)
 	if !w.linked(a, b) {
 		return
