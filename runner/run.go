@@ -372,15 +372,82 @@ func Header(s *scenario.Scenario) (trace.Header, error) {
 	if err != nil {
 		return trace.Header{}, err
 	}
-	cc.MessageBound = messageBound(s, a, params)
+	cc.MessageBound = boundFor(s, a, params)
 	return header(s, a, params, net, initiators, cc), nil
 }
 
-// Run runs a scenario once.
+// recorders are what a run feeds its events to besides its checker: the
+// counter, the story, the caller's observers and the trace writer.
+type recorders struct {
+	counter *metrics.Counter
+	story   *metrics.Story
+	tw      *trace.Writer
+}
+
+func newRecorders(a *algo.Algorithm) *recorders {
+	return &recorders{counter: metrics.NewCounter(len(a.Messages)), story: metrics.NewStory()}
+}
+
+// attach lists a run's observers: judges (the checker, and what goes
+// with it), the counter, the story, the caller's observers, and the trace
+// writer under header h when the caller wants a trace.
+func (r *recorders) attach(judges []trace.Observer, opt Options, h trace.Header) ([]trace.Observer, error) {
+	observers := append(append(judges, r.counter, r.story), opt.Observers...)
+	if opt.Trace != nil {
+		tw, err := trace.NewWriter(opt.Trace, h)
+		if err != nil {
+			return nil, fmt.Errorf("trace: %w", err)
+		}
+		r.tw = tw
+		observers = append(observers, tw)
+	}
+	return observers, nil
+}
+
+// close ends the trace, if there is one.
+func (r *recorders) close() error {
+	if r.tw == nil {
+		return nil
+	}
+	if err := r.tw.Close(); err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	return nil
+}
+
+// summary is the summary of a run of s on net, which took wall and whose
+// events hash to hash, up to the verdict and the counts (fill).
+func summary(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Net, initiators int, note string, wall time.Duration, hash uint64) *metrics.Summary {
+	sum := &metrics.Summary{
+		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name,
+		Nodes: net.Graph.N(), Edges: net.Graph.M(), Initiators: initiators,
+		WallMS:    metrics.MS(wall),
+		TraceHash: fmt.Sprintf("%016x", hash),
+	}
+	if note != "" {
+		sum.Notes = append(sum.Notes, note)
+	}
+	return sum
+}
+
+// fill completes sum with the checker's verdict (told the messages sent)
+// and the recorders' counts.
+func (r *recorders) fill(sum *metrics.Summary, mon *check.Monitor, a *algo.Algorithm) {
+	mon.Messages(r.counter.Transmissions())
+	sum.FromCheck(mon, mon.Report())
+	r.counter.Fill(sum, a.Messages)
+	r.story.Fill(sum)
+}
+
+// Run runs a scenario once: in the simulator, or, for a scenario with a
+// schedule, the schedule exactly (explore.Replay).
 func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	a, err := algo.Lookup(s.Algorithm)
 	if err != nil {
 		return nil, err
+	}
+	if s.Schedule != nil {
+		return runSchedule(s, a, opt)
 	}
 	if err := s.CheckEnd(""); err != nil {
 		return nil, err
@@ -422,7 +489,7 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	live := ccfg
 	live.Network = g
 	mon := check.New(live)
-	counter := metrics.NewCounter(len(a.Messages))
+	rec := newRecorders(a)
 	judges := []trace.Observer{mon}
 	var reach *metrics.Reach
 	if net.Radio != nil {
@@ -434,21 +501,15 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	if g.N() >= behindMin {
 		// The counter's records of the nodes go behind with the checker;
 		// it counts the messages in line.
-		judges = append(judges, counter.Nodes())
+		judges = append(judges, rec.counter.Nodes())
 		pipe = behind.New(bearsOnSpec, judges...)
 		pipe.SkipInitialLinks() // the checker has the network (live.Network)
 		defer pipe.Close()
 		judges = []trace.Observer{pipe}
 	}
-	story := metrics.NewStory()
-	observers := append(append(judges, counter, story), opt.Observers...)
-	var tw *trace.Writer
-	if opt.Trace != nil {
-		tw, err = trace.NewWriter(opt.Trace, header(s, a, params, net, initiators, ccfg))
-		if err != nil {
-			return nil, fmt.Errorf("trace: %w", err)
-		}
-		observers = append(observers, tw)
+	observers, err := rec.attach(judges, opt, header(s, a, params, net, initiators, ccfg))
+	if err != nil {
+		return nil, err
 	}
 	cfg := sim.Config{
 		Algorithm: a, Params: params, Graph: g, Values: s.Values, Seed: s.Seed,
@@ -469,27 +530,14 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	}
 	wall := time.Since(start)
 	collectBig(g.N()) // the engine's memory is garbage now (eng is not used again)
-	if tw != nil {
-		if err := tw.Close(); err != nil {
-			return nil, fmt.Errorf("trace: %w", err)
-		}
+	if err := rec.close(); err != nil {
+		return nil, err
 	}
-	sum := &metrics.Summary{
-		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name,
-		Nodes: g.N(), Edges: g.M(), Initiators: len(initiators),
-		WallMS:    metrics.MS(wall),
-		TraceHash: fmt.Sprintf("%016x", res.Hash),
-	}
+	sum := summary(s, a, params, net, len(initiators), note, wall, res.Hash)
 	if net.Radio != nil {
 		sum.Mobility, sum.RangeM = net.Mobility.String(), net.Range
 		sum.ReachableLeaderFraction = reach.Fraction()
 	}
-	if note != "" {
-		sum.Notes = append(sum.Notes, note)
-	}
-	mon.Messages(counter.Transmissions())
-	sum.FromCheck(mon, mon.Report())
-	counter.Fill(sum, a.Messages)
-	story.Fill(sum)
+	rec.fill(sum, mon, a)
 	return sum, nil
 }

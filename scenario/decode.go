@@ -9,6 +9,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/explore"
 	"github.com/electgo/elect/sim"
 	"go.yaml.in/yaml/v3"
 )
@@ -37,7 +38,7 @@ func join(path, field string) string {
 var topFields = []string{
 	"algorithm", "params", "seed", "topology", "nodes", "values", "delay",
 	"loss", "duration", "check", "events", "mobility", "range",
-	"initiators", "unelected",
+	"initiators", "unelected", "schedule",
 }
 
 // scenario applies the fields of the root mapping to s.
@@ -88,6 +89,8 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 			err = d.check(e.V, e.Key, &s.Check)
 		case "events":
 			s.Events, err = d.events(e.V, e.Key)
+		case "schedule":
+			s.Schedule, err = d.schedule(e.V, e.Key)
 		default:
 			err = d.Unknown(e, "", topFields)
 		}
@@ -550,4 +553,261 @@ func (d *decoder) crashOn(n *yaml.Node, path string, a *sim.Action) error {
 		return d.Errf(Resolve(n), path, "want {node: N, message: TYPE}")
 	}
 	return nil
+}
+
+var scheduleFields = []string{"timed", "reorder", "steps"}
+
+// schedule reads {timed: BOOL, reorder: BOOL, steps: [STEP, ...]}: the
+// run's every event, in order (Schedule).
+func (d *decoder) schedule(n *yaml.Node, path string) (*Schedule, error) {
+	n = Resolve(n)
+	if n.Kind != yaml.MappingNode {
+		return nil, d.Errf(n, path, "want a schedule, a mapping like {reorder: true, steps: [{at: 1ms, deliver: {from: 1, to: 2, seq: 0}}]}, got %s", Describe(n))
+	}
+	entries, err := d.Mapping(n, path, "field")
+	if err != nil {
+		return nil, err
+	}
+	sch := &Schedule{}
+	steps := false
+	for _, e := range entries {
+		var err error
+		switch e.Key {
+		case "timed":
+			sch.Timed, err = d.flag(e.V, join(path, e.Key))
+		case "reorder":
+			sch.Reorder, err = d.flag(e.V, join(path, e.Key))
+		case "steps":
+			sch.Steps, sch.Where, err = d.steps(e.V, join(path, e.Key))
+			steps = true
+		default:
+			err = d.Unknown(e, path, scheduleFields)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !steps {
+		return nil, d.Errf(n, path, `missing "steps" (write steps: [] for a run of the boot alone)`)
+	}
+	return sch, nil
+}
+
+// flag reads true or false, unquoted.
+func (d *decoder) flag(n *yaml.Node, path string) (bool, error) {
+	v := Resolve(n)
+	if v.Kind == yaml.ScalarNode && v.ShortTag() == "!!bool" {
+		if b, err := strconv.ParseBool(strings.ToLower(v.Value)); err == nil {
+			return b, nil
+		}
+	}
+	return false, d.Errf(v, path, "want true or false, got %s", Describe(v))
+}
+
+var stepFields = []string{"at", "deliver", "fire", "lose", "crash", "restart", "recover", "link-down", "link-up"}
+
+// steps reads a schedule's steps, in time order, and where each stands.
+func (d *decoder) steps(n *yaml.Node, path string) ([]explore.Step, []string, error) {
+	n = Resolve(n)
+	if n.Kind != yaml.SequenceNode {
+		return nil, nil, d.Errf(n, path, "want a list of steps, like [{at: 1ms, deliver: {from: 1, to: 2, seq: 0}}], got %s", Describe(n))
+	}
+	steps := make([]explore.Step, 0, len(n.Content))
+	where := make([]string, 0, len(n.Content))
+	for i, item := range n.Content {
+		spath := fmt.Sprintf("%s[%d]", path, i)
+		st, at, err := d.step(item, spath)
+		if err != nil {
+			return nil, nil, err
+		}
+		if i > 0 && st.At < steps[i-1].At {
+			return nil, nil, d.Errf(at, join(spath, "at"), "%v comes before the step before it (%s, at %v): a schedule's steps are in time order",
+				st.At, where[i-1], steps[i-1].At)
+		}
+		steps = append(steps, st)
+		where = append(where, fmt.Sprintf("%s:%d", displayName(d.File), Resolve(item).Line))
+	}
+	return steps, where, nil
+}
+
+// step reads one step: {at: DURATION, KIND: WHAT}, and returns the node of
+// its time.
+func (d *decoder) step(n *yaml.Node, path string) (explore.Step, *yaml.Node, error) {
+	n = Resolve(n)
+	if n.Kind != yaml.MappingNode {
+		return explore.Step{}, nil, d.Errf(n, path, "want a step, a mapping like {at: 1ms, deliver: {from: 1, to: 2, seq: 0}}, got %s", Describe(n))
+	}
+	entries, err := d.Mapping(n, path, "field")
+	if err != nil {
+		return explore.Step{}, nil, err
+	}
+	var at *Entry
+	var kinds []Entry
+	for i, e := range entries {
+		if e.Key == "at" {
+			at = &entries[i]
+			continue
+		}
+		if _, err := explore.ParseStepKind(e.Key); err != nil {
+			return explore.Step{}, nil, d.Unknown(e, path, stepFields)
+		}
+		kinds = append(kinds, e)
+	}
+	if at == nil {
+		return explore.Step{}, nil, d.Errf(n, path, `missing "at"`)
+	}
+	if len(kinds) != 1 {
+		names := "none"
+		if len(kinds) > 0 {
+			ks := make([]string, len(kinds))
+			for i, e := range kinds {
+				ks[i] = e.Key
+			}
+			names = strings.Join(ks, ", ")
+		}
+		return explore.Step{}, nil, d.Errf(n, path, `a step needs exactly one of deliver, fire, lose, crash, restart, recover, link-down or link-up besides "at" (got %s)`, names)
+	}
+	st := explore.Step{Peer: algo.None}
+	if st.At, err = d.Duration(at.V, join(path, "at")); err != nil {
+		return explore.Step{}, nil, err
+	}
+	e := kinds[0]
+	st.Kind, _ = explore.ParseStepKind(e.Key)
+	kpath := join(path, e.Key)
+	switch st.Kind {
+	case explore.Deliver, explore.Lose:
+		err = d.message(e.V, kpath, &st)
+	case explore.Fire:
+		err = d.fire(e.V, kpath, &st)
+	case explore.Crash, explore.Restart, explore.Recover:
+		st.Node, err = d.NodeID(e.V, kpath)
+	case explore.LinkDown, explore.LinkUp:
+		var a sim.Action
+		if err = d.link(e.V, kpath, &a); err == nil {
+			st.Node, st.Peer = a.Link.A, a.Link.B
+		}
+	}
+	if err != nil {
+		return explore.Step{}, nil, err
+	}
+	return st, Resolve(at.V), nil
+}
+
+var messageFields = []string{"from", "to", "seq"}
+
+// message reads {from: NODE, to: NODE, seq: N}: the seq-th message from
+// one node to the other, delivered or lost.
+func (d *decoder) message(n *yaml.Node, path string, st *explore.Step) error {
+	fields, err := d.Mapping(n, path, "field")
+	if err != nil {
+		return err
+	}
+	var from, to, seq bool
+	for _, f := range fields {
+		fpath := join(path, f.Key)
+		switch f.Key {
+		case "from":
+			st.Peer, err = d.NodeID(f.V, fpath)
+			from = true
+		case "to":
+			st.Node, err = d.NodeID(f.V, fpath)
+			to = true
+		case "seq":
+			st.Seq, err = d.seq(f.V, fpath)
+			seq = true
+		default:
+			err = d.Unknown(f, path, messageFields)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !from || !to || !seq {
+		return d.Errf(Resolve(n), path, "want {from: NODE, to: NODE, seq: N}, the seq-th message (from 0) one node sent the other")
+	}
+	if st.Node == st.Peer {
+		return d.Errf(Resolve(n), path, "a message goes from one node to another, got node %d twice", st.Node)
+	}
+	return nil
+}
+
+// seq reads a message's number on its link.
+func (d *decoder) seq(n *yaml.Node, path string) (uint32, error) {
+	v, err := d.Scalar(n, path, "a message number")
+	if err != nil {
+		return 0, err
+	}
+	seq, perr := strconv.ParseUint(strings.TrimSpace(v), 10, 32)
+	if perr != nil {
+		return 0, d.Errf(Resolve(n), path, "invalid seq %q (want an integer from 0 to %d)", v, uint32(math.MaxUint32))
+	}
+	return uint32(seq), nil
+}
+
+var fireFields = []string{"node", "timer"}
+
+// fire reads {node: NODE, timer: T}: node's timer T fires.
+func (d *decoder) fire(n *yaml.Node, path string, st *explore.Step) error {
+	fields, err := d.Mapping(n, path, "field")
+	if err != nil {
+		return err
+	}
+	var node, timer bool
+	for _, f := range fields {
+		fpath := join(path, f.Key)
+		switch f.Key {
+		case "node":
+			st.Node, err = d.NodeID(f.V, fpath)
+			node = true
+		case "timer":
+			var v string
+			if v, err = d.Scalar(f.V, fpath, "a timer number"); err == nil {
+				t, perr := strconv.ParseUint(strings.TrimSpace(v), 10, 8)
+				if perr != nil {
+					err = d.Errf(Resolve(f.V), fpath, "invalid timer %q (want an integer from 0 to 255)", v)
+				}
+				st.Timer = algo.Timer(t)
+			}
+			timer = true
+		default:
+			err = d.Unknown(f, path, fireFields)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !node || !timer {
+		return d.Errf(Resolve(n), path, "want {node: NODE, timer: T}")
+	}
+	return nil
+}
+
+// scheduleAlone refuses what a schedule leaves no room for: it is the
+// run's every event, so the simulator's events, random loss and moving
+// nodes cannot come with it. The field the file set is blamed: the other
+// one, or else the schedule.
+func scheduleAlone(file string, s *Scenario) error {
+	if s.Schedule == nil {
+		return nil
+	}
+	var field, msg string
+	switch {
+	case len(s.Events) > 0:
+		field, msg = "events", "a scenario with a schedule runs its steps and nothing else (the schedule is the run's every event): drop the events or the schedule"
+	case s.Loss > 0:
+		field, msg = "loss", "a scenario with a schedule loses only the messages its steps lose (lose: ...): drop the loss or the schedule"
+	case s.Mobility != "":
+		field, msg = "mobility", "a scenario with a schedule runs on a still network whose links change only at its steps (link-down, link-up): drop the mobility or the schedule"
+	default:
+		return nil
+	}
+	for _, f := range []string{field, "schedule"} {
+		if at, ok := s.set[f]; ok {
+			if f != field {
+				msg = field + " is set elsewhere (a flag or the base scenario), and " + msg
+			}
+			return &Error{File: file, Line: at.Line, Column: at.Column, Path: f, Msg: msg}
+		}
+	}
+	return &Error{File: file, Path: field, Msg: msg}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/explore"
 	"github.com/electgo/elect/sim"
 )
 
@@ -63,17 +64,55 @@ func Format(s *Scenario) ([]byte, error) {
 	}
 	if len(s.Events) == 0 {
 		b.WriteString("events: null\n")
-		return []byte(b.String()), nil
-	}
-	b.WriteString("events:\n")
-	for i, a := range s.Events {
-		line, err := formatAction(a)
-		if err != nil {
-			return nil, fmt.Errorf("events[%d]: %w", i, err)
+	} else {
+		b.WriteString("events:\n")
+		for i, a := range s.Events {
+			line, err := formatAction(a)
+			if err != nil {
+				return nil, fmt.Errorf("events[%d]: %w", i, err)
+			}
+			fmt.Fprintf(&b, "  - {at: %s, %s}\n", duration(a.At), line)
 		}
-		fmt.Fprintf(&b, "  - {at: %s, %s}\n", duration(a.At), line)
+	}
+	if s.Schedule != nil {
+		if err := formatSchedule(&b, s.Schedule); err != nil {
+			return nil, err
+		}
 	}
 	return []byte(b.String()), nil
+}
+
+// formatSchedule writes a schedule, one step a line.
+func formatSchedule(b *strings.Builder, sch *Schedule) error {
+	fmt.Fprintf(b, "schedule:\n  timed: %t\n  reorder: %t\n", sch.Timed, sch.Reorder)
+	if len(sch.Steps) == 0 {
+		b.WriteString("  steps: []\n")
+		return nil
+	}
+	b.WriteString("  steps:\n")
+	for i, st := range sch.Steps {
+		line, err := formatStep(st)
+		if err != nil {
+			return fmt.Errorf("schedule.steps[%d]: %w", i, err)
+		}
+		fmt.Fprintf(b, "    - {at: %s, %s}\n", duration(st.At), line)
+	}
+	return nil
+}
+
+// formatStep writes what a step does, as the file says it.
+func formatStep(st explore.Step) (string, error) {
+	switch st.Kind {
+	case explore.Deliver, explore.Lose:
+		return fmt.Sprintf("%s: {from: %d, to: %d, seq: %d}", st.Kind, st.Peer, st.Node, st.Seq), nil
+	case explore.Fire:
+		return fmt.Sprintf("fire: {node: %d, timer: %d}", st.Node, st.Timer), nil
+	case explore.Crash, explore.Restart, explore.Recover:
+		return fmt.Sprintf("%s: %d", st.Kind, st.Node), nil
+	case explore.LinkDown, explore.LinkUp:
+		return fmt.Sprintf("%s: [%d, %d]", st.Kind, min(st.Node, st.Peer), max(st.Node, st.Peer)), nil
+	}
+	return "", fmt.Errorf("unknown step %v", st.Kind)
 }
 
 func formatValues(v sim.Values) (string, error) {

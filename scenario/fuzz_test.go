@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/explore"
 	"github.com/electgo/elect/sim"
 )
 
@@ -51,6 +53,11 @@ func FuzzParse(f *testing.F) {
 		"events:\n- {at: 1s, link_down: [2147483647, 0]}\n",
 		"loss: 0.9999999999999999\n",
 		"loss: 0x1p-2\n",
+		"schedule:\n  timed: true\n  reorder: true\n  steps:\n    - {at: 1ms, deliver: {from: 1, to: 2, seq: 0}}\n" +
+			"    - {at: 2ms, fire: {node: 3, timer: 1}}\n    - {at: 3ms, lose: {from: 1, to: 2, seq: 1}}\n    - {at: 4ms, crash: 2}\n" +
+			"    - {at: 5ms, restart: 2}\n    - {at: 6ms, recover: 2}\n    - {at: 7ms, link-down: [2, 1]}\n    - {at: 8ms, link-up: [1, 2]}\n",
+		"schedule: {steps: [&s {at: 1ms, crash: 0}, *s, {at: 0, restart: 0}]}\n",
+		"schedule: {steps: []}\nevents: [{at: 1s, crash: 1}]\n",
 	} {
 		f.Add([]byte(doc))
 	}
@@ -120,6 +127,32 @@ func FuzzParse(f *testing.F) {
 			case sim.Heal:
 			default:
 				t.Fatalf("unknown action kind %v", a.Kind)
+			}
+		}
+		if sch := s.Schedule; sch != nil {
+			if len(s.Events) > 0 || s.Loss > 0 || s.Mobility != "" || len(sch.Where) != len(sch.Steps) {
+				t.Fatalf("bad scenario with a schedule %+v", s)
+			}
+			for i, st := range sch.Steps {
+				if st.At < 0 || i > 0 && st.At < sch.Steps[i-1].At || !strings.HasPrefix(sch.Where[i], "fuzz.yaml:") || st.Node < 0 {
+					t.Fatalf("bad step %d %+v at %s", i, st, sch.Where[i])
+				}
+				switch st.Kind {
+				case explore.Deliver, explore.Lose:
+					if st.Peer < 0 || st.Peer == st.Node {
+						t.Fatalf("bad message step %+v", st)
+					}
+				case explore.Fire, explore.Crash, explore.Restart, explore.Recover:
+					if st.Peer != algo.None || st.Kind != explore.Fire && st.Timer != 0 || st.Seq != 0 {
+						t.Fatalf("bad step %+v", st)
+					}
+				case explore.LinkDown, explore.LinkUp:
+					if st.Node >= st.Peer {
+						t.Fatalf("bad link step %+v", st)
+					}
+				default:
+					t.Fatalf("unknown step kind %v", st.Kind)
+				}
 			}
 		}
 		for id := range s.Values.Explicit {

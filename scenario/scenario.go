@@ -52,6 +52,8 @@
 //	    link_up: [3, 4]
 //	  - at: 60s
 //	    elect: 0
+//	schedule:                    # the run's every event, replayed exactly (see Schedules below);
+//	  steps: [...]               #   a scenario with one has no events, loss or mobility
 //
 // Durations are Go durations ("500ms", "2s", "1m30s"); a bare 0 is zero. Node
 // ids are decimal integers >= 0. Node sets are comma-separated ids and ranges
@@ -62,6 +64,41 @@
 // elect. Nodes in no partition group form one more group together. A link is
 // stored with its lower id first. The events of one file may name at most
 // 4Mi (4,194,304) node ids in all, counting repeats.
+//
+// # Schedules
+//
+// A schedule replaces the simulator's choices with explicit ones: which
+// message arrives, which timer fires, which fault strikes, and when, from
+// the boot on (explore.Step). It is what elect explore writes as
+// counterexample.yaml, and `elect sim` on such a file replays the schedule
+// exactly, step by step, through the same checker, counters and trace as
+// any run (a step that does not fit the state it comes to is an error that
+// names its line):
+//
+//	schedule:
+//	  timed: false               # optional, default false: steps are a tick apart and the machines see
+//	                             #   a clock that stands still; true: messages take the delay model's
+//	                             #   shortest or longest delay, timers fire at their time, the run ends
+//	                             #   at the duration
+//	  reorder: false             # optional, default false: a message may overtake another on its link
+//	  steps:                     # one step a line; "at" never decreases; [] for the boot alone
+//	    - {at: 1ms, deliver: {from: 1, to: 2, seq: 0}}  # node 2 receives the seq-th message (from 0)
+//	                                                    #   that node 1 sent it
+//	    - {at: 2ms, fire: {node: 3, timer: 1}}          # node 3's timer 1 (0 to 255) fires
+//	    - {at: 3ms, lose: {from: 1, to: 2, seq: 1}}     # that message is lost
+//	    - {at: 4ms, crash: 2}
+//	    - {at: 5ms, restart: 2}                         # with no state
+//	    - {at: 6ms, recover: 2}                         # with what it saved
+//	    - {at: 7ms, link-down: [1, 2]}                  # a link of the topology
+//	    - {at: 8ms, link-up: [1, 2]}
+//
+// Each step holds "at" and exactly one of deliver, fire, lose, crash,
+// restart, recover, link-down or link-up (hyphenated, as elect explore
+// names them); a link's ends are stored lower id first. An untimed run
+// ends at its last step. A scenario with a schedule has no events, no loss
+// and no mobility: its steps are the run's every event and fault (the
+// algorithm's message bound holds a schedule of deliveries and timers
+// alone).
 //
 // An explicit null counts as an empty collection for params (no parameters),
 // check (nothing set) and events (no events); for any other field it is an
@@ -80,13 +117,13 @@ package scenario
 import (
 	"cmp"
 	"fmt"
-	"github.com/electgo/elect/explore"
 	"maps"
 	"os"
 	"slices"
 	"time"
 
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/explore"
 	"github.com/electgo/elect/scenarios"
 	"github.com/electgo/elect/sim"
 )
@@ -216,6 +253,11 @@ func (s *Scenario) Clone() *Scenario {
 			c.Events[i] = a
 		}
 	}
+	if s.Schedule != nil {
+		sch := *s.Schedule
+		sch.Steps, sch.Where = slices.Clone(sch.Steps), slices.Clone(sch.Where)
+		c.Schedule = &sch
+	}
 	return &c
 }
 
@@ -258,8 +300,19 @@ func Parse(name string, data []byte, base *Scenario) (*Scenario, error) {
 	if s.Algorithm != base.Algorithm && !s.Sets("params") {
 		s.Params = nil
 	}
+	if err := scheduleAlone(name, s); err != nil {
+		return nil, err
+	}
 	s.SortEvents()
 	return s, nil
+}
+
+// CheckSchedule refuses, for a scenario with a schedule, what the schedule
+// leaves no room for: events, loss, moving nodes (a schedule is the run's
+// every event). Parse refuses them in a file; this is for what flags add
+// after it. The error names the file's line where it can.
+func (s *Scenario) CheckSchedule() error {
+	return scheduleAlone(s.File, s)
 }
 
 // SortEvents puts the events in time order, those of one instant in the

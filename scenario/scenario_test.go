@@ -257,7 +257,7 @@ var errorCases = []struct {
 }{
 	// the document
 	{"unknown field", "algorithim: echo\n", `t.yaml:1:1: unknown field "algorithim"`,
-		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range, initiators, unelected)"},
+		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range, initiators, unelected, schedule)"},
 	{"unknown field later", "seed: 1\n\n  \nfoo: 2\n", `t.yaml:4:1: unknown field "foo"`, "known: algorithm"},
 	{"duplicate field", "seed: 1\nalgorithm: x\nseed: 2\n", `t.yaml:3:1: duplicate field "seed"`, "(first on line 1)"},
 	{"document is a list", "- seed: 1\n", "t.yaml:1:1: ", "a scenario must be a mapping"},
