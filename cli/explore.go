@@ -16,6 +16,7 @@ import (
 	"github.com/electgo/elect/explore"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/trace"
 )
 
@@ -42,11 +43,22 @@ type exploreJSON struct {
 	Violations []string       `json:"violations,omitempty"`
 	Steps      []string       `json:"counterexample,omitempty"`
 	Files      []string       `json:"files,omitempty"`
+	// With --arrangements: how many there are, were explored, and were
+	// skipped by symmetry; Values, the counterexample's arrangement.
+	Arrangements *arrangementsJSON `json:"arrangements,omitempty"`
+}
+
+type arrangementsJSON struct {
+	Total     int     `json:"total"`
+	Explored  int     `json:"explored"`
+	Skipped   int     `json:"skipped_by_symmetry"`
+	Symmetric bool    `json:"symmetric"`
+	Values    []int64 `json:"values,omitempty"`
 }
 
 func newExploreCmd() *cobra.Command {
 	var f scenarioFlags
-	var timed, untimed, reorder, noSleep, asJSON bool
+	var timed, untimed, reorder, noSleep, asJSON, arrange, noSymmetry bool
 	var budget explore.Budget
 	var opt explore.Options
 	var limit, out string
@@ -119,11 +131,27 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 			opt.NoSleepSets = noSleep
 			errOut := cmd.ErrOrStderr()
 			opt.Progress = progressLine(errOut, asJSON)
-			res, err := explore.Explore(setup, opt)
-			if err != nil {
+			var res *explore.Result
+			var arranged *explore.ArrangeResult
+			if arrange {
+				if arranged, err = explore.Arrangements(setup, opt, !noSymmetry); err != nil {
+					return err
+				}
+				res = sumArranged(arranged)
+				if cx := arranged.Counterexample(); cx != nil {
+					setup.Values = cx.Values
+				}
+			} else if res, err = explore.Explore(setup, opt); err != nil {
 				return err
 			}
 			rep := exploreReport(s, setup, res, noSleep)
+			if arranged != nil {
+				rep.Arrangements = &arrangementsJSON{Total: arranged.Total, Explored: len(arranged.Explored),
+					Skipped: arranged.Skipped, Symmetric: arranged.Symmetric}
+				if arranged.Counterexample() != nil {
+					rep.Arrangements.Values = setup.Values
+				}
+			}
 			if cx := res.Counterexample; cx != nil && out != "" {
 				if rep.Files, err = writeCounterexample(out, s, setup, cx); err != nil {
 					return err
@@ -153,10 +181,33 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 	fl.Int64Var(&opt.MaxStates, "max-states", 10_000_000, "stop after this many distinct states (0: no limit)")
 	fl.IntVar(&opt.MaxDepth, "max-depth", 0, "stop at this many steps from the boot (0: no limit)")
 	fl.StringVar(&limit, "time", "", "stop after this long (e.g. 60s; default: no limit)")
+	fl.BoolVar(&arrange, "arrangements", false, "explore every arrangement of the values over the nodes (--values id: every permutation of 0..n-1), each from the boot")
+	fl.BoolVar(&noSymmetry, "no-symmetry", false, "with --arrangements, explore every one, also those a rotation of a ring maps to one explored")
 	fl.BoolVar(&noSleep, "no-por", false, "turn partial-order reduction (sleep sets) off: the same states, more steps taken")
 	fl.StringVar(&out, "out", "", "write a counterexample to this directory: counterexample.jsonl (a trace) and counterexample.yaml (a scenario with its schedule)")
 	fl.BoolVar(&asJSON, "json", false, "print the result as one JSON object")
 	return cmd
+}
+
+// sumArranged adds up the explorations of the arrangements as one result:
+// states and ends summed, the deepest depth, the counterexample of the
+// last (the search stops at one), complete when every arrangement was.
+func sumArranged(a *explore.ArrangeResult) *explore.Result {
+	sum := &explore.Result{Complete: a.Complete()}
+	for _, r := range a.Explored {
+		sum.States += r.States
+		sum.Distinct += r.Distinct
+		sum.Ends += r.Ends
+		sum.Pruned += r.Pruned
+		sum.Depth = max(sum.Depth, r.Depth)
+		sum.StateBytes, sum.Timed = r.StateBytes, r.Timed
+		sum.Counterexample, sum.Limit = r.Counterexample, r.Limit
+	}
+	if !sum.Complete && sum.Counterexample == nil && sum.Limit == "" {
+		sum.Limit = "time"
+	}
+	sum.Elapsed = a.Elapsed
+	return sum
 }
 
 // exploreBase is the scenario explore starts from before a file and flags:
@@ -243,6 +294,16 @@ func printExplore(w io.Writer, r exploreJSON, res *explore.Result) {
 		links = "links that reorder"
 	}
 	fmt.Fprintf(w, "%s on %s (%d nodes), %s, %s, faults: %s\n", r.Algorithm, r.Topology, r.Nodes, r.Mode, links, strings.Join(faults, ", "))
+	if a := r.Arrangements; a != nil {
+		sym := ""
+		if a.Symmetric {
+			sym = fmt.Sprintf(", %d skipped as rotations of those", a.Skipped)
+		}
+		fmt.Fprintf(w, "values:   %d arrangements explored of %d%s\n", a.Explored, a.Total, sym)
+		if a.Values != nil {
+			fmt.Fprintf(w, "          the counterexample's: %v (by node)\n", a.Values)
+		}
+	}
 	fmt.Fprintf(w, "states:   %d distinct, %d steps taken, %d pruned (%s), %d where a run ends\n", r.Distinct, r.States, r.Pruned, strings.Join(r.Reductions, ", "), r.Ends)
 	fmt.Fprintf(w, "search:   depth %d in %v, %.0f states/s, about %d bytes a distinct state\n", r.Depth, res.Elapsed.Round(time.Millisecond), r.Rate, r.StateBytes)
 	fmt.Fprintf(w, "verdict:  %s\n", r.Verdict)
@@ -272,6 +333,10 @@ func writeCounterexample(dir string, s *scenario.Scenario, setup *explore.Setup,
 	}
 	replay := s.Clone()
 	replay.Schedule = &scenario.Schedule{Timed: setup.Timed, Reorder: setup.Reorder, Steps: cx.Steps}
+	replay.Values = sim.Values{Mode: sim.ValueID, Explicit: map[algo.NodeID]int64{}}
+	for v, x := range setup.Values {
+		replay.Values.Explicit[algo.NodeID(v)] = x // the arrangement explored, whatever the mode drew
+	}
 	tracePath, yamlPath := filepath.Join(dir, "counterexample.jsonl"), filepath.Join(dir, "counterexample.yaml")
 	h, err := runner.Header(replay)
 	if err != nil {

@@ -79,6 +79,10 @@ var readmeShortForms = map[string]readmeShortForm{
 		help: true, why: "real processes; TestRingControlScenarios runs it whole"},
 	"cluster --algo capture-sync --topology complete --nodes 6 --elect none --faults loss=0.2": {
 		help: true, why: "seconds of real processes at 20% loss; TestEveryAlgorithmOnProcesses runs its kind"},
+	"explore --algo chang-roberts --topology ring:3 --reorder --out cx/": {
+		judge: boundBroken, why: "outside its FIFO model, chang-roberts breaks its message bound: exit 2"},
+	"sim cx/counterexample.yaml": {
+		judge: boundBroken, why: "the counterexample replayed: the same violation, exit 2"},
 	"soak --runs 200": {
 		help: true, why: "needs root, ip and nft, and lasts 50 minutes of real time"},
 	"emulate --topology geometric:30:300 --mobility waypoint:1:10:2s --duration 60s": {
@@ -193,6 +197,18 @@ func everyAlgorithmFuzzed(code int, stdout string) error {
 	}
 	if seen := strings.Count(stdout, `"algorithm":`); seen < 10 {
 		return fmt.Errorf("%d algorithms fuzzed, want every one", seen)
+	}
+	return nil
+}
+
+// boundBroken judges the README's counterexample and its replay: both
+// break Chang and Roberts' message bound, and say so.
+func boundBroken(code int, stdout string) error {
+	if code != ExitViolation {
+		return fmt.Errorf("exit %d, want %d (a violation)", code, ExitViolation)
+	}
+	if !strings.Contains(stdout, "more than one election may send: at most 9") {
+		return fmt.Errorf("no broken message bound in the output:\n%s", stdout)
 	}
 	return nil
 }
