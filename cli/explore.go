@@ -58,7 +58,7 @@ type arrangementsJSON struct {
 
 func newExploreCmd() *cobra.Command {
 	var f scenarioFlags
-	var timed, untimed, reorder, noSleep, asJSON, arrange, noSymmetry bool
+	var timed, untimed, reorder, noSleep, noCache, asJSON, arrange, noSymmetry bool
 	var budget explore.Budget
 	var opt explore.Options
 	var limit, out string
@@ -128,7 +128,7 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 			if setup.Timed && !cmd.Flags().Changed("duration") && !s.Sets("duration") {
 				return fmt.Errorf("%s is explored timed (its model is not asynchronous): give --duration, the time every run is explored up to (it must outlast --liveness, %v, after the last fault)", s.Algorithm, setup.Check.Liveness)
 			}
-			opt.NoSleepSets = noSleep
+			opt.NoSleepSets, opt.NoFingerprints = noSleep, noCache
 			errOut := cmd.ErrOrStderr()
 			opt.Progress = progressLine(errOut, asJSON)
 			var res *explore.Result
@@ -144,7 +144,10 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 			} else if res, err = explore.Explore(setup, opt); err != nil {
 				return err
 			}
-			rep := exploreReport(s, setup, res, noSleep)
+			rep := exploreReport(s, setup, res, opt)
+			if arranged != nil && arranged.Symmetric {
+				rep.Reductions = append(rep.Reductions, "ring-rotations")
+			}
 			if arranged != nil {
 				rep.Arrangements = &arrangementsJSON{Total: arranged.Total, Explored: len(arranged.Explored),
 					Skipped: arranged.Skipped, Symmetric: arranged.Symmetric}
@@ -183,6 +186,7 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 	fl.StringVar(&limit, "time", "", "stop after this long (e.g. 60s; default: no limit)")
 	fl.BoolVar(&arrange, "arrangements", false, "explore every arrangement of the values over the nodes (--values id: every permutation of 0..n-1), each from the boot")
 	fl.BoolVar(&noSymmetry, "no-symmetry", false, "with --arrangements, explore every one, also those a rotation of a ring maps to one explored")
+	fl.BoolVar(&noCache, "no-fingerprints", false, "turn state caching off: every path explored as a tree, however often it meets a state met before (exponentially slower: for tiny networks)")
 	fl.BoolVar(&noSleep, "no-por", false, "turn partial-order reduction (sleep sets) off: the same states, more steps taken")
 	fl.StringVar(&out, "out", "", "write a counterexample to this directory: counterexample.jsonl (a trace) and counterexample.yaml (a scenario with its schedule)")
 	fl.BoolVar(&asJSON, "json", false, "print the result as one JSON object")
@@ -244,18 +248,20 @@ func progressLine(w io.Writer, quiet bool) func(explore.Progress) {
 }
 
 // exploreReport is the result as --json prints it.
-func exploreReport(s *scenario.Scenario, setup *explore.Setup, res *explore.Result, noSleep bool) exploreJSON {
+func exploreReport(s *scenario.Scenario, setup *explore.Setup, res *explore.Result, opt explore.Options) exploreJSON {
 	r := exploreJSON{
 		Algorithm: setup.Algorithm.Name, Topology: s.Topology, Nodes: setup.Graph.N(), Mode: "untimed",
 		Reorder: setup.Reorder, Budget: setup.Budget, States: res.States, Distinct: res.Distinct, Ends: res.Ends,
 		Depth: res.Depth, Rate: res.Rate(), WallMS: float64(res.Elapsed.Microseconds()) / 1000,
 		Complete: res.Complete, Limit: res.Limit, Pruned: res.Pruned, StateBytes: res.StateBytes,
-		Reductions: []string{"fingerprints"},
+	}
+	if !opt.NoFingerprints {
+		r.Reductions = append(r.Reductions, "fingerprints")
 	}
 	if setup.Timed {
 		r.Mode = "timed"
 	}
-	if !noSleep {
+	if !opt.NoSleepSets {
 		r.Reductions = append(r.Reductions, "sleep-sets")
 	}
 	switch {
@@ -304,7 +310,11 @@ func printExplore(w io.Writer, r exploreJSON, res *explore.Result) {
 			fmt.Fprintf(w, "          the counterexample's: %v (by node)\n", a.Values)
 		}
 	}
-	fmt.Fprintf(w, "states:   %d distinct, %d steps taken, %d pruned (%s), %d where a run ends\n", r.Distinct, r.States, r.Pruned, strings.Join(r.Reductions, ", "), r.Ends)
+	reductions := strings.Join(r.Reductions, ", ")
+	if reductions == "" {
+		reductions = "no reduction"
+	}
+	fmt.Fprintf(w, "states:   %d distinct, %d steps taken, %d pruned (%s), %d where a run ends\n", r.Distinct, r.States, r.Pruned, reductions, r.Ends)
 	fmt.Fprintf(w, "search:   depth %d in %v, %.0f states/s, about %d bytes a distinct state\n", r.Depth, res.Elapsed.Round(time.Millisecond), r.Rate, r.StateBytes)
 	fmt.Fprintf(w, "verdict:  %s\n", r.Verdict)
 	if cx := res.Counterexample; cx != nil {

@@ -103,7 +103,10 @@ const Tick = time.Millisecond
 // step that any state may take while its budget lasts, and only those the
 // algorithm's model admits (algo.Model's Loss, Crash, Partition).
 type Budget struct {
-	Crashes, Restarts, Losses, LinkChanges int
+	Crashes     int `json:"crashes"`
+	Restarts    int `json:"restarts"`
+	Losses      int `json:"losses"`
+	LinkChanges int `json:"link_changes"`
 }
 
 // Faulty says whether the budget allows any fault.

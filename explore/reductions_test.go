@@ -1,0 +1,109 @@
+package explore_test
+
+import (
+	"testing"
+
+	_ "github.com/electgo/elect/algo/all"
+	"github.com/electgo/elect/explore"
+	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/scenario"
+)
+
+// setupOf is the explorer's setup of a scenario written inline.
+func setupOf(t *testing.T, yaml string, how runner.Exploring) *explore.Setup {
+	t.Helper()
+	s, err := scenario.Parse("test.yaml", []byte(yaml), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := runner.ExploreSetup(s, how)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return setup
+}
+
+// Every reduction can be switched off, and the verdict stays: with state
+// caching off the search is a tree of every path (more states, the same
+// verdict and the same shortest counterexample's length); with sleep sets
+// and caching both off, too.
+func TestReductionsKeepTheVerdict(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		how        runner.Exploring
+		broken     bool
+	}{
+		{"chang-roberts ring:3", "algorithm: chang-roberts\ntopology: ring:3\nvalues: id\n", runner.Exploring{}, false},
+		{"echo line:3", "algorithm: echo\ntopology: line:3\nvalues: id\n", runner.Exploring{}, false},
+		{"capture-async complete:3", "algorithm: capture-async\ntopology: complete:3\nvalues: id\n", runner.Exploring{}, false},
+		{"chang-roberts ring:3 reordered", "algorithm: chang-roberts\ntopology: ring:3\nvalues: id\n", runner.Exploring{Reorder: true}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			setup := setupOf(t, c.yaml, c.how)
+			var first *explore.Result
+			for _, opt := range []explore.Options{{}, {NoFingerprints: true}, {NoFingerprints: true, NoSleepSets: true}} {
+				opt.MaxStates = 2_000_000
+				res, err := explore.Explore(setup, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := res.Counterexample != nil; got != c.broken {
+					t.Fatalf("%+v: counterexample %v, want %v", opt, got, c.broken)
+				}
+				if !c.broken && !res.Complete {
+					t.Fatalf("%+v: stopped by %s after %d states", opt, res.Limit, res.Distinct)
+				}
+				if first == nil {
+					first = res
+					continue
+				}
+				if res.Distinct < first.Distinct {
+					t.Errorf("%+v: %d states without caching, fewer than the %d distinct ones", opt, res.Distinct, first.Distinct)
+				}
+				if c.broken && len(res.Counterexample.Steps) != len(first.Counterexample.Steps) {
+					t.Errorf("%+v: a counterexample of %d steps, %d with every reduction: breadth first, both are shortest",
+						opt, len(res.Counterexample.Steps), len(first.Counterexample.Steps))
+				}
+			}
+		})
+	}
+}
+
+// Rotations of a ring give the same verdict as every arrangement, on n
+// times fewer: clean for Chang and Roberts on ring:4 (6 of 24 explored),
+// and broken under reordering with and without symmetry.
+func TestSymmetryKeepsTheVerdict(t *testing.T) {
+	for _, reorder := range []bool{false, true} {
+		setup := setupOf(t, "algorithm: chang-roberts\ntopology: ring:4\nvalues: id\n", runner.Exploring{Reorder: reorder})
+		sym, err := explore.Arrangements(setup, explore.Options{}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := explore.Arrangements(setup, explore.Options{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sym.Symmetric || all.Symmetric || sym.Total != 24 {
+			t.Fatalf("symmetric %v and %v of %d arrangements", sym.Symmetric, all.Symmetric, sym.Total)
+		}
+		if (sym.Counterexample() != nil) != reorder || (all.Counterexample() != nil) != reorder {
+			t.Fatalf("reorder %v: counterexamples %v with symmetry, %v without", reorder, sym.Counterexample() != nil, all.Counterexample() != nil)
+		}
+		if !reorder {
+			if !sym.Complete() || !all.Complete() || len(sym.Explored) != 6 || sym.Skipped != 18 || len(all.Explored) != 24 {
+				t.Errorf("explored %d (skipped %d) with symmetry, %d without; want 6 (18) and 24, all complete",
+					len(sym.Explored), sym.Skipped, len(all.Explored))
+			}
+			var a, b int64
+			for _, r := range sym.Explored {
+				a += r.Distinct
+			}
+			for _, r := range all.Explored {
+				b += r.Distinct
+			}
+			if 4*a != b {
+				t.Errorf("%d states with symmetry, %d without: want a quarter", a, b)
+			}
+		}
+	}
+}
