@@ -118,8 +118,8 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 					return fmt.Errorf("--time %q: want a duration above 0, like 30s", limit)
 				}
 			}
-			if opt.MaxStates < 0 || opt.MaxDepth < 0 {
-				return fmt.Errorf("--max-states and --max-depth take a count of 0 (no limit) or more")
+			if opt.MaxStates < 0 || opt.MaxDepth < 0 || opt.Workers < 0 {
+				return fmt.Errorf("--max-states, --max-depth and --workers take a count of 0 (no limit, or one worker per core) or more")
 			}
 			setup, err := runner.ExploreSetup(s, how)
 			if err != nil {
@@ -183,6 +183,7 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 	fl.IntVar(&budget.LinkChanges, "link-changes", 0, "links of the network to take down or bring back up (the model must admit partitions or mobility)")
 	fl.Int64Var(&opt.MaxStates, "max-states", 10_000_000, "stop after this many distinct states (0: no limit)")
 	fl.IntVar(&opt.MaxDepth, "max-depth", 0, "stop at this many steps from the boot (0: no limit)")
+	fl.IntVar(&opt.Workers, "workers", 0, "goroutines expanding each depth's states (0: one per core); the search is the same whatever their number")
 	fl.StringVar(&limit, "time", "", "stop after this long (e.g. 60s; default: no limit)")
 	fl.BoolVar(&arrange, "arrangements", false, "explore every arrangement of the values over the nodes (--values id: every permutation of 0..n-1), each from the boot")
 	fl.BoolVar(&noSymmetry, "no-symmetry", false, "with --arrangements, explore every one, also those a rotation of a ring maps to one explored")
@@ -315,7 +316,7 @@ func printExplore(w io.Writer, r exploreJSON, res *explore.Result) {
 		reductions = "no reduction"
 	}
 	fmt.Fprintf(w, "states:   %d distinct, %d steps taken, %d pruned (%s), %d where a run ends\n", r.Distinct, r.States, r.Pruned, reductions, r.Ends)
-	fmt.Fprintf(w, "search:   depth %d in %v, %.0f states/s, about %d bytes a distinct state\n", r.Depth, res.Elapsed.Round(time.Millisecond), r.Rate, r.StateBytes)
+	fmt.Fprintf(w, "search:   depth %d in %v, %.0f states/s; %d bytes a distinct state kept, and one depth's states whole\n", r.Depth, res.Elapsed.Round(time.Millisecond), r.Rate, r.StateBytes)
 	fmt.Fprintf(w, "verdict:  %s\n", r.Verdict)
 	if cx := res.Counterexample; cx != nil {
 		for _, v := range cx.Report.Violations {

@@ -1,6 +1,7 @@
 package explore_test
 
 import (
+	"fmt"
 	"testing"
 
 	_ "github.com/electgo/elect/algo/all"
@@ -103,6 +104,41 @@ func TestSymmetryKeepsTheVerdict(t *testing.T) {
 			}
 			if 4*a != b {
 				t.Errorf("%d states with symmetry, %d without: want a quarter", a, b)
+			}
+		}
+	}
+}
+
+// The search is the same whatever the number of workers: the same states
+// met in the same order, the same counterexample.
+func TestWorkersGiveTheSameSearch(t *testing.T) {
+	for _, c := range []struct {
+		yaml string
+		how  runner.Exploring
+	}{
+		{"algorithm: extinction\ntopology: complete:3\nvalues: id\n", runner.Exploring{}},
+		{"algorithm: chang-roberts\ntopology: ring:3\nvalues: id\n", runner.Exploring{Reorder: true}},
+		{"algorithm: vkt\ntopology: line:3\nvalues: id\nduration: 3s\ncheck: {stabilization: 1s, liveness: 1500ms}\nparams: {heartbeat: 200ms, timeout: 600ms, probe: 200ms, election_timeout: 1s}\n",
+			runner.Exploring{Budget: explore.Budget{Crashes: 1}}},
+	} {
+		setup := setupOf(t, c.yaml, c.how)
+		var first *explore.Result
+		for _, w := range []int{1, 2, 7} {
+			res, err := explore.Explore(setup, explore.Options{Workers: w, MaxStates: 20_000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = res
+				continue
+			}
+			if res.States != first.States || res.Distinct != first.Distinct || res.Pruned != first.Pruned || res.Depth != first.Depth {
+				t.Errorf("%s with %d workers: %d/%d states, %d pruned, depth %d; with one: %d/%d, %d, %d", setup.Algorithm.Name, w,
+					res.States, res.Distinct, res.Pruned, res.Depth, first.States, first.Distinct, first.Pruned, first.Depth)
+			}
+			if (res.Counterexample == nil) != (first.Counterexample == nil) ||
+				res.Counterexample != nil && fmt.Sprint(res.Counterexample.Steps) != fmt.Sprint(first.Counterexample.Steps) {
+				t.Errorf("%s with %d workers: a different counterexample", setup.Algorithm.Name, w)
 			}
 		}
 	}

@@ -3,6 +3,9 @@ package explore
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -23,6 +26,9 @@ type Options struct {
 	// its own, as a tree, however often it meets a state met before.
 	// Exponentially slower; for checking the reductions on tiny networks.
 	NoFingerprints bool
+	// Workers expand each depth's states on that many goroutines (0: one
+	// per core, GOMAXPROCS). The search is the same whatever their number.
+	Workers int
 	// Progress, when set, is told how the search goes about once a second,
 	// and once at the end.
 	Progress func(Progress)
@@ -116,6 +122,9 @@ func Explore(s *Setup, opt Options) (*Result, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
 	x := &explorer{s: s, opt: opt, seen: map[uint64]*visit{}, start: time.Now()}
 	x.initiator = make([]bool, s.Graph.N())
 	for _, v := range s.Initiators {
@@ -146,11 +155,12 @@ func (x *explorer) search() error {
 	}
 	x.seen[fp] = &visit{root: true}
 	x.res.Distinct = 1
-	if err := x.judge(root, nil, fp); err != nil {
-		return err
+	if x.suspect(root, false, false) {
+		if err := x.found(fp, false); err != nil {
+			return err
+		}
 	}
 	frontier := []entry{{w: root, fp: fp}}
-	var steps []Step
 	for depth := 0; len(frontier) > 0; depth++ {
 		if x.opt.MaxDepth > 0 && depth >= x.opt.MaxDepth {
 			x.res.Limit = "max-depth"
@@ -159,58 +169,144 @@ func (x *explorer) search() error {
 		x.res.Depth = depth
 		x.res.Frontier = len(frontier)
 		var next []entry
-		for i := range frontier {
-			e := &frontier[i]
-			var end, quiescent bool
-			steps, end, quiescent = e.w.enabled(steps[:0])
-			if end && e.only == nil {
-				x.res.Ends++
-				if err := x.judgeEnd(e, quiescent); err != nil {
+		for b := 0; b < len(frontier); b += batch {
+			part := frontier[b:min(b+batch, len(frontier))]
+			exps := x.expandAll(part)
+			for i := range part {
+				if err := x.merge(&part[i], &exps[i], &next, depth); err != nil {
 					return err
 				}
-			}
-			var taken []Step
-			for _, st := range steps {
-				if x.asleep(st, e.sleep) {
-					x.res.Pruned++
-					continue
-				}
-				if e.only != nil && !x.asleep(st, e.only) {
-					continue
-				}
-				c := e.w.next()
-				if err := c.apply(st); err != nil {
-					return fmt.Errorf("explore: internal error: %v from %s: %w", st, e.w.describe(), err)
-				}
-				x.res.States++
-				cfp := c.fingerprint()
-				if x.opt.NoFingerprints {
-					cfp = uint64(x.res.States) // a key of its own: no state is met again
-				}
-				sleep := x.childSleep(st, e.sleep, taken)
-				taken = append(taken, st)
-				if v, ok := x.seen[cfp]; ok {
-					// Met again: explore what it skipped then and not now.
-					if missing := x.minus(v.sleep, sleep); len(missing) > 0 {
-						v.sleep = x.intersect(v.sleep, sleep)
-						next = append(next, entry{w: c, fp: cfp, sleep: sleep, only: missing})
-					}
-					continue
-				}
-				x.seen[cfp] = &visit{parent: e.fp, step: st, sleep: sleep}
-				x.res.Distinct++
-				if err := x.judge(c, e, cfp); err != nil {
-					return err
-				}
-				next = append(next, entry{w: c, fp: cfp, sleep: sleep})
-				if err := x.limits(depth); err != nil {
-					return err
-				}
+				exps[i] = expansion{}
+				part[i] = entry{} // its state is garbage once merged
 			}
 		}
 		frontier = next
 	}
 	x.res.Frontier = 0
+	return nil
+}
+
+// batch is how many states of a depth are expanded at once (on every
+// worker) before their successors are merged, in order.
+const batch = 1024
+
+// expansion is what expanding one state found: whether a run may end
+// there and whether the checker might fail it then, the steps asleep, and
+// its successors.
+type expansion struct {
+	end, quiescent, suspect bool
+	pruned                  int64
+	kids                    []child
+	err                     error
+}
+
+// child is one successor: the step, the state, its fingerprint and sleep
+// set, and whether the checker might fail it.
+type child struct {
+	st      Step
+	w       *world
+	fp      uint64
+	sleep   []Step
+	suspect bool
+}
+
+// expandAll expands part's states on opt.Workers goroutines. What it
+// computes depends on each state alone (its successors share the parent's
+// records, which nothing changes any more), so the merge that follows, in
+// order, makes the search the same whatever the number of workers.
+func (x *explorer) expandAll(part []entry) []expansion {
+	exps := make([]expansion, len(part))
+	workers := min(x.opt.Workers, len(part))
+	if workers <= 1 {
+		for i := range part {
+			exps[i] = x.expand(&part[i])
+		}
+		return exps
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(part); i = int(next.Add(1) - 1) {
+				exps[i] = x.expand(&part[i])
+			}
+		})
+	}
+	wg.Wait()
+	return exps
+}
+
+// expand takes every step of e that is not asleep (or, e met again, that
+// it skipped before).
+func (x *explorer) expand(e *entry) expansion {
+	steps, end, quiescent := e.w.enabled(nil)
+	ex := expansion{end: end, quiescent: quiescent}
+	if end && e.only == nil {
+		ex.suspect = x.suspect(e.w, true, quiescent)
+	}
+	var taken []Step
+	for _, st := range steps {
+		if x.asleep(st, e.sleep) {
+			ex.pruned++
+			continue
+		}
+		if e.only != nil && !x.asleep(st, e.only) {
+			continue
+		}
+		c := e.w.next()
+		if err := c.apply(st); err != nil {
+			ex.err = fmt.Errorf("explore: internal error: %v from %s: %w", st, e.w.describe(), err)
+			return ex
+		}
+		sleep := x.childSleep(st, e.sleep, taken)
+		taken = append(taken, st)
+		ex.kids = append(ex.kids, child{st: st, w: c, fp: c.fingerprint(), sleep: sleep, suspect: x.suspect(c, false, false)})
+	}
+	return ex
+}
+
+// merge takes e's expansion into the search, in the order the states were
+// met: the end judged, each successor new to the search kept for the next
+// depth, one met again with fewer steps asleep kept for those.
+func (x *explorer) merge(e *entry, ex *expansion, next *[]entry, depth int) error {
+	if ex.end && e.only == nil {
+		x.res.Ends++
+		if ex.suspect {
+			if err := x.found(e.fp, true); err != nil {
+				return err
+			}
+		}
+	}
+	if ex.err != nil {
+		return ex.err
+	}
+	x.res.Pruned += ex.pruned
+	for _, k := range ex.kids {
+		x.res.States++
+		cfp := k.fp
+		if x.opt.NoFingerprints {
+			cfp = uint64(x.res.States) // a key of its own: no state is met again
+		}
+		if v, ok := x.seen[cfp]; ok {
+			// Met again: explore what it skipped then and not now.
+			if missing := x.minus(v.sleep, k.sleep); len(missing) > 0 {
+				v.sleep = x.intersect(v.sleep, k.sleep)
+				*next = append(*next, entry{w: k.w, fp: cfp, sleep: k.sleep, only: missing})
+			}
+			continue
+		}
+		x.seen[cfp] = &visit{parent: e.fp, step: k.st, sleep: k.sleep}
+		x.res.Distinct++
+		if k.suspect {
+			if err := x.found(cfp, false); err != nil {
+				return err
+			}
+		}
+		*next = append(*next, entry{w: k.w, fp: cfp, sleep: k.sleep})
+		if err := x.limits(depth); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -233,23 +329,6 @@ func (x *explorer) limits(depth int) error {
 		p := x.res.Progress
 		p.Elapsed = now.Sub(x.start)
 		x.opt.Progress(p)
-	}
-	return nil
-}
-
-// judge looks at a new state c, reached from e (nil for the root), where
-// the checker may fail it before the run ends.
-func (x *explorer) judge(c *world, e *entry, fp uint64) error {
-	if x.suspect(c, false, false) {
-		return x.found(fp, false)
-	}
-	return nil
-}
-
-// judgeEnd judges a state where a run may end.
-func (x *explorer) judgeEnd(e *entry, quiescent bool) error {
-	if x.suspect(e.w, true, quiescent) {
-		return x.found(e.fp, true)
 	}
 	return nil
 }
