@@ -70,6 +70,9 @@ func setupOf(s *scenario.Scenario, a *algo.Algorithm, how Exploring) (*explore.S
 	if err := fits(s, g.N()); err != nil {
 		return nil, err
 	}
+	if err := sim.Fits(a, g); err != nil {
+		return nil, s.Blame(err, "topology")
+	}
 	n := g.N()
 	initiators, _, err := Initiators(s, a, n)
 	if err != nil {

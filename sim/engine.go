@@ -223,7 +223,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Loss < 0 || cfg.Loss >= 1 {
 		return nil, fmt.Errorf("loss %v is outside [0, 1)", cfg.Loss)
 	}
-	if err := fits(cfg.Algorithm, cfg.Graph); err != nil {
+	if err := Fits(cfg.Algorithm, cfg.Graph); err != nil {
 		return nil, err
 	}
 	if cfg.Algorithm.Model.Synchronous {
@@ -329,8 +329,9 @@ func New(cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-// fits checks that the network is one the algorithm needs.
-func fits(a *algo.Algorithm, g *topo.Graph) error {
+// Fits checks that the network is one the algorithm needs (Model.Topology),
+// for every driver that runs a network of machines.
+func Fits(a *algo.Algorithm, g *topo.Graph) error {
 	n := g.N()
 	switch a.Model.Topology {
 	case "complete":

@@ -37,7 +37,7 @@ func TestFits(t *testing.T) {
 		{"", "grid:3x3", ""},
 	} {
 		a := &algo.Algorithm{Name: "a", Model: algo.Model{Topology: c.need}}
-		err := fits(a, specGraph(t, c.spec))
+		err := Fits(a, specGraph(t, c.spec))
 		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s on %s: %v, want %q", c.need, c.spec, err, c.err)
 		}
