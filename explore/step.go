@@ -26,8 +26,9 @@ type Step struct {
 	// algo.None otherwise.
 	Peer algo.NodeID
 	// Seq names the message of a delivery or a loss: the Seq-th message
-	// Peer sent to Node (from 0), of those sent while the two were
-	// neighbours.
+	// (from 0) that Peer put in flight to Node since the boot. A message
+	// sent while the two were not linked is lost at once and takes no
+	// number.
 	Seq uint32
 	// Timer is the timer that fires.
 	Timer algo.Timer
