@@ -60,7 +60,7 @@ type world struct {
 	sent  uint64 // transmissions, for the message bound
 
 	// What this state owns (may change in place) while a step builds it.
-	ownNodes, ownLinks  []bool
+	ownNodes, ownLinks  bitset
 	ownDown, ownChanged bool
 
 	// changed is, by node, the time of the last change the checker counts
@@ -117,14 +117,14 @@ func newWorld(s *Setup) *world {
 	n := s.Graph.N()
 	w := &world{s: s, n: n, nodes: make([]*nodeRec, n), links: make([]*link, n*n), down: make([]bool, n*n), changed: make([]time.Duration, n)}
 	// The first state owns everything (a replay changes it in place).
-	w.ownNodes, w.ownLinks, w.ownDown, w.ownChanged = make([]bool, n), make([]bool, n*n), true, true
-	for i := range w.ownLinks {
-		w.ownLinks[i] = true
+	w.ownNodes, w.ownLinks, w.ownDown, w.ownChanged = newBitset(n), newBitset(n*n), true, true
+	for i := range n * n {
+		w.ownLinks.set(i)
 	}
 	for v := range n {
 		w.nodes[v] = &nodeRec{status: algo.Status{Leader: algo.None}}
 		w.nodes[v].rng = *rand.NewPCG(s.Seed, 0x6578706c6f7265^uint64(v)) // "explore"
-		w.ownNodes[v] = true
+		w.ownNodes.set(v)
 	}
 	return w
 }
@@ -135,8 +135,8 @@ func (w *world) next() *world {
 	c := *w
 	c.nodes = slices.Clone(w.nodes)
 	c.links = slices.Clone(w.links)
-	c.ownNodes = make([]bool, w.n)
-	c.ownLinks = make([]bool, w.n*w.n)
+	c.ownNodes = newBitset(w.n)
+	c.ownLinks = newBitset(w.n * w.n)
 	c.ownDown, c.ownChanged = false, false
 	c.panicked = nil
 	return &c
@@ -155,14 +155,14 @@ func (w *world) change(nodes ...algo.NodeID) {
 
 // own makes node v's record this state's own, copying its machine.
 func (w *world) own(v algo.NodeID) *nodeRec {
-	if !w.ownNodes[v] {
+	if !w.ownNodes.has(int(v)) {
 		old := w.nodes[v]
 		nd := &nodeRec{saved: old.saved, rng: old.rng, timers: slices.Clone(old.timers), status: old.status}
 		if old.m != nil {
 			nd.m = cloneMachine(old.m, w.shared)
 		}
 		w.nodes[v] = nd
-		w.ownNodes[v] = true
+		w.ownNodes.set(int(v))
 	}
 	nd := w.nodes[v]
 	nd.fp = 0
@@ -172,13 +172,13 @@ func (w *world) own(v algo.NodeID) *nodeRec {
 // ownLink makes the link from a to b this state's own.
 func (w *world) ownLink(from, to algo.NodeID) *link {
 	i := int(from)*w.n + int(to)
-	if !w.ownLinks[i] || w.links[i] == nil {
+	if !w.ownLinks.has(i) || w.links[i] == nil {
 		l := &link{}
 		if old := w.links[i]; old != nil {
 			l.msgs, l.next = slices.Clone(old.msgs), old.next
 		}
 		w.links[i] = l
-		w.ownLinks[i] = true
+		w.ownLinks.set(i)
 	}
 	return w.links[i]
 }
@@ -555,4 +555,33 @@ func (w *world) describe() string {
 		fmt.Fprintf(&b, " %d%+v", v, nd.status)
 	}
 	return b.String()
+}
+
+// bitset is a set of small integers: one word, without an allocation, up
+// to 64 (the links of 8 nodes).
+type bitset struct {
+	small uint64
+	big   []uint64
+}
+
+func newBitset(n int) bitset {
+	if n <= 64 {
+		return bitset{}
+	}
+	return bitset{big: make([]uint64, (n+63)/64)}
+}
+
+func (b *bitset) has(i int) bool {
+	if b.big == nil {
+		return b.small&(1<<uint(i)) != 0
+	}
+	return b.big[i/64]&(1<<uint(i%64)) != 0
+}
+
+func (b *bitset) set(i int) {
+	if b.big == nil {
+		b.small |= 1 << uint(i)
+		return
+	}
+	b.big[i/64] |= 1 << uint(i%64)
 }
