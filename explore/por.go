@@ -62,7 +62,10 @@ func (x *explorer) childSleep(st Step, sleep, taken []Step) []Step {
 	if x.opt.NoSleepSets {
 		return nil
 	}
-	var out []Step
+	if len(sleep)+len(taken) == 0 {
+		return nil
+	}
+	out := make([]Step, 0, len(sleep)+len(taken))
 	for _, set := range [2][]Step{sleep, taken} {
 		for _, z := range set {
 			if x.independent(st, z) {

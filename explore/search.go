@@ -239,12 +239,15 @@ func (x *explorer) expandAll(part []entry) []expansion {
 // expand takes every step of e that is not asleep (or, e met again, that
 // it skipped before).
 func (x *explorer) expand(e *entry) expansion {
-	steps, end, quiescent := e.w.enabled(nil)
-	ex := expansion{end: end, quiescent: quiescent}
+	buf := stepBufs.Get().(*[]Step)
+	defer stepBufs.Put(buf)
+	steps, end, quiescent := e.w.enabled((*buf)[:0])
+	*buf = steps
+	ex := expansion{end: end, quiescent: quiescent, kids: make([]child, 0, len(steps))}
 	if end && e.only == nil {
 		ex.suspect = x.suspect(e.w, true, quiescent)
 	}
-	var taken []Step
+	taken := make([]Step, 0, len(steps))
 	for _, st := range steps {
 		if x.asleep(st, e.sleep) {
 			ex.pruned++
@@ -264,6 +267,9 @@ func (x *explorer) expand(e *entry) expansion {
 	}
 	return ex
 }
+
+// stepBufs are the expanders' scratch lists of enabled steps.
+var stepBufs = sync.Pool{New: func() any { return new([]Step) }}
 
 // merge takes e's expansion into the search, in the order the states were
 // met: the end judged, each successor new to the search kept for the next
