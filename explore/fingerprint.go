@@ -174,12 +174,7 @@ func (w *walker) value(v reflect.Value) {
 		s := v.String()
 		f.bytes(unsafe.Slice(unsafe.StringData(s), len(s)))
 	case reflect.Pointer:
-		if v.IsNil() {
-			f.word(0)
-			return
-		}
-		if w.shared.has(v) {
-			f.word(5)
+		if w.opaque(v) {
 			return
 		}
 		k := target{p: v.UnsafePointer(), t: t}
@@ -212,12 +207,7 @@ func (w *walker) value(v reflect.Value) {
 			w.value(v.Index(i))
 		}
 	case reflect.Slice:
-		if v.IsNil() {
-			f.word(0)
-			return
-		}
-		if w.shared.has(v) {
-			f.word(5)
+		if w.opaque(v) {
 			return
 		}
 		f.word(uint64(v.Len()) + 1)
@@ -229,12 +219,7 @@ func (w *walker) value(v reflect.Value) {
 			w.value(v.Index(i))
 		}
 	case reflect.Map:
-		if v.IsNil() {
-			f.word(0)
-			return
-		}
-		if w.shared.has(v) {
-			f.word(5)
+		if w.opaque(v) {
 			return
 		}
 		var sum uint64
@@ -258,4 +243,18 @@ func (w *walker) value(v reflect.Value) {
 		w.value(e)
 	default: // functions, channels, unsafe pointers: not state
 	}
+}
+
+// opaque hashes a nil or shared pointer, slice or map as a mark (the
+// shared are the same in every state), and says whether it did.
+func (w *walker) opaque(v reflect.Value) bool {
+	switch {
+	case v.IsNil():
+		w.f.word(0)
+	case w.shared.has(v):
+		w.f.word(5)
+	default:
+		return false
+	}
+	return true
 }
