@@ -41,28 +41,28 @@ const doubleLimit = 500_000
 // test-broken-build fail in Build, test-broken-hypercube asks for a
 // network that no run makes.
 func TestExploreFindsDoubles(t *testing.T) {
-	untimed := runner.Exploring{Mode: runner.ModeUntimed} // the flood doubles set no timer, but do not say they are asynchronous
 	for _, c := range []struct {
 		algo, topology string
-		how            runner.Exploring
 		property       string // of the first violation
 		reason         string // in its reason
 	}{
-		{"test-broken-least", "line:3", untimed, "liveness", "settled on node 0, but node 2 is the most valued"},
-		{"test-broken-noindex", "line:3", untimed, "index", "no election index"},
-		{"test-broken-stuck", "line:3", untimed, "liveness", "never left the election (it is in Wait)"},
-		{"test-broken-two-leaders", "star:4", untimed, "safety", "two leaders in one component"},
-		{"test-broken-panic", "line:3", untimed, "panic", "assignment to entry in nil map"},
-		{"test-broken-elect-leader", "line:3", untimed, "liveness", "never left the election (it is in Elect)"},
-		{"test-broken-undeclared", "line:3", untimed, "panic", "sent message type 1, which its Messages (1 types) does not name"},
-		{"test-broken-chatty", "ring:3", untimed, "messages", "more than one election may send: at most 9"},
-		{"test-broken-chatty-boot", "ring:4", untimed, "messages", "more than one election may send: at most 14"},
+		{"test-broken-least", "line:3", "liveness", "settled on node 0, but node 2 is the most valued"},
+		{"test-broken-noindex", "line:3", "index", "no election index"},
+		{"test-broken-stuck", "line:3", "liveness", "never left the election (it is in Wait)"},
+		{"test-broken-two-leaders", "star:4", "safety", "two leaders in one component"},
+		{"test-broken-panic", "line:3", "panic", "assignment to entry in nil map"},
+		{"test-broken-elect-leader", "line:3", "liveness", "never left the election (it is in Elect)"},
+		{"test-broken-undeclared", "line:3", "panic", "sent message type 1, which its Messages (1 types) does not name"},
+		{"test-broken-chatty", "ring:3", "messages", "more than one election may send: at most 9"},
+		{"test-broken-chatty-boot", "ring:4", "messages", "more than one election may send: at most 14"},
 		// Wrong in one order of arrival only: the initiator's identity
 		// round the square faster than straight (see internal/broken).
-		{"test-broken-order", "grid:2x2", runner.Exploring{}, "safety", "node 0 follows 2"},
+		{"test-broken-order", "grid:2x2", "safety", "node 0 follows 2"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
-			setup := doubleSetup(t, c.algo, c.topology, c.how)
+			// Every double says it is asynchronous (it sets no timer):
+			// explored untimed, FIFO links, no fault.
+			setup := doubleSetup(t, c.algo, c.topology, runner.Exploring{})
 			start := time.Now()
 			res, err := explore.Explore(setup, explore.Options{MaxStates: doubleLimit})
 			if err != nil {
@@ -131,7 +131,7 @@ var correctCases = []struct {
 	// The double of test-broken-order with its count right: the same
 	// square, every order.
 	{"test-order", "grid:2x2", runner.Exploring{}},
-	{"test-flood", "star:4", runner.Exploring{Mode: runner.ModeUntimed}},
+	{"test-flood", "star:4", runner.Exploring{}},
 }
 
 // TestExploreCorrectComplete: correct algorithms explored whole, with no
@@ -190,7 +190,7 @@ func TestExploreSleepSets(t *testing.T) {
 	// And a bug is found both ways, breaking the same property.
 	for _, c := range []struct{ algo, topology string }{{"test-broken-order", "grid:2x2"}, {"test-broken-two-leaders", "star:4"}} {
 		t.Run(c.algo, func(t *testing.T) {
-			setup := doubleSetup(t, c.algo, c.topology, runner.Exploring{Mode: runner.ModeUntimed})
+			setup := doubleSetup(t, c.algo, c.topology, runner.Exploring{})
 			var first [2]string
 			for i, no := range []bool{false, true} {
 				res, err := explore.Explore(setup, explore.Options{MaxStates: doubleLimit, NoSleepSets: no})

@@ -57,7 +57,7 @@ func init() {
 			Summary:  "test double: flood the most valued node from the initiators (" + name + ")",
 			Source:   "internal/broken",
 			Messages: []string{Flood: "flood"},
-			Model:    algo.Model{FIFO: true},
+			Model:    algo.Model{FIFO: true, Asynchronous: true}, // no timer, no time: explored untimed
 			Build: func(p algo.Params, n int) (func(algo.NodeID) algo.Machine, error) {
 				if bug == Build {
 					panic("test-broken-build builds no node")

@@ -31,7 +31,7 @@ func init() {
 			Summary:  "test double: Chang and Roberts on a ring (" + name + ")",
 			Source:   "internal/broken",
 			Messages: []string{crElection: "election", crElected: "elected"},
-			Model:    algo.Model{Topology: "ring", Initiators: "all", FIFO: true, Spontaneous: boot},
+			Model:    algo.Model{Topology: "ring", Initiators: "all", FIFO: true, Spontaneous: boot, Asynchronous: true},
 			MessageBound: &algo.Bound{
 				Formula: "from 2n to n(n+1)/2 + n",
 				Of: func(c algo.BoundCase) (lo, hi int, ok bool) {
