@@ -22,7 +22,7 @@ var drivers = []string{
 	"sim", "trace", "check", "metrics", "runner", "torture", "topo", "mobility",
 	"scenario", "node", "runtime", "supervisor", "emulate", "bench", "viz",
 	"cli", "internal/behind", "internal/batches", "internal/hugemem",
-	"internal/ids", "internal/blame", "algo/conform",
+	"internal/ids", "internal/blame", "algo/conform", "explore",
 }
 
 // elect's dependencies (go.mod's requirements; TestServants holds the two
