@@ -93,7 +93,6 @@ func TestExploreFindsDoubles(t *testing.T) {
 	}
 }
 
-
 func listSteps(st []explore.Step) string {
 	var b strings.Builder
 	for i, s := range st {
