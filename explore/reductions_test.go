@@ -11,7 +11,7 @@ import (
 )
 
 // setupOf is the explorer's setup of a scenario written inline.
-func setupOf(t *testing.T, yaml string, how runner.Exploring) *explore.Setup {
+func setupOf(t testing.TB, yaml string, how runner.Exploring) *explore.Setup {
 	t.Helper()
 	s, err := scenario.Parse("test.yaml", []byte(yaml), nil)
 	if err != nil {
