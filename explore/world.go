@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -68,8 +69,14 @@ type world struct {
 	// loss): timed, the checker's bounds run from there.
 	changed []time.Duration
 	// shared is what the machines share (findShared), the same for every
-	// state of a run.
+	// state of a run; calls is held while a machine runs, by every state
+	// of a run. Machines may change what they share when it changes none
+	// of their futures: an algorithm that cuts its nodes' lists from one
+	// chunk of its configuration (vkt), or allocates a restarted node from
+	// its slab. Two workers must not do it at once; the chunk they cut is
+	// invisible to the states, which are copied and hashed by content.
 	shared sharing
+	calls  *sync.Mutex
 	// emit, when set, receives the step's events (a replay's observers);
 	// nil while exploring, which needs only the states.
 	emit func(*trace.Event)
@@ -115,7 +122,8 @@ type calling struct {
 // newWorld is the state before the boot.
 func newWorld(s *Setup) *world {
 	n := s.Graph.N()
-	w := &world{s: s, n: n, nodes: make([]*nodeRec, n), links: make([]*link, n*n), down: make([]bool, n*n), changed: make([]time.Duration, n)}
+	w := &world{s: s, n: n, nodes: make([]*nodeRec, n), links: make([]*link, n*n), down: make([]bool, n*n), changed: make([]time.Duration, n),
+		calls: new(sync.Mutex)}
 	// The first state owns everything (a replay changes it in place).
 	w.ownNodes, w.ownLinks, w.ownDown, w.ownChanged = newBitset(n), newBitset(n*n), true, true
 	for i := range n * n {
@@ -268,6 +276,8 @@ func (w *world) call(v algo.NodeID, what string, f func(algo.Machine, algo.Env))
 			w.panicked = &e
 		}
 	}()
+	w.calls.Lock()
+	defer w.calls.Unlock()
 	f(nd.m, &env{w: w, v: v, nd: nd})
 	if s := nd.m.Status(); s != nd.status {
 		if s.Index.ID == v && s.Index != nd.status.Index && w.s.Check.Lossy {
@@ -380,6 +390,8 @@ func (w *world) crash(v algo.NodeID) {
 				w.panicked = &e
 			}
 		}()
+		w.calls.Lock()
+		defer w.calls.Unlock()
 		nd.saved = nd.m.Save()
 	}()
 	if w.panicked != nil {
@@ -414,7 +426,9 @@ func (w *world) revive(v algo.NodeID, recover bool) {
 	w.change(v)
 	w.change(w.s.Graph.Neighbors(v)...)
 	nd := w.own(v)
+	w.calls.Lock()
 	nd.m = w.s.NewNode(v)
+	w.calls.Unlock()
 	var found []algo.NodeID
 	for _, u := range w.s.Graph.Neighbors(v) {
 		if w.linked(v, u) {
