@@ -120,6 +120,10 @@ func TestWorkersGiveTheSameSearch(t *testing.T) {
 		{"algorithm: chang-roberts\ntopology: ring:3\nvalues: id\n", runner.Exploring{Reorder: true}},
 		{"algorithm: vkt\ntopology: line:3\nvalues: id\nduration: 3s\ncheck: {stabilization: 1s, liveness: 1500ms}\nparams: {heartbeat: 200ms, timeout: 600ms, probe: 200ms, election_timeout: 1s}\n",
 			runner.Exploring{Budget: explore.Budget{Crashes: 1}}},
+		// vkt cuts its lists from its configuration's chunk: workers must
+		// not cut it at once (go test -race sees it if they do).
+		{"algorithm: vkt\ntopology: line:4\nvalues: id\nduration: 3s\ncheck: {stabilization: 1s, liveness: 1500ms}\nparams: {heartbeat: 200ms, timeout: 600ms, probe: 200ms, election_timeout: 1s}\n",
+			runner.Exploring{}},
 	} {
 		setup := setupOf(t, c.yaml, c.how)
 		var first *explore.Result
