@@ -16,7 +16,10 @@
 // bullies its way to the top if it is the most valued), when the node hears
 // that its coordinator's link went down (NeighborDown: the simulator reports
 // a crash at once), on an elect event, and on a coordinator message from a
-// node less valued than the receiver (which then bullies it).
+// node less valued than the receiver (which then bullies it). A coordinator
+// message from a node less valued than the live leader a node follows is
+// stale (a better node has won since, and told its sender too) and is
+// ignored: taken, it split the network for good (elect explore found it).
 //
 // The documents' bully knows every node's priority; here a priority is the
 // node's (value, id), and a node learns the values from the identity every
@@ -169,6 +172,13 @@ func (n *node) Receive(env algo.Env, m *algo.Message) {
 			env.SetTimer(timerCoord, n.cfg.coordTimeout)
 		}
 	case Coordinator:
+		if n.state == algo.Norm && n.leader.Better(m.Peer) && live(env, n.leader.ID) {
+			// A stale coordinator: its election was won since by a more
+			// valued node, which this node follows and which told the
+			// sender too. Taken, it would split the network for good
+			// (bully has no heartbeat to mend it): found by elect explore.
+			return
+		}
 		if m.Peer.Better(me) {
 			env.StopTimer(timerAnswer)
 			env.StopTimer(timerCoord)
