@@ -1,12 +1,12 @@
 package explore
 
 import (
-	"encoding/binary"
 	"math"
 	"reflect"
 	"unsafe"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/trace"
 )
 
 // A state is known by its fingerprint, a 64-bit hash of everything that
@@ -20,40 +20,25 @@ import (
 // that implements algo.Fingerprinter writes its own state's bytes instead
 // of being walked.
 
-// fph accumulates a fingerprint: a multiply-xorshift mix of 64-bit words.
-type fph struct{ h uint64 }
+// fph accumulates a fingerprint with the trace hash's mixing
+// (trace.Hasher), every run of bytes after its length.
+type fph struct{ trace.Hasher }
 
-const fpMul = 0x9e3779b97f4a7c15
+func newFPH() fph { return fph{trace.NewHasher()} }
 
-func (f *fph) word(x uint64) {
-	f.h ^= x
-	f.h *= fpMul
-	f.h ^= f.h >> 29
-}
+func (f *fph) word(x uint64) { f.Word(x) }
 
 func (f *fph) bytes(b []byte) {
-	f.word(uint64(len(b)))
-	for len(b) >= 8 {
-		f.word(binary.LittleEndian.Uint64(b))
-		b = b[8:]
-	}
-	var tail [8]byte
-	copy(tail[:], b)
-	f.word(binary.LittleEndian.Uint64(tail[:]))
+	f.Word(uint64(len(b)))
+	f.Bytes(b)
 }
 
-func (f *fph) sum() uint64 {
-	h := f.h
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	return h
-}
+func (f *fph) sum() uint64 { return f.Sum() }
 
 // fingerprint of the world: its nodes' (computed once each: a step
 // recomputes only those it touched), links, links down, time and faults.
 func (w *world) fingerprint() uint64 {
-	var f fph
+	f := newFPH()
 	for _, nd := range w.nodes {
 		if nd.fp == 0 {
 			nd.fp = nd.fingerprint(w.shared)
@@ -68,7 +53,7 @@ func (w *world) fingerprint() uint64 {
 		f.word(uint64(l.next))
 		for _, m := range l.msgs {
 			f.word(uint64(m.seq))
-			hashMessage(&f, &m.m)
+			f.Message(&m.m)
 			if w.s.Timed {
 				f.word(uint64(m.sent))
 			}
@@ -90,22 +75,9 @@ func (w *world) fingerprint() uint64 {
 	return f.sum()
 }
 
-func hashMessage(f *fph, m *algo.Message) {
-	f.word(uint64(m.Type) | uint64(uint32(m.Level))<<8 | uint64(uint32(m.From))<<40)
-	f.word(uint64(uint32(m.To)) | uint64(m.Index.Num)<<32)
-	f.word(uint64(uint32(m.Index.ID)) | uint64(uint32(m.Peer.ID))<<32)
-	f.word(uint64(m.Peer.Value))
-	f.word(uint64(len(m.Peers)))
-	for _, p := range m.Peers {
-		f.word(uint64(uint32(p.ID)))
-		f.word(uint64(p.Value))
-	}
-	f.bytes(m.Data)
-}
-
 // fingerprint of one node: never 0 (0 means not yet computed).
 func (nd *nodeRec) fingerprint(shared sharing) uint64 {
-	var f fph
+	f := newFPH()
 	if nd.m == nil {
 		f.word(1)
 		f.bytes(nd.saved)
@@ -224,7 +196,7 @@ func (w *walker) value(v reflect.Value) {
 		}
 		var sum uint64
 		for it := v.MapRange(); it.Next(); {
-			var e fph
+			e := newFPH()
 			sub := walker{f: &e, path: w.path, shared: w.shared}
 			sub.value(it.Key())
 			sub.value(it.Value())

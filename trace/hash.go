@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/internal/blame"
 )
 
@@ -51,16 +52,7 @@ func (h *Hasher) Add(e *Event) {
 	case NodeAdded, ValueChanged:
 		h.word(uint64(e.Value))
 	case Sent, Delivered, Dropped:
-		m := &e.Msg
-		h.word(uint64(m.Type) | uint64(uint32(m.Level))<<8 | uint64(e.Reason)<<40)
-		h.word(uint64(m.Index.Num) | uint64(uint32(m.Index.ID))<<32)
-		h.word(uint64(uint32(m.Peer.ID)) | uint64(len(m.Peers))<<32)
-		h.word(uint64(m.Peer.Value))
-		for _, p := range m.Peers {
-			h.word(uint64(uint32(p.ID)))
-			h.word(uint64(p.Value))
-		}
-		h.bytes(m.Data)
+		h.message(&e.Msg, e.Reason)
 	case LinkUp, LinkDown:
 		if e.Moved {
 			h.word(1)
@@ -99,3 +91,24 @@ func (h *Hasher) bytes(b []byte) {
 	copy(last[:], b)
 	h.word(binary.LittleEndian.Uint64(last[:]))
 }
+
+// message folds in a message's fields, and why it was dropped.
+func (h *Hasher) message(m *algo.Message, why DropReason) {
+	h.word(uint64(m.Type) | uint64(uint32(m.Level))<<8 | uint64(why)<<40)
+	h.word(uint64(m.Index.Num) | uint64(uint32(m.Index.ID))<<32)
+	h.word(uint64(uint32(m.Peer.ID)) | uint64(len(m.Peers))<<32)
+	h.word(uint64(m.Peer.Value))
+	for _, p := range m.Peers {
+		h.word(uint64(uint32(p.ID)))
+		h.word(uint64(p.Value))
+	}
+	h.bytes(m.Data)
+}
+
+// Word, Bytes and Message fold a value into the hash with the trace's own
+// mixing, for a driver that fingerprints states rather than events
+// (explore). Bytes folds in nothing for an empty b: a caller that must
+// tell "" from nothing folds in the length first.
+func (h *Hasher) Word(x uint64)           { h.word(x) }
+func (h *Hasher) Bytes(b []byte)          { h.bytes(b) }
+func (h *Hasher) Message(m *algo.Message) { h.message(m, 0) }
