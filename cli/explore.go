@@ -226,9 +226,12 @@ func exploreBase() *scenario.Scenario {
 
 // checkBudget refuses a negative budget.
 func checkBudget(b explore.Budget) error {
-	for name, k := range map[string]int{"--crashes": b.Crashes, "--restarts": b.Restarts, "--losses": b.Losses, "--link-changes": b.LinkChanges} {
-		if k < 0 {
-			return fmt.Errorf("%s %d: want 0 or more", name, k)
+	for _, f := range []struct {
+		name string
+		k    int
+	}{{"--crashes", b.Crashes}, {"--restarts", b.Restarts}, {"--losses", b.Losses}, {"--link-changes", b.LinkChanges}} {
+		if f.k < 0 {
+			return fmt.Errorf("%s %d: want 0 or more", f.name, f.k)
 		}
 	}
 	return nil

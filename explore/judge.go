@@ -92,6 +92,9 @@ func (x *explorer) look(w *world, comp comps, c int) (twoLeaders, settled bool) 
 // the expected leader the liveness bound after it.
 func (x *explorer) overdue(w *world) bool {
 	s := w.s
+	if w.now <= s.Check.Stabilization && w.now < s.Check.Liveness {
+		return false // no bound has passed since the boot, nor since any change
+	}
 	comp := w.components()
 	for c := range comp.count {
 		var since time.Duration
