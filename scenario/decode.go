@@ -643,12 +643,13 @@ func (d *decoder) step(n *yaml.Node, path string) (explore.Step, *yaml.Node, err
 	}
 	var at *Entry
 	var kinds []Entry
+	st := explore.Step{Peer: algo.None}
 	for i, e := range entries {
 		if e.Key == "at" {
 			at = &entries[i]
 			continue
 		}
-		if _, err := explore.ParseStepKind(e.Key); err != nil {
+		if st.Kind, err = explore.ParseStepKind(e.Key); err != nil {
 			return explore.Step{}, nil, d.Unknown(e, path, stepFields)
 		}
 		kinds = append(kinds, e)
@@ -667,12 +668,10 @@ func (d *decoder) step(n *yaml.Node, path string) (explore.Step, *yaml.Node, err
 		}
 		return explore.Step{}, nil, d.Errf(n, path, `a step needs exactly one of deliver, fire, lose, crash, restart, recover, link-down or link-up besides "at" (got %s)`, names)
 	}
-	st := explore.Step{Peer: algo.None}
 	if st.At, err = d.Duration(at.V, join(path, "at")); err != nil {
 		return explore.Step{}, nil, err
 	}
-	e := kinds[0]
-	st.Kind, _ = explore.ParseStepKind(e.Key)
+	e := kinds[0] // its kind is st.Kind, the only one read
 	kpath := join(path, e.Key)
 	switch st.Kind {
 	case explore.Deliver, explore.Lose:
