@@ -224,14 +224,24 @@ func exploreBase() *scenario.Scenario {
 	return s
 }
 
+// budgetFault is one fault of a budget: its flag, its name in words, and
+// how many.
+type budgetFault struct {
+	flag, words string
+	k           int
+}
+
+// faultsOf lists the faults of b, in the flags' order.
+func faultsOf(b explore.Budget) []budgetFault {
+	return []budgetFault{{"--crashes", "crashes", b.Crashes}, {"--restarts", "restarts", b.Restarts},
+		{"--losses", "losses", b.Losses}, {"--link-changes", "link changes", b.LinkChanges}}
+}
+
 // checkBudget refuses a negative budget.
 func checkBudget(b explore.Budget) error {
-	for _, f := range []struct {
-		name string
-		k    int
-	}{{"--crashes", b.Crashes}, {"--restarts", b.Restarts}, {"--losses", b.Losses}, {"--link-changes", b.LinkChanges}} {
+	for _, f := range faultsOf(b) {
 		if f.k < 0 {
-			return fmt.Errorf("%s %d: want 0 or more", f.name, f.k)
+			return fmt.Errorf("%s %d: want 0 or more", f.flag, f.k)
 		}
 	}
 	return nil
@@ -288,12 +298,9 @@ func exploreReport(s *scenario.Scenario, setup *explore.Setup, res *explore.Resu
 // printExplore writes the result for a reader.
 func printExplore(w io.Writer, r exploreJSON, res *explore.Result) {
 	faults := []string{}
-	for _, f := range []struct {
-		name string
-		k    int
-	}{{"crashes", r.Budget.Crashes}, {"restarts", r.Budget.Restarts}, {"losses", r.Budget.Losses}, {"link changes", r.Budget.LinkChanges}} {
+	for _, f := range faultsOf(r.Budget) {
 		if f.k > 0 {
-			faults = append(faults, fmt.Sprintf("%d %s", f.k, f.name))
+			faults = append(faults, fmt.Sprintf("%d %s", f.k, f.words))
 		}
 	}
 	if len(faults) == 0 {
