@@ -115,14 +115,12 @@ func setupOf(s *scenario.Scenario, a *algo.Algorithm, how Exploring) (*explore.S
 // delaysOf is the delays a message may take in timed exploration: the
 // delay model's shortest and longest.
 func delaysOf(d sim.Delay) ([]time.Duration, error) {
-	switch d.Kind {
-	case sim.Constant:
-		return []time.Duration{d.A}, nil
-	case sim.Uniform:
-		if d.A == d.B {
-			return []time.Duration{d.A}, nil
-		}
-		return []time.Duration{d.A, d.B}, nil
+	hi := d.Max()
+	switch {
+	case d.Kind != sim.Constant && d.Kind != sim.Uniform:
+		return nil, fmt.Errorf("delay %v has no longest value: timed exploration needs constant or uniform delays", d)
+	case d.A == hi:
+		return []time.Duration{hi}, nil
 	}
-	return nil, fmt.Errorf("delay %v has no longest value: timed exploration needs constant or uniform delays", d)
+	return []time.Duration{d.A, hi}, nil
 }
