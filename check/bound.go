@@ -47,7 +47,6 @@ func (m *Monitor) Messages(sent uint64) {
 // initiator (every one for a spontaneous algorithm, all of whose nodes
 // start): one pass over the nodes for the links of each.
 func (m *Monitor) bound() (trace.MessageBound, bool) {
-	b := trace.MessageBound{Formula: m.cfg.MessageBound.Formula}
 	starters := func(cs *compState) int32 {
 		if m.cfg.Spontaneous {
 			return cs.size
@@ -60,17 +59,36 @@ func (m *Monitor) bound() (trace.MessageBound, bool) {
 			links[c] += len(m.linksOf(m.nodes[i].id))
 		}
 	}
+	var pieces []Piece
 	for c := range m.comps {
 		cs := &m.comps[c]
-		if cs.size == 0 || starters(cs) == 0 || cs.dissolving {
+		if cs.size == 0 || cs.dissolving {
 			continue
 		}
-		lo, hi, ok := m.cfg.MessageBound.Of(int(cs.size), links[c]/2, int(starters(cs)))
-		if !ok {
-			return b, false
-		}
-		b.Lo += lo
-		b.Hi += hi
+		pieces = append(pieces, Piece{N: int(cs.size), M: links[c] / 2, Starters: int(starters(cs))})
 	}
-	return b, true
+	return m.cfg.MessageBound.Sum(pieces)
+}
+
+// Piece is a connected piece of a network, for MessageBound.Sum: its
+// nodes, links and the nodes that start an election in it.
+type Piece struct{ N, M, Starters int }
+
+// Sum is the bound of a network of pieces: the sum of those of the pieces
+// where an election starts (each elects on its own); ok false where one
+// has none.
+func (b *MessageBound) Sum(pieces []Piece) (trace.MessageBound, bool) {
+	sum := trace.MessageBound{Formula: b.Formula}
+	for _, p := range pieces {
+		if p.Starters == 0 {
+			continue
+		}
+		lo, hi, ok := b.Of(p.N, p.M, p.Starters)
+		if !ok {
+			return sum, false
+		}
+		sum.Lo += lo
+		sum.Hi += hi
+	}
+	return sum, true
 }

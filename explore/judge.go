@@ -5,6 +5,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/trace"
 )
 
 // Every state is judged by the checker itself, as a simulated run is, so
@@ -39,7 +40,7 @@ func (x *explorer) suspect(w *world, end, quiescent bool) bool {
 	if !end {
 		return s.Timed && x.overdue(w)
 	}
-	if x.bound != nil && (w.sent > uint64(x.bound.hi) || quiescent && w.sent < uint64(x.bound.lo)) {
+	if x.bound != nil && (w.sent > uint64(x.bound.Hi) || quiescent && w.sent < uint64(x.bound.Lo)) {
 		return true // the checker counts messages where the run ends
 	}
 	comp := w.components()
@@ -148,37 +149,30 @@ func (w *world) components() comps {
 	return c
 }
 
-// messageBound is the run's bound on transmissions, summed over the pieces
-// of the network that hold an initiator, as the checker sums it: the
-// pieces it starts with (the bound holds only where no fault strikes).
-type messageBound struct{ lo, hi int }
-
-func boundOf(s *Setup, initiator []bool) *messageBound {
+// boundOf is the run's bound on transmissions, as the checker sums it
+// (check.MessageBound.Sum) over the pieces of the network it starts with:
+// the bound holds only where no fault strikes.
+func boundOf(s *Setup, initiator []bool) *trace.MessageBound {
 	mb := s.Check.MessageBound
 	if mb == nil || s.Budget.Faulty() {
 		return nil
 	}
 	comp, count := s.Graph.Components()
-	size, links, starters := make([]int, count), make([]int, count), make([]int, count)
+	pieces := make([]check.Piece, count)
 	for v := range s.Graph.N() {
-		c := comp[v]
-		size[c]++
-		links[c] += s.Graph.Degree(algo.NodeID(v))
+		p := &pieces[comp[v]]
+		p.N++
+		p.M += s.Graph.Degree(algo.NodeID(v)) // each link twice, halved below
 		if s.Check.Spontaneous || initiator[v] {
-			starters[c]++
+			p.Starters++
 		}
 	}
-	var b messageBound
-	for c := range count {
-		if starters[c] == 0 {
-			continue
-		}
-		lo, hi, ok := mb.Of(size[c], links[c]/2, starters[c])
-		if !ok {
-			return nil
-		}
-		b.lo += lo
-		b.hi += hi
+	for i := range pieces {
+		pieces[i].M /= 2
+	}
+	b, ok := mb.Sum(pieces)
+	if !ok {
+		return nil
 	}
 	return &b
 }

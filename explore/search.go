@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/trace"
 )
 
 // Options bound and shape an exploration.
@@ -85,7 +86,7 @@ type explorer struct {
 	s         *Setup
 	opt       Options
 	initiator []bool
-	bound     *messageBound
+	bound     *trace.MessageBound
 	seen      map[uint64]*visit
 	res       Result
 	start     time.Time
