@@ -82,7 +82,6 @@ type world struct {
 	emit func(*trace.Event)
 	// panicked is the panic of the last step, if a machine panicked.
 	panicked *trace.Event
-	cur      calling
 }
 
 // nodeRec is one node's part of a state.
@@ -111,12 +110,6 @@ type flight struct {
 	m    algo.Message
 	sent time.Duration
 	seq  uint32
-}
-
-// calling is the machine call under way, for a panic's report.
-type calling struct {
-	v    algo.NodeID
-	what string
 }
 
 // newWorld is the state before the boot.
@@ -263,7 +256,22 @@ func (w *world) boot() {
 // again.
 func (w *world) call(v algo.NodeID, what string, f func(algo.Machine, algo.Env)) {
 	nd := w.own(v)
-	w.cur = calling{v: v, what: what}
+	w.guard(v, what, func() {
+		f(nd.m, &env{w: w, v: v, nd: nd})
+		if s := nd.m.Status(); s != nd.status {
+			if s.Index.ID == v && s.Index != nd.status.Index && w.s.Check.Lossy {
+				w.change(v) // under loss, an election of its own is a change (check.Config.Lossy)
+			}
+			nd.status = s
+			w.event(trace.Event{Kind: trace.StatusChanged, Node: v, Peer: algo.None, Status: s})
+		}
+	})
+}
+
+// guard runs f, node v's machine at work in the call named what, one
+// machine at a time (calls). A panic of the machine's is kept (w.panicked)
+// and emitted; one of elect's own is raised again.
+func (w *world) guard(v algo.NodeID, what string, f func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			bp := blame.Recovered(r)
@@ -278,14 +286,7 @@ func (w *world) call(v algo.NodeID, what string, f func(algo.Machine, algo.Env))
 	}()
 	w.calls.Lock()
 	defer w.calls.Unlock()
-	f(nd.m, &env{w: w, v: v, nd: nd})
-	if s := nd.m.Status(); s != nd.status {
-		if s.Index.ID == v && s.Index != nd.status.Index && w.s.Check.Lossy {
-			w.change(v) // under loss, an election of its own is a change (check.Config.Lossy)
-		}
-		nd.status = s
-		w.event(trace.Event{Kind: trace.StatusChanged, Node: v, Peer: algo.None, Status: s})
-	}
+	f()
 }
 
 // machineFault is a panic the explorer raises for a machine's misuse (a
@@ -380,20 +381,7 @@ func (w *world) crash(v algo.NodeID) {
 	w.change(v)
 	w.change(w.s.Graph.Neighbors(v)...)
 	nd := w.own(v)
-	w.cur = calling{v: v, what: "Save"}
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				bp := blame.Recovered(r)
-				e := trace.Event{Kind: trace.Panicked, Node: v, Peer: algo.None, Text: bp.Said("Save"), At: w.now}
-				w.event(e)
-				w.panicked = &e
-			}
-		}()
-		w.calls.Lock()
-		defer w.calls.Unlock()
-		nd.saved = nd.m.Save()
-	}()
+	w.guard(v, "Save", func() { nd.saved = nd.m.Save() })
 	if w.panicked != nil {
 		return
 	}
