@@ -242,7 +242,8 @@ func ParseNodeSet(s string) (ids []NodeID, all bool, err error) {
 	return ids, false, nil
 }
 
-// maxNodeSet bounds the size of a written node set.
+// maxNodeSet bounds the size of a written node set: lower than a network's
+// limit (MaxNodes), so that a mistyped range cannot ask for gigabytes.
 const maxNodeSet = 1 << 24
 
 // CheckNodeSet is a Param.Check for node sets.

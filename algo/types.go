@@ -16,12 +16,16 @@ import (
 )
 
 // NodeID identifies a node. Ids are small non-negative integers so that drivers
-// can index dense arrays by them; int32 covers the simulator's million-node
-// networks with room to spare.
+// can index dense arrays by them: 0 to MaxNodes-1.
 type NodeID int32
 
 // None is the NodeID of "no node": no leader, no parent.
 const None NodeID = -1
+
+// MaxNodes is the most nodes a network may have: every id fits a NodeID,
+// None and the other negative ids apart. It is 2^31-1, so that a count of
+// nodes fits an int32 too.
+const MaxNodes = 1<<31 - 1
 
 // Peer is a node together with its desirability value. Leaders are chosen by
 // the highest (Value, ID): the value is the "desirability" of the source

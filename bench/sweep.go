@@ -356,7 +356,7 @@ func ParseSizes(s string) ([]int, error) {
 			if mult {
 				f, err3 = strconv.Atoi(factor)
 			}
-			if err1 != nil || err2 != nil || err3 != nil || a < 1 || b < a || mult && f < 2 || b > 1<<24 {
+			if err1 != nil || err2 != nil || err3 != nil || a < 1 || b < a || mult && f < 2 || b > topo.MaxNodes {
 				return nil, fmt.Errorf("invalid size range %q (want A..B, or A..B*F like 16..4096*2)", part)
 			}
 			for v := a; v <= b; {

@@ -31,7 +31,9 @@ var (
 	destLine = regexp.MustCompile(`^\$ns_\s+at\s+(\S+)\s+"\$node_\((\d+)\)\s+setdest\s+(\S+)\s+(\S+)\s+(\S+)"$`)
 )
 
-// maxNS2Nodes bounds the node ids a trace may use.
+// maxNS2Nodes bounds the node ids a trace may use: lower than a network's
+// limit (topo.MaxNodes), as a trace names its nodes in text, and one mistyped
+// id must not ask for gigabytes.
 const maxNS2Nodes = 1 << 24
 
 // ReadNS2 reads an ns-2 movement trace; name is used in errors. The area is

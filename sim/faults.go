@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"github.com/electgo/elect/internal/ids"
+	"math"
 	"math/bits"
 	"slices"
 	"time"
@@ -362,6 +363,12 @@ func (e *Engine) moveOut(nd *node) {
 	if free := e.spare[int32(room)]; len(free) > 0 {
 		to = int(free[len(free)-1])
 		e.spare[int32(room)] = free[:len(free)-1]
+	}
+	if to+room > math.MaxInt32 {
+		// Places are int32 (node.off): 2^31 list entries, twice the most
+		// links a network may start with (topo.MaxEdges), before motion
+		// grows the lists.
+		panic(fmt.Sprintf("sim: the neighbour lists outgrew %d entries", math.MaxInt32))
 	}
 	e.nbrs = moveTo(e.nbrs, off, n, to, room)
 	e.links = moveTo(e.links, off, n, to, room)

@@ -304,7 +304,7 @@ func TestBuildRejects(t *testing.T) {
 		{Spec{Kind: KindRing, N: 2}, "at least 3"},
 		{Spec{Kind: KindLine}, "not positive"},
 		{Spec{Kind: KindLine, N: MaxNodes + 1}, "limit"},
-		{Spec{Kind: KindComplete, N: 100000}, "limit of 200000000"},
+		{Spec{Kind: KindComplete, N: 100000}, "limit of 1000000000"},
 		{Spec{Kind: KindGeometric, N: 10, Range: math.NaN()}, "range"},
 		{Spec{Kind: KindGeometric, N: 10, Range: math.Inf(1)}, "range"},
 		{Spec{Kind: KindGeometric, N: 10, Range: 1, Width: -1}, "area"},
@@ -317,10 +317,10 @@ func TestBuildRejects(t *testing.T) {
 		{Spec{Kind: KindBA, N: 10, M: 0}, "M < N"},
 		{Spec{Kind: KindBA, N: MaxNodes, M: 20}, "limit"},
 		{Spec{Kind: KindGrid, W: 0, H: 3}, "W, H >= 1"},
-		{Spec{Kind: KindGrid, W: 5000, H: 5000}, "limit"},
+		{Spec{Kind: KindGrid, W: 50000, H: 50000}, "limit"},
 		{Spec{Kind: KindGrid, W: 3, H: 3, N: 8}, "9 nodes"},
 		{Spec{Kind: KindLayered, L: 0}, "L >= 1"},
-		{Spec{Kind: KindLayered, L: 23}, "limit"},
+		{Spec{Kind: KindLayered, L: 30}, "limit"},
 		{Spec{Kind: KindFile}, "PATH"},
 	}
 	for _, c := range cases {

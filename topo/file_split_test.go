@@ -86,7 +86,7 @@ var splitTexts = []string{
 	"\n",
 	"0 1",
 	"0 1\n1 2\n2 3 4\n",
-	"00000000000000000000007 8\n8 16777215\n1 16777216\n",
+	"00000000000000000000007 8\n8 2147483646\n1 2147483647\n",
 }
 
 // Every cut of every text into two stretches, and into three, reads as

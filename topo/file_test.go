@@ -84,7 +84,7 @@ func TestFileBad(t *testing.T) {
 		{"nodes 3\nnodes 4\n", []string{`:2: "nodes 4": a second nodes line (the first is line 1)`}},
 		{"nodes 4\n0 1\n2 5\n1 2\n", []string{`edges.txt:3: "2 5": node id 5 is not below the node count 4 declared at line 1`}},
 		{"0 9\n1 2\nnodes 9\n", []string{`edges.txt:1: "0 9": node id 9 is not below the node count 9 declared at line 3`}},
-		{"0 16777216\n", []string{`node id "16777216" exceeds the largest allowed id 16777215`}},
+		{"0 2147483647\n", []string{`node id "2147483647" exceeds the largest allowed id 2147483646`}},
 		{"0 99999999999999999999999999\n", []string{`exceeds the largest allowed id`}},
 		{"", []string{`edges.txt: no edges and no "nodes K" line`}},
 		{"# only a comment\n\n", []string{"no edges"}},
@@ -110,10 +110,10 @@ func TestFileBad(t *testing.T) {
 }
 
 func TestParseNodeIDLimit(t *testing.T) {
-	if v, err := parseNodeID("16777215"); err != nil || v != MaxNodes-1 {
-		t.Errorf("parseNodeID(16777215) = %d, %v", v, err)
+	if v, err := parseNodeID("2147483646"); err != nil || v != MaxNodes-1 {
+		t.Errorf("parseNodeID(2147483646) = %d, %v", v, err)
 	}
-	if _, err := parseNodeID("16777216"); err == nil {
-		t.Error("parseNodeID(16777216) accepted")
+	if _, err := parseNodeID("2147483647"); err == nil {
+		t.Error("parseNodeID(2147483647) accepted")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/electgo/elect/algo"
 )
 
 // Kind is a topology family.
@@ -51,13 +53,15 @@ const (
 // Limits on what a spec may ask for, so that a typo cannot ask for more memory
 // than a machine has.
 const (
-	// MaxNodes is the largest node count of any topology.
-	MaxNodes = 1 << 24 // 16,777,216
+	// MaxNodes is the largest node count of any topology (algo.MaxNodes,
+	// 2,147,483,647).
+	MaxNodes = algo.MaxNodes
 	// MaxEdges is the largest edge count (expected edge count, for the random
-	// families) of any topology.
-	MaxEdges = 200_000_000
+	// families) of any topology: a link is kept once for each end, and a
+	// place in the lists of every end (2 * MaxEdges) fits an int32.
+	MaxEdges = 1_000_000_000
 	// maxLayers is the largest L with 3*(2^L-1) <= MaxNodes.
-	maxLayers = 22
+	maxLayers = 29
 	// defaultSide is the side of the default geometric area, in metres.
 	defaultSide = 1000
 )
