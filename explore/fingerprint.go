@@ -21,19 +21,16 @@ import (
 // of being walked.
 
 // fph accumulates a fingerprint with the trace hash's mixing
-// (trace.Hasher), every run of bytes after its length.
+// (trace.Hasher: Word, Sum), every run of bytes after its length, so that
+// an empty one is told from none.
 type fph struct{ trace.Hasher }
 
 func newFPH() fph { return fph{trace.NewHasher()} }
-
-func (f *fph) word(x uint64) { f.Word(x) }
 
 func (f *fph) bytes(b []byte) {
 	f.Word(uint64(len(b)))
 	f.Bytes(b)
 }
-
-func (f *fph) sum() uint64 { return f.Sum() }
 
 // fingerprint of the world: its nodes' (computed once each: a step
 // recomputes only those it touched), links, links down, time and faults.
@@ -43,46 +40,46 @@ func (w *world) fingerprint() uint64 {
 		if nd.fp == 0 {
 			nd.fp = nd.fingerprint(w.shared)
 		}
-		f.word(nd.fp)
+		f.Word(nd.fp)
 	}
 	for i, l := range w.links {
 		if l == nil || (len(l.msgs) == 0 && l.next == 0) {
 			continue
 		}
-		f.word(uint64(i))
-		f.word(uint64(l.next))
+		f.Word(uint64(i))
+		f.Word(uint64(l.next))
 		for _, m := range l.msgs {
-			f.word(uint64(m.seq))
+			f.Word(uint64(m.seq))
 			f.Message(&m.m)
 			if w.s.Timed {
-				f.word(uint64(m.sent))
+				f.Word(uint64(m.sent))
 			}
 		}
 	}
 	for i, d := range w.down {
 		if d {
-			f.word(uint64(i) | 1<<63)
+			f.Word(uint64(i) | 1<<63)
 		}
 	}
-	f.word(uint64(w.used.Crashes) | uint64(w.used.Restarts)<<16 | uint64(w.used.Losses)<<32 | uint64(w.used.LinkChanges)<<48)
-	f.word(w.sent)
+	f.Word(uint64(w.used.Crashes) | uint64(w.used.Restarts)<<16 | uint64(w.used.Losses)<<32 | uint64(w.used.LinkChanges)<<48)
+	f.Word(w.sent)
 	if w.s.Timed {
-		f.word(uint64(w.now))
+		f.Word(uint64(w.now))
 		for _, t := range w.changed {
-			f.word(uint64(t)) // the checker's bounds run from there
+			f.Word(uint64(t)) // the checker's bounds run from there
 		}
 	}
-	return f.sum()
+	return f.Sum()
 }
 
 // fingerprint of one node: never 0 (0 means not yet computed).
 func (nd *nodeRec) fingerprint(shared sharing) uint64 {
 	f := newFPH()
 	if nd.m == nil {
-		f.word(1)
+		f.Word(1)
 		f.bytes(nd.saved)
 	} else {
-		f.word(2)
+		f.Word(2)
 		if fp, ok := nd.m.(algo.Fingerprinter); ok {
 			f.bytes(fp.AppendState(nil))
 		} else {
@@ -90,16 +87,16 @@ func (nd *nodeRec) fingerprint(shared sharing) uint64 {
 			w.value(reflect.ValueOf(nd.m))
 		}
 		s := nd.status
-		f.word(uint64(uint32(s.Leader)) | uint64(s.State)<<32)
-		f.word(uint64(s.Index.Num) | uint64(uint32(s.Index.ID))<<32)
+		f.Word(uint64(uint32(s.Leader)) | uint64(s.State)<<32)
+		f.Word(uint64(s.Index.Num) | uint64(uint32(s.Index.ID))<<32)
 		for _, a := range nd.timers {
-			f.word(uint64(a.t))
-			f.word(uint64(a.at))
+			f.Word(uint64(a.t))
+			f.Word(uint64(a.at))
 		}
 		b, _ := nd.rng.MarshalBinary()
 		f.bytes(b)
 	}
-	if h := f.sum(); h != 0 {
+	if h := f.Sum(); h != 0 {
 		return h
 	}
 	return 1
@@ -128,20 +125,20 @@ func (w *walker) value(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Bool:
 		if v.Bool() {
-			f.word(1)
+			f.Word(1)
 		} else {
-			f.word(0)
+			f.Word(0)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		f.word(uint64(v.Int()))
+		f.Word(uint64(v.Int()))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		f.word(v.Uint())
+		f.Word(v.Uint())
 	case reflect.Float32, reflect.Float64:
-		f.word(math.Float64bits(v.Float()))
+		f.Word(math.Float64bits(v.Float()))
 	case reflect.Complex64, reflect.Complex128:
 		c := v.Complex()
-		f.word(math.Float64bits(real(c)))
-		f.word(math.Float64bits(imag(c)))
+		f.Word(math.Float64bits(real(c)))
+		f.Word(math.Float64bits(imag(c)))
 	case reflect.String:
 		s := v.String()
 		f.bytes(unsafe.Slice(unsafe.StringData(s), len(s)))
@@ -152,12 +149,12 @@ func (w *walker) value(v reflect.Value) {
 		k := target{p: v.UnsafePointer(), t: t}
 		for i := len(w.path) - 1; i >= 0; i-- {
 			if w.path[i] == k {
-				f.word(uint64(len(w.path)-i) | 1<<62)
+				f.Word(uint64(len(w.path)-i) | 1<<62)
 				return
 			}
 		}
 		w.path = append(w.path, k)
-		f.word(3)
+		f.Word(3)
 		w.value(v.Elem())
 		w.path = w.path[:len(w.path)-1]
 	case reflect.Struct:
@@ -182,7 +179,7 @@ func (w *walker) value(v reflect.Value) {
 		if w.opaque(v) {
 			return
 		}
-		f.word(uint64(v.Len()) + 1)
+		f.Word(uint64(v.Len()) + 1)
 		if ep := planOf(t.Elem()); ep.raw {
 			f.bytes(unsafe.Slice((*byte)(v.UnsafePointer()), uintptr(v.Len())*ep.size))
 			return
@@ -200,13 +197,13 @@ func (w *walker) value(v reflect.Value) {
 			sub := walker{f: &e, path: w.path, shared: w.shared}
 			sub.value(it.Key())
 			sub.value(it.Value())
-			sum += e.sum()
+			sum += e.Sum()
 		}
-		f.word(uint64(v.Len()) + 1)
-		f.word(sum)
+		f.Word(uint64(v.Len()) + 1)
+		f.Word(sum)
 	case reflect.Interface:
 		if v.IsNil() {
-			f.word(0)
+			f.Word(0)
 			return
 		}
 		e := v.Elem()
@@ -222,9 +219,9 @@ func (w *walker) value(v reflect.Value) {
 func (w *walker) opaque(v reflect.Value) bool {
 	switch {
 	case v.IsNil():
-		w.f.word(0)
+		w.f.Word(0)
 	case w.shared.has(v):
-		w.f.word(5)
+		w.f.Word(5)
 	default:
 		return false
 	}
