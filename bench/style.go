@@ -168,9 +168,5 @@ func interval(xs []float64) Interval {
 	for _, x := range xs {
 		sq += (x - mean) * (x - mean)
 	}
-	t := 1.96
-	if n-1 < len(tQuantile975) {
-		t = tQuantile975[n-1]
-	}
-	return Interval{Mean: mean, Half: t * math.Sqrt(sq/float64(n-1)/float64(n)), N: n}
+	return Interval{Mean: mean, Half: Quantile975(n-1) * math.Sqrt(sq/float64(n-1)/float64(n)), N: n}
 }

@@ -43,7 +43,8 @@ import (
 const (
 	ExitOK        = 0 // all is well
 	ExitError     = 1 // bad input, I/O failure
-	ExitViolation = 2 // a run completed and the checker found violations
+	ExitViolation = 2 // a run completed and the checker found violations; a study's claim fails
+	ExitUndecided = 3 // a study ran, no claim fails, and some are undecided
 )
 
 // violationError ends a command whose run broke the specification.
@@ -75,7 +76,11 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "elect:", oneLine(err.Error()))
 	var v violationError
 	var p *node.PanicError // a real node's machine broke the specification
-	if errors.As(err, &v) || errors.As(err, &p) {
+	var c claimsError
+	if errors.As(err, &c) && c.undecided {
+		return ExitUndecided
+	}
+	if errors.As(err, &v) || errors.As(err, &p) || errors.As(err, &c) {
 		return ExitViolation
 	}
 	return ExitError
@@ -92,11 +97,12 @@ every run against the safety and liveness specification, and measures message
 overhead, election time and time without a leader.
 
 Exit status: 0 when all is well, 1 on bad input or failure, 2 when a run
-completed but the checker found violations.`,
+completed but the checker found violations (study: a claim fails), 3 when a
+study's claims are undecided (none fails).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(withProfiles(newSimCmd()), newCheckCmd(), newAlgosCmd(), withProfiles(newBenchCmd()), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newSoakCmd(), newVizCmd(), newFuzzCmd(), newExploreCmd())
+	root.AddCommand(withProfiles(newSimCmd()), newCheckCmd(), newAlgosCmd(), withProfiles(newBenchCmd()), newNodeCmd(), newClusterCmd(), newEmulateCmd(), newSoakCmd(), newVizCmd(), newFuzzCmd(), newExploreCmd(), withProfiles(newStudyCmd()))
 	return root
 }
 

@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/electgo/elect/bench"
+	"github.com/electgo/elect/study"
+)
+
+// claimsError ends a study whose claims do not all hold: a claim failed
+// (ExitViolation), or none failed and some are undecided (ExitUndecided).
+type claimsError struct {
+	undecided bool
+	msg       string
+}
+
+func (e claimsError) Error() string { return e.msg }
+
+type studyFlags struct {
+	small    bool
+	out      string
+	jobs     int
+	shard    string
+	sweeps   []string
+	runs     string
+	fresh    bool
+	format   string
+	plotSize string
+	quiet    bool
+}
+
+func newStudyCmd() *cobra.Command {
+	var f studyFlags
+	cmd := &cobra.Command{
+		Use:   "study FILE",
+		Short: "Run a study file: its sweeps, and the verdict on each published claim it states",
+		Long: `Run a study: one YAML file that states the experiments (bench's sweeps:
+experiments, algorithms, topologies and sizes, mobility, seeds) and what the
+literature claims about their measures, each claim with its source. Every
+claim is checked against the 95% confidence interval of its points (Student
+t over the seeds):
+
+  holds      the interval lies on the claimed side
+  fails      it lies wholly on the other side (by how much is said)
+  undecided  it straddles the bound: the report says how many seeds would
+             decide it, and an undecided claim never passes
+
+Each sweep's runs are also held to the specification (safety and liveness):
+a run that breaks it fails the study.
+
+Files, in OUT (--out, default study-out/NAME-FORM):
+  report.md, report.html  each claim's verdict, its points and intervals,
+                 the figures that bear on it, the sweeps, elect's version,
+                 and the commands that rerun any line
+  SWEEP/results.csv       one row per run (as elect bench writes it)
+  SWEEP/summary.csv       every measure's mean, 95% interval and runs
+  SWEEP/*.png             the sweep's figures, and its heat maps
+  study.json              which study and form OUT holds
+
+A study cut short resumes: the runs OUT already holds are not run again
+(--fresh runs them again). --small runs the small form each sweep states
+(the one CI runs). A large study splits with --shard K/N (or the task's
+shard in a Slurm array or a Kubernetes Indexed Job): each shard writes
+SWEEP/results-K-of-N.csv, "elect study merge FILE --out OUT" joins them,
+and "elect study FILE --out OUT" then writes the report.
+
+Measures: ` + strings.Join(bench.Measures(), ", ") + `.
+
+Exit status: 0 when every claim holds, 2 when one fails, 3 when none fails
+and some are undecided (or runs are missing), 1 on bad input or when runs
+failed to complete. The file's format: docs/studies.md.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := study.Load(args[0])
+			if err != nil {
+				return err
+			}
+			opt, err := f.options(cmd, st)
+			if err != nil {
+				return err
+			}
+			res, err := st.Run(opt)
+			if err != nil {
+				return err
+			}
+			return studyOutcome(cmd.OutOrStdout(), cmd.ErrOrStderr(), res, opt)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.small, "small", false, "run the small form of every sweep (the one CI runs)")
+	fl.StringVar(&f.out, "out", "", "directory of the results, figures and report (default study-out/NAME-small or -full)")
+	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "runs at once")
+	fl.StringVar(&f.shard, "shard", "", "run only part K of N of every sweep (K/N); in a Slurm job array or a Kubernetes Indexed Job the task's own by default")
+	fl.StringArrayVar(&f.sweeps, "sweep", nil, "run only this sweep (repeatable)")
+	fl.StringVar(&f.runs, "runs", "", "run only these runs of each sweep, by index: 3,7-9 (a line of the report)")
+	fl.BoolVar(&f.fresh, "fresh", false, "run again the runs that OUT already holds")
+	fl.StringVar(&f.format, "format", "png", plotFormatDoc)
+	fl.StringVar(&f.plotSize, "plot-size", "", plotSizeDoc)
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	cmd.AddCommand(newStudyMergeCmd())
+	return cmd
+}
+
+func (f *studyFlags) options(cmd *cobra.Command, st *study.Study) (study.Options, error) {
+	opt := study.Options{Small: f.small, Out: f.out, Jobs: f.jobs, Sweeps: f.sweeps, Fresh: f.fresh, Log: cmd.ErrOrStderr()}
+	if opt.Out == "" {
+		opt.Out = defaultStudyOut(st, f.small)
+	}
+	var err error
+	if opt.Style, err = bench.ParseStyle(f.format, f.plotSize); err != nil {
+		return opt, err
+	}
+	if opt.Shard, err = shardOf(cmd, f.shard); err != nil {
+		return opt, err
+	}
+	if f.runs != "" {
+		if opt.Runs, err = parseRunList(f.runs); err != nil {
+			return opt, fmt.Errorf("--runs: %w", err)
+		}
+	}
+	if f.jobs < 1 {
+		return opt, fmt.Errorf("--jobs: %d, want 1 or more", f.jobs)
+	}
+	opt.Progress = progress(cmd.ErrOrStderr(), f.quiet)
+	return opt, nil
+}
+
+func defaultStudyOut(st *study.Study, small bool) string {
+	form := "full"
+	if small {
+		form = "small"
+	}
+	return filepath.Join("study-out", st.Name+"-"+form)
+}
+
+// parseRunList reads run indices and ranges: "3,7-9".
+func parseRunList(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err1 := strconv.Atoi(lo)
+		b := a
+		var err2 error
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 0 || b < a || b-a > bench.MaxRuns {
+			return nil, fmt.Errorf("%q: want run indices and ranges, like 3,7-9", part)
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// progress is a progress bar on w for the runs of a study, made when the
+// first run ends (the study knows then how many it runs), or nil when w is
+// not a terminal or quiet is set.
+func progress(w io.Writer, quiet bool) func(done, total int) {
+	if f, ok := w.(*os.File); quiet || !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("runs"),
+				progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
+		}
+		bar.Set(done)
+	}
+}
+
+// studyOutcome prints what the study did and each claim's verdict, and
+// ends it with the exit status of its verdict.
+func studyOutcome(out, errw io.Writer, res *study.Result, opt study.Options) error {
+	fmt.Fprintf(out, "%d runs run, %d kept from %s\n", res.Ran, res.Kept, opt.Out)
+	if res.Report == "" {
+		fmt.Fprintf(out, "shard %d/%d written; once every shard is done: elect study merge %s%s --out %s, then elect study %s%s --out %s\n",
+			opt.Shard.K, opt.Shard.N, res.Study.File, smallArg(opt.Small), opt.Out, res.Study.File, smallArg(opt.Small), opt.Out)
+		if len(res.Failed) > 0 {
+			listFailures(errw, res.Failed)
+			return fmt.Errorf("%d runs failed (listed above)", len(res.Failed))
+		}
+		return nil
+	}
+	for _, o := range res.Outcomes {
+		fmt.Fprintf(out, "%-9s  %s: %s\n", o.Verdict, o.Claim.ID, o.Claim.Statement())
+		for _, ch := range o.Checks {
+			if ch.Verdict == study.Fails {
+				fmt.Fprintf(out, "           fails at %s: mean %.4g, 95%% interval ±%.3g (%d runs), %s\n", ch.Label, ch.Interval.Mean, ch.Interval.Half, len(ch.Runs), failedBy(ch))
+			}
+		}
+		if o.Why != "" {
+			fmt.Fprintf(out, "           %s\n", o.Why)
+		}
+	}
+	fmt.Fprintf(out, "report: %s (and %s)\n", res.Report, strings.TrimSuffix(res.Report, ".md")+".html")
+	if len(res.Failed) > 0 {
+		listFailures(errw, res.Failed)
+		return fmt.Errorf("%d runs failed (listed above) and are not counted: the study is incomplete", len(res.Failed))
+	}
+	if res.Missing > 0 {
+		fmt.Fprintf(out, "%d runs of the study are not in %s: the verdicts rest on the others\n", res.Missing, opt.Out)
+	}
+	count := func(v study.Verdict) int {
+		n := 0
+		for _, o := range res.Outcomes {
+			if o.Verdict == v {
+				n++
+			}
+		}
+		return n
+	}
+	switch res.Verdict() {
+	case study.Fails:
+		return claimsError{msg: fmt.Sprintf("%d of %d claims fail (see %s)", count(study.Fails), len(res.Outcomes), res.Report)}
+	case study.Undecided:
+		msg := fmt.Sprintf("%d of %d claims are undecided: more seeds may decide them (see %s)", count(study.Undecided), len(res.Outcomes), res.Report)
+		if res.Missing > 0 && count(study.Undecided) == 0 {
+			msg = fmt.Sprintf("every claim holds on the runs there are, but %d runs are missing", res.Missing)
+		}
+		return claimsError{undecided: true, msg: msg}
+	}
+	return nil
+}
+
+func failedBy(ch study.Check) string {
+	if ch.Why != "" {
+		return ch.Why
+	}
+	return fmt.Sprintf("%.4g past the bound", ch.By)
+}
+
+func smallArg(small bool) string {
+	if small {
+		return " --small"
+	}
+	return ""
+}
+
+func newStudyMergeCmd() *cobra.Command {
+	var out string
+	var small bool
+	cmd := &cobra.Command{
+		Use:   "merge FILE",
+		Short: "Join the shards' results of a study (SWEEP/results-K-of-N.csv) into SWEEP/results.csv",
+		Long: `Join the results files that the shards of a study wrote into OUT (one
+SWEEP/results-K-of-N.csv per shard and sweep) into SWEEP/results.csv. A
+missing shard, or a run that two shards give differently, is an error.
+"elect study FILE --out OUT" then runs nothing and writes the report.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := study.Load(args[0])
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = defaultStudyOut(st, small)
+			}
+			files, err := st.Merge(out, small)
+			if err != nil {
+				return err
+			}
+			for _, f := range files {
+				fmt.Fprintf(cmd.OutOrStdout(), "merged: %s\n", f)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "report with: elect study %s%s --out %s\n", args[0], smallArg(small), out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "the study's directory (default study-out/NAME-small or -full)")
+	cmd.Flags().BoolVar(&small, "small", false, "the shards ran the small form")
+	return cmd
+}
