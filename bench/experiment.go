@@ -35,6 +35,13 @@ type Experiment struct {
 	// starts. The document's lengths are the least a run gets: a network
 	// that needs more gets more.
 	Setup func(s *scenario.Scenario, b Bounds) time.Duration
+	// Split, when set, divides network g, built from spec, into the parts
+	// of the experiment's partition (ThreeParts): Setup writes its
+	// sim.Partition actions with no groups, as it does not see the
+	// network, and the run fills the parts in. The bounds then cover the
+	// parts as well as the whole network: a part can take more hops to
+	// cross than the whole, whose paths could go through the other parts.
+	Split func(g *topo.Graph, spec topo.Spec) []sim.Group
 	// Outside, when set, names what the experiment does that an
 	// algorithm's model does not admit ("" when it admits it all): a sweep
 	// leaves such pairs out unless told otherwise (Sweep.OutsideModel).
@@ -43,6 +50,19 @@ type Experiment struct {
 
 func simCrashLeader(at time.Duration) sim.Action {
 	return sim.Action{At: at, Kind: sim.Crash, Leader: true, Where: "experiment crash"}
+}
+
+// simSplit is the split of an experiment with Split, whose parts the run
+// fills in.
+func simSplit(at time.Duration, experiment string) sim.Action {
+	return sim.Action{At: at, Kind: sim.Partition, Where: "experiment " + experiment}
+}
+
+func outsidePartition(m algo.Model) string {
+	if !m.Partition {
+		return "it splits the network and heals it, and the model does not survive partitions and heals (Model.Partition)"
+	}
+	return ""
 }
 
 // Experiments are the documents' tests that make sense on any topology.
@@ -73,6 +93,35 @@ var Experiments = []Experiment{
 				return "it crashes the leader, and the model does not survive crashes (Model.Crash)"
 			}
 			return ""
+		},
+	},
+	{
+		Name: "partition", Title: "the network splits in three",
+		Doc:  "test 3: the network splits into three parts once it has settled (at 5s, later on a network that takes longer; ThreeParts): the parts without the leader elect, the one with it keeps it",
+		From: 5 * time.Second, Split: ThreeParts, Outside: outsidePartition,
+		Setup: func(s *scenario.Scenario, b Bounds) time.Duration {
+			at := max(5*time.Second, b.Slowest) // the start-up election is over
+			s.Check = scenario.Check{Stabilization: max(3*time.Second, b.Settle), Liveness: max(8*time.Second, b.Settle)}
+			s.Duration = max(16*time.Second, at+max(8*time.Second, b.Slowest)+tail)
+			s.Events = append(s.Events, simSplit(at, "partition"))
+			return at
+		},
+	},
+	{
+		Name: "merge", Title: "the split network heals",
+		Doc: "test 4: the split of partition heals once its parts have settled (when a partition run ends, 16s at least): elections begun and messages sent from the heal " +
+			"(the document saw none begin: heartbeats alone spread the highest leader)",
+		From: 16 * time.Second, Split: ThreeParts, Outside: outsidePartition,
+		Setup: func(s *scenario.Scenario, b Bounds) time.Duration {
+			at := max(5*time.Second, b.Slowest)
+			s.Check = scenario.Check{Stabilization: max(3*time.Second, b.Settle), Liveness: max(8*time.Second, b.Settle)}
+			// The parts have settled, and the checker has judged them,
+			// when a partition run ends: the heal comes then.
+			heal := max(16*time.Second, at+max(8*time.Second, b.Slowest)+tail)
+			s.Duration = heal + max(8*time.Second, b.Slowest) + tail
+			s.Events = append(s.Events, simSplit(at, "merge"),
+				sim.Action{At: heal, Kind: sim.Heal, Where: "experiment merge"})
+			return heal
 		},
 	},
 	{
@@ -180,34 +229,9 @@ func (r *Result) PerNode() float64 { return float64(r.Messages) / float64(max(r.
 
 // Execute runs one run of a sweep.
 func (s *Sweep) Execute(r Run) (*Result, error) {
-	x, err := experiment(r.Experiment)
+	sc, a, b, from, err := s.prepare(r)
 	if err != nil {
 		return nil, err
-	}
-	a, own, err := Variant(r.Algorithm)
-	if err != nil {
-		return nil, err
-	}
-	sc := scenario.Default()
-	sc.File = ""
-	sc.Algorithm, sc.Topology, sc.Seed = a.Name, r.Topology, r.Seed
-	sc.Mobility = r.Mobility()
-	sc.Delay, sc.Values = s.Delay, s.Values
-	sc.Params = s.paramsOf(a, own)
-	g, _, err := runner.Network(sc)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.Label(), err)
-	}
-	b, err := s.bounds(x, a, sc.Params, g)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.Label(), err)
-	}
-	from := x.Setup(sc, b)
-	if s.Duration > 0 {
-		if s.Duration <= from {
-			return nil, fmt.Errorf("%s: it measures from %v on: a run of %v ends before", r.Label(), from, s.Duration)
-		}
-		sc.Duration = s.Duration
 	}
 	count := metrics.NewCounter(len(a.Messages))
 	count.From = from
@@ -242,6 +266,50 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 	return res, nil
 }
 
+// prepare is run r's scenario, its algorithm, its bounds and the moment
+// from which it is measured.
+func (s *Sweep) prepare(r Run) (*scenario.Scenario, *algo.Algorithm, Bounds, time.Duration, error) {
+	x, err := experiment(r.Experiment)
+	if err != nil {
+		return nil, nil, Bounds{}, 0, err
+	}
+	a, own, err := Variant(r.Algorithm)
+	if err != nil {
+		return nil, nil, Bounds{}, 0, err
+	}
+	sc := scenario.Default()
+	sc.File = ""
+	sc.Algorithm, sc.Topology, sc.Seed = a.Name, r.Topology, r.Seed
+	sc.Mobility = r.Mobility()
+	sc.Delay, sc.Values = s.Delay, s.Values
+	sc.Params = s.paramsOf(a, own)
+	g, spec, err := runner.Network(sc)
+	if err != nil {
+		return nil, nil, Bounds{}, 0, fmt.Errorf("%s: %w", r.Label(), err)
+	}
+	var parts []sim.Group
+	if x.Split != nil {
+		parts = x.Split(g, spec)
+	}
+	b, err := s.bounds(x, a, sc.Params, g, parts)
+	if err != nil {
+		return nil, nil, Bounds{}, 0, fmt.Errorf("%s: %w", r.Label(), err)
+	}
+	from := x.Setup(sc, b)
+	for i := range sc.Events {
+		if e := &sc.Events[i]; e.Kind == sim.Partition && e.Groups == nil {
+			e.Groups = parts
+		}
+	}
+	if s.Duration > 0 {
+		if s.Duration <= from {
+			return nil, nil, Bounds{}, 0, fmt.Errorf("%s: it measures from %v on: a run of %v ends before", r.Label(), from, s.Duration)
+		}
+		sc.Duration = s.Duration
+	}
+	return sc, a, b, from, nil
+}
+
 // paramsOf are the parameters of algorithm a in the sweep: the sweep's that
 // it declares, and a variant's own over them.
 func (s *Sweep) paramsOf(a *algo.Algorithm, own map[string]string) map[string]string {
@@ -256,10 +324,13 @@ func (s *Sweep) paramsOf(a *algo.Algorithm, own map[string]string) map[string]st
 }
 
 // bounds are the bounds of a run of experiment x by algorithm a with
-// parameters params on network g, and the slowest of the sweep's
-// algorithms that run x (Bounds.Slowest).
-func (s *Sweep) bounds(x *Experiment, a *algo.Algorithm, params map[string]string, g *topo.Graph) (Bounds, error) {
+// parameters params on network g, split into parts when x splits it, and
+// the slowest of the sweep's algorithms that run x (Bounds.Slowest).
+func (s *Sweep) bounds(x *Experiment, a *algo.Algorithm, params map[string]string, g *topo.Graph, parts []sim.Group) (Bounds, error) {
 	hops := hopBound(g)
+	if parts != nil {
+		hops = max(hops, hopBound(cut(g, parts)))
+	}
 	p, err := a.Resolve(params)
 	if err != nil {
 		return Bounds{}, err

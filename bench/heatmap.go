@@ -50,6 +50,11 @@ type HeatMap struct {
 	// BoundaryLabel names the boundary under the figure ("90%"); empty,
 	// the boundary's value is used.
 	BoundaryLabel string
+	// ZLow and ZHigh, when ZLow < ZHigh, fix the colour scale's ends (0
+	// and 100 for a share in percent, so that 99.85 and 99.9 look alike,
+	// as they are); otherwise the scale spans Z's values. Values outside
+	// take the nearer end's colour.
+	ZLow, ZHigh float64
 }
 
 // Save writes the heat map as dir/name.FORMAT for each of st.Formats (png,
@@ -149,6 +154,9 @@ func (h HeatMap) zRange() (lo, hi float64, missing bool) {
 			}
 			lo, hi = min(lo, v), max(hi, v)
 		}
+	}
+	if h.ZLow < h.ZHigh {
+		return h.ZLow, h.ZHigh, missing
 	}
 	if lo == hi {
 		lo, hi = lo-1, hi+1

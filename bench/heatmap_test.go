@@ -407,3 +407,32 @@ func TestScaleTicks(t *testing.T) {
 		}
 	}
 }
+
+// A fixed scale spans its ends, not the values: a map of shares close to
+// 100% keeps a bar from 0 to 100 (its ticks say so), where one that
+// spans its values would stretch 99.85 to 99.9 over every colour.
+func TestHeatMapFixedScale(t *testing.T) {
+	dir := t.TempDir()
+	h := HeatMap{Title: "shares", XLabel: "speed (m/s)", YLabel: "nodes", ZLabel: "time with a leader (%)",
+		X: []float64{1, 2}, Y: []float64{50}, Z: [][]float64{{99.85, 99.9}}, Boundary: math.NaN()}
+	ticks := func(h HeatMap, name string) string {
+		files, err := h.Save(dir, name, Style{Formats: []string{"svg"}, Width: DefaultStyle.Width, Height: DefaultStyle.Height})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	auto := ticks(h, "auto")
+	h.ZLow, h.ZHigh = 0, 100
+	fixed := ticks(h, "fixed")
+	if !strings.Contains(fixed, ">100<") || !strings.Contains(fixed, ">0<") {
+		t.Error("the fixed scale's bar has no ticks at 0 and 100")
+	}
+	if strings.Contains(auto, ">100<") {
+		t.Error("the scale that spans the values reaches 100")
+	}
+}

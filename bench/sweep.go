@@ -43,6 +43,11 @@ type Sweep struct {
 	Speeds   []float64
 	// Duration, when set, replaces the experiments' own.
 	Duration time.Duration
+	// Density, when set, fills {side} in the topologies: the side in
+	// metres of a square that holds the size's nodes at this many nodes a
+	// square kilometre, so that a geometric network keeps its mean degree
+	// as it grows: "geometric:{n}:250:{side}x{side}".
+	Density float64
 	// OutsideModel runs experiments on algorithms whose model does not
 	// admit them (Experiment.Outside), to document how they fail; by
 	// default Runs leaves those pairs out and lists them in Skipped.
@@ -141,6 +146,11 @@ func (s *Sweep) Runs() ([]Run, error) {
 		spec  string
 		speed float64
 	}
+	for _, t := range s.Topologies {
+		if strings.Contains(t.Template, "{side}") && s.Density <= 0 {
+			return nil, fmt.Errorf("topology %q has {side} but the sweep no density to fill it in (nodes a square kilometre)", t.Template)
+		}
+	}
 	motions := []motion{{}}
 	if len(s.Speeds) > 0 {
 		specs := s.Mobility
@@ -216,7 +226,7 @@ func (s *Sweep) Runs() ([]Run, error) {
 						for _, seed := range s.Seeds {
 							runs = append(runs, Run{
 								Index: len(runs), Experiment: e, Algorithm: a, Template: t.Template, Size: n,
-								Topology: strings.ReplaceAll(t.Template, "{n}", strconv.Itoa(n)),
+								Topology: s.fill(t.Template, n),
 								Motion:   m.spec, Speed: m.speed, Seed: seed,
 							})
 						}
@@ -228,6 +238,17 @@ func (s *Sweep) Runs() ([]Run, error) {
 	return runs, nil
 }
 
+// fill fills a topology template in for size n: {n}, and {side} at the
+// sweep's density.
+func (s *Sweep) fill(template string, n int) string {
+	out := strings.ReplaceAll(template, "{n}", strconv.Itoa(n))
+	if s.Density > 0 {
+		side := 1000 * math.Sqrt(float64(n)/s.Density)
+		out = strings.ReplaceAll(out, "{side}", strconv.FormatFloat(math.Round(side), 'f', -1, 64))
+	}
+	return out
+}
+
 // canMove refuses a mobility for a topology whose nodes have no positions
 // to move from (every one but geometric), before its runs fail one by one;
 // an ns-2 trace brings its own nodes and positions.
@@ -237,7 +258,7 @@ func (s *Sweep) canMove(motion string) error {
 	}
 	for _, t := range s.Topologies {
 		for _, n := range t.Sizes {
-			spec, err := topo.Parse(strings.ReplaceAll(t.Template, "{n}", strconv.Itoa(n)), 0)
+			spec, err := topo.Parse(s.fill(t.Template, n), 0)
 			if err != nil {
 				continue // that size fails as a run, saying why
 			}

@@ -81,8 +81,19 @@ seed is one simulated run, checked like any other. Runs spread over --jobs
 cores.
 
 Experiments: start (every node starts at once), crash (the leader crashes
-once the network has settled) and mobile (the nodes move for 10 minutes;
-needs --speeds).
+once the network has settled), partition (once the network has settled it
+splits into three parts; the parts without the leader elect, measured from
+the split), merge (the same split heals once its parts have settled,
+measured from the heal: elections begun and messages sent, heartbeats apart
+in results.csv's heartbeats) and mobile (the nodes move for 10 minutes;
+needs --speeds). partition and merge run algorithms that survive partitions
+and heals (Model.Partition). A layered network splits into the document's
+three computers, the trees under the three roots of its top triangle; any
+other network's largest component splits into the regions nearest three
+nodes far apart (a, the farthest from its lowest node; b, the farthest from
+a; c, the farthest from both), by breadth-first search from the three at
+once, so that each part is connected (on layered networks this rule finds
+the computers too); other components stay as they are.
 
 Files, in OUT (--out; checked before the first run):
   results.csv    one row per run, written as each run ends, so that a sweep
@@ -121,15 +132,18 @@ lie apart at most (by breadth-first search; the node count less one for an
 algorithm of a fixed network, a ring's or a complete one's), each at the
 delay's maximum (` + strconv.Itoa(bench.ExponentialSpan) + ` means for an exponential one; a pulse for a synchronous
 algorithm). The checker's stabilization and liveness bounds are that
-(3s and 6s, or 8s for crash, at least); the leader crashes once the
-slowest of the sweep's algorithms has settled (at 5s at least), and a run
-lasts 2s past its bounds (8s, 16s at least), alike for the sweep's
-algorithms, so that their figures compare; mobile keeps its 10 minutes
-and sim's bounds (10s, 30s) at least. results.csv gives each run's:
-hops, hop_delay_ms, timers_ms, from_ms (the crash), stabilization_ms,
-liveness_ms, duration_ms. A violation is then the algorithm's, or its
-parameters': a timeout shorter than a round trip across the network fails,
-and a variant with longer ones (vkt:timeout=45s) is the fix.
+(3s and 6s, or 8s after a change, at least); the leader crashes, or the
+network splits, once the slowest of the sweep's algorithms has settled (at
+5s at least), and a run lasts 2s past its bounds (8s, 16s at least), alike
+for the sweep's algorithms, so that their figures compare; merge heals the
+split when a partition run ends and lasts as long again past the heal (26s
+at least); a split network's hops are those of its parts where longer;
+mobile keeps its 10 minutes and sim's bounds (10s, 30s) at least.
+results.csv gives each run's: hops, hop_delay_ms, timers_ms, from_ms (the
+crash, the split or the heal), stabilization_ms, liveness_ms, duration_ms.
+A violation is then the algorithm's, or its parameters': a timeout shorter
+than a round trip across the network fails, and a variant with longer ones
+(vkt:timeout=45s) is the fix.
 
 A large study splits with --shard K/N: each machine runs its share and
 writes OUT/results-K-of-N.csv; "elect bench plot FILES..." merges them and
@@ -196,7 +210,7 @@ for the runs it merges).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, mobile")
+	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, partition, merge, mobile")
 	fl.StringVar(&f.algos, "algos", "vkt", "algorithms, comma-separated; a variant is NAME:PARAM=VALUE[:PARAM=VALUE], e.g. vkt,vkt:medium=broadcast")
 	fl.StringArrayVar(&f.topologies, "topology", nil, "topology with {n} for the size, and its sizes after @ (repeatable; default "+strings.Join(defaultTopologies, " and ")+")")
 	fl.StringVar(&f.sizes, "sizes", "", "sizes for the topologies given without @: 50,100 or 2..12 or 16..4096*2")
@@ -213,7 +227,7 @@ for the runs it merges).`,
 	fl.StringArrayVar(&f.mobility, "mobility", nil, "how nodes move, {v} standing for each speed (repeatable; default "+bench.DefaultMobility+" when --speeds is given)")
 	fl.StringVar(&f.speeds, "speeds", "", "node speeds in m/s for moving networks: 0,1,2,5,10,20")
 	fl.StringVar(&f.duration, "duration", "", "virtual time of each run, instead of the experiment's own")
-	fl.BoolVar(&f.outsideModel, "outside-model", false, "also run experiments that an algorithm's model does not admit (crash without Model.Crash, mobile without Model.Mobility), to document how it fails")
+	fl.BoolVar(&f.outsideModel, "outside-model", false, "also run experiments that an algorithm's model does not admit (crash without Model.Crash, partition and merge without Model.Partition, mobile without Model.Mobility), to document how it fails")
 	cmd.AddCommand(newBenchPlotCmd())
 	return cmd
 }

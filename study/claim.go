@@ -33,8 +33,8 @@ type Claim struct {
 	// Relation is at-least, at-most, between, below, above, grows or falls.
 	Relation string
 	// Bounds are the claimed value (at-least, at-most) or the two ends
-	// (between): numbers, or expressions of n (a point's mean node count)
-	// and size (the sweep's size, before it is filled in).
+	// (between): numbers, or expressions of n and m (a point's mean node
+	// and link counts) and size (the sweep's size, before it is filled in).
 	Bounds []Bound
 	// Than selects the runs that Where's are compared with (below, above):
 	// each point of Where is paired with the point of Than that matches it
@@ -74,21 +74,22 @@ type Selection struct {
 	Speeds      []float64
 }
 
-// Bound is a claimed value: a number, or an expression of n and size
+// Bound is a claimed value: a number, or an expression of n, m and size
 // (expr-lang syntax, with log2, ln and sqrt beside its own floor, ceil,
-// abs and round): "6 * (2 * n * floor(log2(n)) + n)".
+// abs and round): "6 * (2 * n * floor(log2(n)) + n)", "2 * m + n - 1".
 type Bound struct {
 	Text string
 	prog *vm.Program
 	num  float64
 }
 
-// At is the bound's value at a point of n nodes (mean) and sweep size size.
-func (b Bound) At(n float64, size int) (float64, error) {
+// At is the bound's value at a point of n nodes and m links (means over
+// its runs) and sweep size size.
+func (b Bound) At(n, m float64, size int) (float64, error) {
 	if b.prog == nil {
 		return b.num, nil
 	}
-	out, err := expr.Run(b.prog, boundEnv(n, float64(size)))
+	out, err := expr.Run(b.prog, boundEnv(n, m, float64(size)))
 	if err != nil {
 		return 0, fmt.Errorf("bound %q: %w", b.Text, err)
 	}
@@ -102,9 +103,9 @@ func (b Bound) At(n float64, size int) (float64, error) {
 	return v, nil
 }
 
-func boundEnv(n, size float64) map[string]any {
+func boundEnv(n, m, size float64) map[string]any {
 	return map[string]any{
-		"n": n, "size": size,
+		"n": n, "m": m, "size": size,
 		"log2": math.Log2, "ln": math.Log, "sqrt": math.Sqrt,
 	}
 }
@@ -120,12 +121,12 @@ func parseBound(text string) (Bound, error) {
 		}
 		return Bound{Text: text, num: v}, nil
 	}
-	prog, err := expr.Compile(text, expr.Env(boundEnv(1, 1)), expr.AsFloat64())
+	prog, err := expr.Compile(text, expr.Env(boundEnv(1, 1, 1)), expr.AsFloat64())
 	if err != nil {
-		return Bound{}, fmt.Errorf("bound %q is neither a number nor an expression of n and size: %w", text, err)
+		return Bound{}, fmt.Errorf("bound %q is neither a number nor an expression of n, m and size: %w", text, err)
 	}
 	b := Bound{Text: text, prog: prog}
-	if _, err := b.At(16, 16); err != nil {
+	if _, err := b.At(16, 24, 16); err != nil {
 		return Bound{}, err
 	}
 	return b, nil

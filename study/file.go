@@ -113,6 +113,7 @@ type fileForm struct {
 	Values       string            `yaml:"values"`
 	Params       map[string]string `yaml:"params"`
 	Duration     string            `yaml:"duration"`
+	Density      float64           `yaml:"density"`
 	OutsideModel *bool             `yaml:"outside-model"`
 }
 
@@ -280,6 +281,9 @@ func (f fileForm) over(small *fileForm) fileForm {
 	if small.OutsideModel != nil {
 		f.OutsideModel = small.OutsideModel
 	}
+	if small.Density != 0 {
+		f.Density = small.Density
+	}
 	return f
 }
 
@@ -365,6 +369,10 @@ func (f fileForm) sweep() (*bench.Sweep, error) {
 			return nil, fmt.Errorf("duration: %s, want a positive length of virtual time", f.Duration)
 		}
 	}
+	if f.Density < 0 || math.IsNaN(f.Density) || math.IsInf(f.Density, 0) {
+		return nil, fmt.Errorf("density: %v is not a number of nodes a square kilometre", f.Density)
+	}
+	sw.Density = f.Density
 	runs, err := sw.Runs()
 	if err != nil {
 		return nil, err

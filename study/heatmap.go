@@ -64,9 +64,17 @@ func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]string, []
 		hm := bench.HeatMap{
 			Title:    fmt.Sprintf("%s: %s, %s", h.Measure, g.alg, g.exp),
 			XLabel:   "node speed (m/s)",
-			YLabel:   "size (" + g.tmpl + ")",
+			YLabel:   "size ({n} of " + g.tmpl + ")",
 			ZLabel:   m.Axis,
 			Boundary: h.Boundary,
+		}
+		if r := g.points[0].Results; len(r) > 0 && r[0].Nodes == r[0].Size {
+			hm.YLabel = "nodes"
+		}
+		if strings.Contains(m.Axis, "(% of") {
+			// A share: the whole scale, so that 99.85% and 99.9% look
+			// alike, as they are.
+			hm.ZLow, hm.ZHigh = 0, 100
 		}
 		for _, v := range speeds {
 			hm.X = append(hm.X, v)

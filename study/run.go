@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 
 	"github.com/electgo/elect/bench"
@@ -93,12 +94,37 @@ func formName(small bool) string {
 	return "full"
 }
 
-// fingerprint identifies a sweep's form: every field that makes its runs.
+// fingerprint identifies a sweep's form: every field that makes its runs,
+// those at their zero value left out, so that a field bench gains later
+// (at a zero value that changes no run) leaves results resumable.
 func fingerprint(sw *bench.Sweep) string {
 	b, err := json.Marshal(sw)
+	var fields map[string]any
+	if err == nil {
+		err = json.Unmarshal(b, &fields)
+	}
 	if err != nil {
 		panic("study: a sweep that JSON cannot write: " + err.Error())
 	}
+	for k, v := range fields {
+		switch x := v.(type) {
+		case nil:
+			delete(fields, k)
+		case bool, float64, string:
+			if x == reflect.Zero(reflect.TypeOf(x)).Interface() {
+				delete(fields, k)
+			}
+		case []any:
+			if len(x) == 0 {
+				delete(fields, k)
+			}
+		case map[string]any:
+			if len(x) == 0 {
+				delete(fields, k)
+			}
+		}
+	}
+	b, _ = json.Marshal(fields) // map keys in order
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:8])
 }

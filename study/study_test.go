@@ -69,7 +69,7 @@ func TestParseErrors(t *testing.T) {
 		{"between of three", claim("    measure: election-time\n    where: {sweep: still}\n    between: [1, 2, 3]\n"), "between: want [LOW, HIGH], not 3 values"},
 		{"between upside down", claim("    measure: election-time\n    where: {sweep: still}\n    between: [5, 2]\n"), "between: 5 is above 2"},
 		{"bad expression", claim("    measure: election-time\n    where: {sweep: still}\n    at-most: \"n **\"\n"), `at-most: bound "n **" is neither a number nor an expression`},
-		{"unknown variable", claim("    measure: election-time\n    where: {sweep: still}\n    at-most: \"edges * 2\"\n"), "neither a number nor an expression of n and size"},
+		{"unknown variable", claim("    measure: election-time\n    where: {sweep: still}\n    at-most: \"links * 2\"\n"), "neither a number nor an expression of n, m and size"},
 		{"along without trend", claim("    measure: election-time\n    where: {sweep: still}\n    at-most: 1\n    along: speed\n"), "only a trend"},
 		{"no source", strings.Replace(ok, "source: {document: test}", "source: {}", 1), "source: document"},
 		{"no says", strings.Replace(ok, "says: an election ends within ten seconds", "says: \"\"", 1), "says: what the source claims"},
@@ -342,3 +342,23 @@ func hashes(t *testing.T, path string) []string {
 }
 
 func equal(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") }
+
+func TestFingerprintIgnoresZeroFields(t *testing.T) {
+	st := parse(t, smallStudy)
+	a := st.Sweeps[0].Full
+	b := *a
+	b.Skipped = nil // as a field bench might gain, at its zero value
+	b.Density = 0
+	if fingerprint(a) != fingerprint(&b) {
+		t.Fatal("a zero field changed the fingerprint")
+	}
+	b.Duration = 5e9
+	if fingerprint(a) == fingerprint(&b) {
+		t.Fatal("a longer run kept the fingerprint")
+	}
+	c := *a
+	c.Seeds = c.Seeds[:1]
+	if fingerprint(a) == fingerprint(&c) {
+		t.Fatal("fewer seeds kept the fingerprint")
+	}
+}

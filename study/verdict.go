@@ -114,15 +114,19 @@ func (c *Claim) bounds(picked []*bench.Point) ([]Check, error) {
 	for _, p := range picked {
 		iv := c.Measure.Interval(*p)
 		lo, hi := math.Inf(-1), math.Inf(1)
+		var links float64
+		for _, r := range p.Results {
+			links += float64(r.Edges) / float64(len(p.Results))
+		}
 		var err error
 		switch c.Relation {
 		case "at-least":
-			lo, err = c.Bounds[0].At(p.Nodes, p.Size)
+			lo, err = c.Bounds[0].At(p.Nodes, links, p.Size)
 		case "at-most":
-			hi, err = c.Bounds[0].At(p.Nodes, p.Size)
+			hi, err = c.Bounds[0].At(p.Nodes, links, p.Size)
 		case "between":
-			if lo, err = c.Bounds[0].At(p.Nodes, p.Size); err == nil {
-				hi, err = c.Bounds[1].At(p.Nodes, p.Size)
+			if lo, err = c.Bounds[0].At(p.Nodes, links, p.Size); err == nil {
+				hi, err = c.Bounds[1].At(p.Nodes, links, p.Size)
 			}
 		}
 		if err != nil {
@@ -314,7 +318,11 @@ func runsOf(p *bench.Point) []int {
 
 // pointLabel names a point: "mobile vkt geometric:50:250:1000x1000 at 5 m/s".
 func pointLabel(p *bench.Point) string {
-	parts := []string{p.Experiment, p.Algorithm, strings.ReplaceAll(p.Template, "{n}", strconv.Itoa(p.Size))}
+	top := strings.ReplaceAll(p.Template, "{n}", strconv.Itoa(p.Size))
+	if len(p.Results) > 0 {
+		top = p.Results[0].Topology // {side} and all filled in
+	}
+	parts := []string{p.Experiment, p.Algorithm, top}
 	if p.Motion != "" {
 		parts = append(parts, "at "+ftoa(p.Speed)+" m/s")
 	}
