@@ -200,7 +200,11 @@ func studyOutcome(out, errw io.Writer, res *study.Result, opt study.Options) err
 		fmt.Fprintf(out, "%-9s  %s: %s\n", o.Verdict, o.Claim.ID, o.Claim.Statement())
 		for _, ch := range o.Checks {
 			if ch.Verdict == study.Fails {
-				fmt.Fprintf(out, "           fails at %s: mean %.4g, 95%% interval ±%.3g (%d runs), %s\n", ch.Label, ch.Interval.Mean, ch.Interval.Half, len(ch.Runs), failedBy(ch))
+				what := "mean"
+				if ch.Strict {
+					what = "difference" // of a comparison or a trend's step
+				}
+				fmt.Fprintf(out, "           fails at %s: %s %.4g, 95%% interval ±%.3g (%d runs), %s\n", ch.Label, what, ch.Interval.Mean, ch.Interval.Half, len(ch.Runs), failedBy(ch))
 			}
 		}
 		if o.Why != "" {

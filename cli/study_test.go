@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/electgo/elect/study"
 )
 
 // studyFile writes a study of vkt electing on the document's layered
@@ -89,5 +91,52 @@ func TestStudyBadInput(t *testing.T) {
 		{name: "merge with no shard", args: []string{"study", "merge", good, "--out", t.TempDir()}, code: ExitError, err: []string{"no shard's results"}},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.run(t) })
+	}
+}
+
+// Every study pack of studies/ runs in its small form, and its report
+// gives every claim a verdict, with the exit status that its verdicts
+// make. vkt-paper's small form, the one the issue names, holds.
+func TestStudyPacks(t *testing.T) {
+	packs, err := filepath.Glob("../studies/*.yaml")
+	if err != nil || len(packs) < 4 {
+		t.Fatalf("studies/: %v packs (%v); want at least 4", len(packs), err)
+	}
+	for _, pack := range packs {
+		name := strings.TrimSuffix(filepath.Base(pack), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			code, stdout, stderr := cli(t, "study", pack, "--small", "--out", out, "--quiet")
+			md, err := os.ReadFile(filepath.Join(out, "report.md"))
+			if err != nil {
+				t.Fatalf("exit %d, no report: %v\n%s", code, err, stderr)
+			}
+			st, err := study.Load(pack)
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst := "holds"
+			for _, c := range st.Claims {
+				found := false
+				for _, v := range []string{"holds", "undecided", "fails"} {
+					if strings.Contains(string(md), "### "+c.ID+": "+v) {
+						found = true
+						if v == "fails" || v == "undecided" && worst == "holds" {
+							worst = v
+						}
+					}
+				}
+				if !found {
+					t.Errorf("report.md gives claim %s no verdict", c.ID)
+				}
+			}
+			want := map[string]int{"holds": ExitOK, "undecided": ExitUndecided, "fails": ExitViolation}[worst]
+			if code != want {
+				t.Errorf("exit %d, want %d for a study whose worst claim %s\n%s%s", code, want, worst, stdout, stderr)
+			}
+			if name == "vkt-paper" && code != ExitOK {
+				t.Errorf("vkt-paper --small: exit %d, want every claim to hold\n%s", code, stdout)
+			}
+		})
 	}
 }

@@ -240,7 +240,14 @@ func writeOutcome(b *bytes.Buffer, o Outcome, data []*sweepData, s *Study, opt O
 		p("Undecided: %s.\n\n", o.Why)
 	}
 	if len(o.Checks) > 0 {
-		p("| point | runs | %s | 95%% interval | claimed | verdict | by how much | seeds that would decide | rerun |\n|---|---|---|---|---|---|---|---|---|\n", c.Measure.Name)
+		col := c.Measure.Name
+		switch c.Relation {
+		case "below", "above":
+			col += ", this point's less the other's"
+		case "grows", "falls":
+			col += ", the next point's less this one's"
+		}
+		p("| point | runs | %s | 95%% interval | claimed | verdict | by how much | seeds that would decide | rerun |\n|---|---|---|---|---|---|---|---|---|\n", col)
 		for _, ch := range o.Checks {
 			iv := ch.Interval
 			p("| %s | %d | %s | %s | %s | **%s** | %s | %s | `--sweep %s --runs %s` |\n",
@@ -295,6 +302,9 @@ func writeSweep(b *bytes.Buffer, d *sweepData, s *Study, opt Options) {
 			mob = []string{bench.DefaultMobility}
 		}
 		p("| mobility | `%s` at %s m/s |\n", strings.Join(mob, "`, `"), strings.Join(speeds, ", "))
+	}
+	if f.Density > 0 {
+		p("| density | %s nodes a square kilometre ({side}: the side in metres of a square holding the size's nodes) |\n", ftoa(f.Density))
 	}
 	p("| seeds | 1 to %d |\n", len(f.Seeds))
 	p("| delay | %s |\n| values | %s |\n", f.Delay, valuesText(f))

@@ -135,6 +135,9 @@ func fingerprint(sw *bench.Sweep) string {
 // holding another study's results; runs that fail are in Result.Failed.
 func (s *Study) Run(opt Options) (*Result, error) {
 	res := &Result{Study: s, Small: opt.Small}
+	if len(opt.Style.Formats) == 0 {
+		opt.Style = bench.DefaultStyle
+	}
 	sweeps, err := s.selected(opt.Sweeps)
 	if err != nil {
 		return nil, err
