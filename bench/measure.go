@@ -14,6 +14,10 @@ type Measure struct {
 	Name string
 	// Axis is the measure in words with its unit, as the plots label it.
 	Axis string
+	// EveryRun says that a bound on the measure binds each run, not the
+	// mean over runs: one run that breaks the specification is a
+	// violation, however many others keep it.
+	EveryRun bool
 	// run is the measure of one run, and whether the run counts for it
 	// (the elections' figures count the runs that elected).
 	run func(r *Result) (float64, bool)
@@ -21,11 +25,11 @@ type Measure struct {
 
 // countMeasures are the measures of a run that no figure plots.
 var countMeasures = []Measure{
-	{"violations", "violations of the specification found by the checker, per run",
+	{"violations", "violations of the specification found by the checker, per run", true,
 		always(func(r *Result) float64 { return float64(r.Violations) })},
-	{"elections", "elections begun from the experiment's start and ended, per run",
+	{"elections", "elections begun from the experiment's start and ended, per run", false,
 		always(func(r *Result) float64 { return float64(r.Elections) })},
-	{"messages", "messages sent from the experiment's start, heartbeats apart, per run",
+	{"messages", "messages sent from the experiment's start, heartbeats apart, per run", false,
 		always(func(r *Result) float64 { return float64(r.Messages) })},
 }
 

@@ -140,3 +140,32 @@ func TestStudyPacks(t *testing.T) {
 		})
 	}
 }
+
+// In a Kubernetes Indexed Job each task runs its shard of the study, the
+// merge joins the shards, and the whole then only reports.
+func TestStudyShardsFromTheScheduler(t *testing.T) {
+	file := studyFile(t, "    at-most: 10000\n")
+	out := filepath.Join(t.TempDir(), "out")
+	t.Setenv("JOB_COMPLETIONS", "2")
+	for _, idx := range []string{"0", "1"} {
+		t.Setenv("JOB_COMPLETION_INDEX", idx)
+		code, stdout, stderr := cli(t, "study", file, "--out", out, "--quiet")
+		if code != ExitOK || !strings.Contains(stderr, "Kubernetes completion index "+idx) || !strings.Contains(stdout, "elect study merge") {
+			t.Fatalf("task %s: exit %d\n%s%s", idx, code, stdout, stderr)
+		}
+	}
+	os.Unsetenv("JOB_COMPLETION_INDEX")
+	os.Unsetenv("JOB_COMPLETIONS")
+	for _, name := range []string{"results-1-of-2.csv", "results-2-of-2.csv"} {
+		if _, err := os.Stat(filepath.Join(out, "still", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, stdout, stderr := cli(t, "study", "merge", file, "--out", out); code != ExitOK || !strings.Contains(stdout, "merged: ") {
+		t.Fatalf("merge: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := cli(t, "study", file, "--out", out, "--quiet")
+	if code != ExitOK || !strings.Contains(stdout, "0 runs run, 3 kept") {
+		t.Fatalf("the whole after the merge: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -306,6 +306,9 @@ func (w *fileWhere) selection(st *Study) (Selection, error) {
 		}
 	}
 	s.Algorithms = w.Algorithm
+	topologies := fileForm{Topologies: slices.Clone(w.Topology)}
+	topologies.besideFile(st.File) // as the sweeps' own
+	w.Topology = topologies.Topologies
 	for _, t := range w.Topology {
 		if !hasTemplate(s.Sweep.Full, t) && !hasTemplate(s.Sweep.Small, t) {
 			return s, fmt.Errorf("topology %q is not a template of sweep %s (give it without its sizes)", t, s.Sweep.Name)

@@ -192,6 +192,10 @@ func (f *fileStudy) study(file string) (*Study, error) {
 		}
 		seen[fs.Name] = true
 		sw := &Sweep{Name: fs.Name, About: strings.TrimSpace(fs.About)}
+		fs.fileForm.besideFile(file)
+		if fs.Small != nil {
+			fs.Small.besideFile(file)
+		}
 		var err error
 		if sw.Full, err = fs.fileForm.sweep(); err != nil {
 			return nil, fmt.Errorf("%s: %w", where, err)
@@ -237,6 +241,25 @@ func (f *fileStudy) study(file string) (*Study, error) {
 		st.Claims = append(st.Claims, c)
 	}
 	return st, nil
+}
+
+// besideFile makes the files a form names (file:PATH topologies, ns2:PATH
+// mobility) relative to the study file's directory, as a reader of the
+// file expects, wherever elect runs from.
+func (f *fileForm) besideFile(study string) {
+	dir := filepath.Dir(study)
+	fix := func(spec, prefix string) string {
+		if path, ok := strings.CutPrefix(spec, prefix); ok && path != "" && !filepath.IsAbs(path) {
+			return prefix + filepath.Join(dir, path)
+		}
+		return spec
+	}
+	for i, t := range f.Topologies {
+		f.Topologies[i] = fix(t, "file:")
+	}
+	for i, m := range f.Mobility {
+		f.Mobility[i] = fix(m, "ns2:")
+	}
 }
 
 // over is f with the fields that small gives replacing f's.

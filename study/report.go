@@ -150,17 +150,7 @@ func specOutcome(d *sweepData) Outcome {
 	for i := range d.points {
 		p := &d.points[i]
 		ch := Check{Label: pointLabel(p), Interval: c.Measure.Interval(*p), Low: math.Inf(-1), High: 0, Sweep: d.sw.Name, Runs: runsOf(p)}
-		var broke []int
-		for _, r := range p.Results {
-			if r.Violations > 0 {
-				broke = append(broke, r.Index)
-			}
-		}
-		if len(broke) > 0 {
-			ch.Verdict = Fails
-			ch.By = float64(len(broke))
-			ch.Why = fmt.Sprintf("runs %s broke the specification", runList(broke))
-		}
+		ch.decideEach(c.Measure, p)
 		o.Checks = append(o.Checks, ch)
 		o.Verdict = max(o.Verdict, ch.Verdict)
 	}

@@ -362,3 +362,26 @@ func TestFingerprintIgnoresZeroFields(t *testing.T) {
 		t.Fatal("fewer seeds kept the fingerprint")
 	}
 }
+
+// One run that breaks the specification fails a bound on violations,
+// however many keep it: the bound binds each run, not the mean.
+func TestViolationsBindEveryRun(t *testing.T) {
+	text := strings.Replace(smallStudy, "measure: election-time", "measure: violations", 1)
+	text = strings.Replace(text, "at-most: 10000", "at-most: 0", 1)
+	st := parse(t, text)
+	var rs []*bench.Result
+	for i, v := range []int{0, 0, 0, 0, 0, 0, 0, 0, 0, 1} {
+		rs = append(rs, &bench.Result{Run: bench.Run{Index: i, Experiment: "start", Algorithm: "vkt", Template: "layered:{n}", Size: 2, Seed: uint64(i + 1)}, Nodes: 9, Violations: v})
+	}
+	o, err := Evaluate(st.Claims[0], map[string][]bench.Point{"still": bench.Aggregate(rs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Verdict != Fails || !strings.Contains(o.Checks[0].Why, "runs 9 lie outside") {
+		t.Fatalf("one run of ten with a violation: %v (%q), want fails naming run 9", o.Verdict, o.Checks[0].Why)
+	}
+	rs[9].Violations = 0
+	if o, _ = Evaluate(st.Claims[0], map[string][]bench.Point{"still": bench.Aggregate(rs)}); o.Verdict != Holds {
+		t.Fatalf("no violation: %v, want holds", o.Verdict)
+	}
+}

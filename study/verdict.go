@@ -133,7 +133,11 @@ func (c *Claim) bounds(picked []*bench.Point) ([]Check, error) {
 			return nil, err
 		}
 		ch := Check{Label: pointLabel(p), Interval: iv, Low: lo, High: hi, Sweep: c.Where.Sweep.Name, Runs: runsOf(p)}
-		ch.decide(sd(iv) * sd(iv))
+		if c.Measure.EveryRun {
+			ch.decideEach(c.Measure, p)
+		} else {
+			ch.decide(sd(iv) * sd(iv))
+		}
 		checks = append(checks, ch)
 	}
 	return checks, nil
@@ -267,6 +271,28 @@ func (ch *Check) decide(variance float64) {
 		ch.Verdict = Undecided
 		d := math.Min(math.Abs(iv.Mean-ch.Low), math.Abs(iv.Mean-ch.High))
 		ch.Seeds = seedsToDecide(d, variance, iv.N)
+	}
+}
+
+// decideEach judges a bound on every run of the point (a measure such as
+// violations, of which one run is enough): it holds when each run lies in
+// the region, and fails when one does not, by that run's distance.
+func (ch *Check) decideEach(m bench.Measure, p *bench.Point) {
+	var broke []int
+	for _, r := range p.Results {
+		v, ok := m.Of(r)
+		if !ok {
+			continue
+		}
+		if v < ch.Low || v > ch.High {
+			broke = append(broke, r.Index)
+			ch.By = max(ch.By, ch.Low-v, v-ch.High)
+		}
+	}
+	ch.Verdict = Holds
+	if len(broke) > 0 {
+		ch.Verdict = Fails
+		ch.Why = fmt.Sprintf("runs %s lie outside it (a bound on each run)", runList(broke))
 	}
 }
 
