@@ -108,18 +108,20 @@ func (d *sweepData) draw(opt Options) error {
 	if len(d.points) == 0 {
 		return nil
 	}
-	plots, err := bench.PlotStyled(d.points, dir, opt.Style)
-	if err != nil {
-		return err
-	}
-	for _, f := range plots.Files {
-		rel, _ := filepath.Rel(opt.Out, f)
-		if rel == "" || strings.HasPrefix(rel, "..") {
-			rel = filepath.Join(d.sw.Name, filepath.Base(f))
+	for _, part := range d.plotGroups() {
+		sub := filepath.Join(dir, part.dir)
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return err
 		}
-		d.figures = append(d.figures, rel)
+		plots, err := bench.PlotStyled(part.points, sub, opt.Style)
+		if err != nil {
+			return err
+		}
+		for _, f := range plots.Files {
+			d.figures = append(d.figures, filepath.Join(d.sw.Name, part.dir, filepath.Base(f)))
+		}
+		d.notes = append(d.notes, plots.Skipped...)
 	}
-	d.notes = append(d.notes, plots.Skipped...)
 	for _, h := range d.sw.Heatmaps {
 		files, notes, err := heatmaps(d, h, dir, opt.Style)
 		if err != nil {
@@ -131,6 +133,48 @@ func (d *sweepData) draw(opt Options) error {
 		d.notes = append(d.notes, notes...)
 	}
 	return nil
+}
+
+// plotGroup is the points of one set of figures, drawn in dir (under
+// the sweep's directory).
+type plotGroup struct {
+	dir    string
+	points []bench.Point
+}
+
+// maxLines is the most lines a figure of moving networks carries before
+// the sweep's figures are drawn one set per algorithm: against speed,
+// every algorithm and size is a line, and 36 lines read as none.
+const maxLines = 8
+
+// plotGroups are the sets of figures of the sweep: one, or, when moving
+// networks of several algorithms and sizes would make more than maxLines
+// lines, one per algorithm in by-algorithm/ALGORITHM.
+func (d *sweepData) plotGroups() []plotGroup {
+	var algs []string
+	lines := map[string]bool{}
+	for _, p := range d.points {
+		if !slices.Contains(algs, p.Algorithm) {
+			algs = append(algs, p.Algorithm)
+		}
+		if p.Motion != "" {
+			lines[p.Algorithm+" "+p.Template+" "+strconv.Itoa(p.Size)] = true
+		}
+	}
+	if len(lines) <= maxLines || len(algs) < 2 {
+		return []plotGroup{{dir: ".", points: d.points}}
+	}
+	var out []plotGroup
+	for _, a := range algs {
+		g := plotGroup{dir: filepath.Join("by-algorithm", fileSafe(a))}
+		for _, p := range d.points {
+			if p.Algorithm == a {
+				g.points = append(g.points, p)
+			}
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // specOutcome is the specification's verdict on a sweep: it fails when
@@ -253,9 +297,16 @@ func writeOutcome(b *bytes.Buffer, o Outcome, data []*sweepData, s *Study, opt O
 		}
 		for _, f := range d.figures {
 			base := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
-			if strings.Contains(base, c.Measure.Name) && shown(f, opt.Style) {
-				figs = append(figs, f)
+			if !strings.Contains(base, c.Measure.Name) || !shown(f, opt.Style) {
+				continue
 			}
+			// A figure of one algorithm (by-algorithm/ALG/, or a heat
+			// map's -ALG) shows only where the claim reads that algorithm.
+			if alg := figureAlgorithm(f, d); alg != "" && len(c.Where.Algorithms) > 0 &&
+				!slices.ContainsFunc(c.Where.Algorithms, func(a string) bool { return fileSafe(a) == alg }) {
+				continue
+			}
+			figs = append(figs, f)
 		}
 	}
 	for _, f := range figs {
@@ -329,6 +380,24 @@ func writeSweep(b *bytes.Buffer, d *sweepData, s *Study, opt Options) {
 		p("- not drawn: %s\n", cell(n))
 	}
 	p("\n")
+}
+
+// figureAlgorithm is the algorithm (as fileSafe writes it) whose figure
+// path is, "" for a figure of every algorithm.
+func figureAlgorithm(path string, d *sweepData) string {
+	dir := filepath.Base(filepath.Dir(path))
+	if filepath.Base(filepath.Dir(filepath.Dir(path))) == "by-algorithm" {
+		return dir
+	}
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if strings.HasPrefix(base, "heatmap-") {
+		for _, a := range d.form.Algorithms {
+			if strings.HasSuffix(base, "-"+fileSafe(a)) || strings.Contains(base, "-"+fileSafe(a)+"-") {
+				return fileSafe(a)
+			}
+		}
+	}
+	return ""
 }
 
 // shown says whether a figure file is the one of its figure the report

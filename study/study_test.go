@@ -385,3 +385,44 @@ func TestViolationsBindEveryRun(t *testing.T) {
 		t.Fatalf("no violation: %v, want holds", o.Verdict)
 	}
 }
+
+// Moving networks of many algorithms and sizes get a set of figures per
+// algorithm (36 lines read as none), and a claim shows its algorithm's.
+func TestFiguresByAlgorithm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 9 moving networks")
+	}
+	st := parse(t, `
+name: lines
+sweeps:
+  - name: moving
+    experiments: [mobile]
+    algorithms: [vkt, park, "vkt:medium=broadcast"]
+    topologies: ["geometric:{n}:250:{side}x{side}@10,20,40"]
+    density: 50
+    speeds: [5]
+    seeds: 1
+    duration: 40s
+claims:
+  - id: park-leads
+    says: park has a leader
+    source: {document: test}
+    measure: leader-time
+    where: {sweep: moving, algorithm: park}
+    at-least: 0
+`)
+	out := t.TempDir()
+	res, err := st.Run(Options{Out: out, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"vkt", "park", "vkt_medium-broadcast"} {
+		if _, err := os.Stat(filepath.Join(out, "moving", "by-algorithm", a, "mobile-leader-time.png")); err != nil {
+			t.Errorf("no figure of %s alone: %v", a, err)
+		}
+	}
+	md, _ := os.ReadFile(res.Report)
+	if !strings.Contains(string(md), "(moving/by-algorithm/park/mobile-leader-time.png)") || strings.Contains(string(md), "![mobile-leader-time.png](moving/by-algorithm/vkt/") {
+		t.Errorf("the claim on park does not show park's figure alone:\n%s", md)
+	}
+}
