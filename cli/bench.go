@@ -184,9 +184,9 @@ for the runs it merges).`,
 				name = fmt.Sprintf("results-%d-of-%d.csv", shard.K, shard.N)
 			}
 			path := filepath.Join(f.out, name)
-			rows, err := startResults(path)
+			rows, err := bench.CreateResults(path, nil)
 			if err != nil {
-				return err
+				return fmt.Errorf("--out: %w", err)
 			}
 			results, failed, err := runSweep(sw, runs, f.jobs, f.quiet, cmd.ErrOrStderr(), rows)
 			if err != nil {
@@ -324,7 +324,7 @@ func splitList(s string) []string {
 // runSweep runs with a progress bar on w, each result's row written to
 // rows as it comes, then rewrites the rows in the sweep's order (runs end
 // in any order on several cores). The error is the results file's.
-func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writer, rows *resultsFile) ([]*bench.Result, []*bench.RunError, error) {
+func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writer, rows *bench.ResultsFile) ([]*bench.Result, []*bench.RunError, error) {
 	var bar *progressbar.ProgressBar
 	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
 		quiet = true // a bar redrawn with carriage returns only garbles a log
@@ -340,76 +340,13 @@ func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writ
 	}
 	results, failed := sw.RunAll(runs, jobs, func(r *bench.Result, _ error) {
 		if r != nil {
-			rows.add(r)
+			rows.Add(r)
 		}
 		if bar != nil {
 			bar.Add(1)
 		}
 	})
-	return results, failed, rows.finish(results)
-}
-
-// resultsFile is the results file of a sweep, written as the runs end.
-type resultsFile struct {
-	path string
-	f    *os.File
-	rows *bench.CSVWriter
-	err  error // the first write that failed: the rows after it are not tried
-}
-
-// startResults creates the sweep's results file with its header, and with
-// it OUT: the check, before any run, that the results can be written.
-func startResults(path string) (*resultsFile, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("--out: %w", err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("--out: the results cannot be written: %w", err)
-	}
-	rows, err := bench.NewCSVWriter(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--out: the results cannot be written: %s: %w", path, err)
-	}
-	return &resultsFile{path: path, f: f, rows: rows}, nil
-}
-
-func (rf *resultsFile) add(r *bench.Result) {
-	if rf.err == nil {
-		rf.err = rf.rows.Write(r)
-	}
-}
-
-// finish closes the file, and replaces it by the results in the sweep's
-// order: written aside, then renamed over it, so that it is never lost
-// half-written.
-func (rf *resultsFile) finish(results []*bench.Result) error {
-	err := rf.f.Close()
-	if rf.err != nil {
-		err = rf.err
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", rf.path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(rf.path), ".results-*.csv")
-	if err != nil {
-		return err
-	}
-	err = tmp.Chmod(0o644) // as os.Create's, not a temporary file's 0600
-	if err == nil {
-		err = bench.WriteCSV(tmp, results)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), rf.path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return results, failed, rows.Finish(results)
 }
 
 func writeResults(path string, results []*bench.Result) error {

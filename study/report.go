@@ -3,6 +3,7 @@ package study
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -350,13 +351,8 @@ func writeSweep(b *bytes.Buffer, d *sweepData, s *Study, opt Options) {
 	p("| seeds | 1 to %d |\n", len(f.Seeds))
 	p("| delay | %s |\n| values | %s |\n", f.Delay, valuesText(f))
 	if len(f.Params) > 0 {
-		keys := make([]string, 0, len(f.Params))
-		for k := range f.Params {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		var ps []string
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(f.Params)) {
 			ps = append(ps, k+"="+f.Params[k])
 		}
 		p("| parameters | %s |\n", strings.Join(ps, ", "))
