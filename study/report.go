@@ -216,7 +216,7 @@ func (s *Study) markdown(res *Result, data []*sweepData, opt Options) []byte {
 		runs += len(d.results)
 	}
 	p("# %s\n\n", s.Title)
-	p("Study `%s` (`%s`), its %s form: %d runs in %d sweeps, checked by elect %s.\n\n", s.Name, s.File, form, runs, len(data), version())
+	p("Study `%s` (`%s`), its %s form: %s in %s, checked by elect %s.\n\n", s.Name, s.File, form, count(runs, "run"), count(len(data), "sweep"), version())
 	if s.About != "" {
 		p("%s\n\n", s.About)
 	}
@@ -511,6 +511,14 @@ func runList(idx []int) string {
 	return strings.Join(parts, ",")
 }
 
+// count writes n things: "1 sweep", "3 sweeps".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}
+
 // cell makes text safe in a Markdown table cell.
 func cell(s string) string {
 	s = strings.ReplaceAll(s, "|", `\|`)
@@ -539,6 +547,8 @@ func version() string {
 	}
 	if rev != "" {
 		v += " (commit " + rev[:min(12, len(rev))] + modified + ")"
+	} else if v == "(devel)" {
+		v += " (built without its commit: go build -buildvcs=true records it)"
 	}
 	return v + ", " + bi.GoVersion
 }
