@@ -79,15 +79,26 @@ func (m Measure) Interval(p Point) Interval {
 	return interval(xs)
 }
 
-// Quantile975 is Student's t at 0.975 for df degrees of freedom (1.96, the
-// normal's, past 30): a 95% interval's half-width over n runs is
-// Quantile975(n-1) times the standard error.
+// Quantile975 is Student's t at 0.975 for df degrees of freedom: a 95%
+// interval's half-width over n runs is Quantile975(n-1) times the standard
+// error. Past 30 it is interpolated in 1/df between the table's values at
+// 30, 40, 60 and 120 and the normal's 1.96, within 0.002 of the exact
+// quantile and never below it by more.
 func Quantile975(df int) float64 {
 	if df < 1 {
 		return math.Inf(1)
 	}
 	if df < len(tQuantile975) {
 		return tQuantile975[df]
+	}
+	knots := []struct{ df, t float64 }{{30, 2.042}, {40, 2.021}, {60, 2.000}, {120, 1.980}, {math.Inf(1), 1.960}}
+	x := 1 / float64(df)
+	for i := 1; i < len(knots); i++ {
+		a, b := knots[i-1], knots[i]
+		if float64(df) <= b.df {
+			xa, xb := 1/a.df, 1/b.df
+			return a.t + (b.t-a.t)*(xa-x)/(xa-xb)
+		}
 	}
 	return 1.96
 }

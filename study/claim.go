@@ -42,6 +42,11 @@ type Claim struct {
 	Than *Selection
 	// Along is size or speed: the parameter a trend follows.
 	Along string
+	// EachRun makes a bound bind every run, not the mean: for a worst case
+	// (a theorem's message bound, "no election starts"), one run past it
+	// is a counterexample. A measure that is EveryRun (violations) always
+	// binds each run.
+	EachRun bool
 }
 
 // Source is where a claim is made.
@@ -99,6 +104,9 @@ func (b Bound) At(n, m float64, size int) (float64, error) {
 			return float64(i), nil
 		}
 		return 0, fmt.Errorf("bound %q is a %T, not a number", b.Text, out)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("bound %q is %v at n = %g, m = %g, size %d: not a number a measure can be held to", b.Text, v, n, m, size)
 	}
 	return v, nil
 }
@@ -175,11 +183,15 @@ type fileClaim struct {
 	Grows   bool       `yaml:"grows"`
 	Falls   bool       `yaml:"falls"`
 	Along   string     `yaml:"along"`
+	EachRun bool       `yaml:"each-run"`
 }
 
 func (f *fileClaim) claim(st *Study) (*Claim, error) {
 	if !namePattern.MatchString(f.ID) {
 		return nil, fmt.Errorf("id %q: want lower-case letters, digits and dashes", f.ID)
+	}
+	if strings.HasPrefix(f.ID, "spec-") {
+		return nil, fmt.Errorf("id %q: spec- names the specification's claim of each sweep, which every study carries", f.ID)
 	}
 	c := &Claim{ID: f.ID, Says: strings.TrimSpace(f.Says), Source: f.Source, Chosen: strings.TrimSpace(f.Chosen)}
 	if c.Says == "" {
@@ -273,10 +285,41 @@ func (f *fileClaim) claim(st *Study) (*Claim, error) {
 		if c.Along != "size" && c.Along != "speed" {
 			return nil, fmt.Errorf("along: %q, want size or speed", f.Along)
 		}
+		if c.Along == "speed" && len(c.Where.Sweep.Full.Speeds) < 2 {
+			return nil, fmt.Errorf("along: speed, and sweep %s has not two speeds to follow", c.Where.Sweep.Name)
+		}
 	case f.Along != "":
 		return nil, errors.New("along: only a trend (grows, falls) follows a parameter")
 	}
+	c.EachRun = f.EachRun
+	if c.EachRun && len(c.Bounds) == 0 {
+		return nil, errors.New("each-run: only a bound (at-least, at-most, between) binds each run")
+	}
+	// A selection that picks no run of a form would leave the claim
+	// undecided for ever: refused here, naming the form.
+	for _, small := range []bool{false, true} {
+		for _, sel := range []*Selection{&c.Where, c.Than} {
+			if sel != nil && !sel.picksRun(small) {
+				return nil, fmt.Errorf("%s picks no run of the sweep's %s form", sel.String(), formName(small))
+			}
+		}
+	}
 	return c, nil
+}
+
+// picksRun says whether the selection holds a run of the sweep's form.
+func (s *Selection) picksRun(small bool) bool {
+	runs, err := s.Sweep.Form(small).Runs()
+	if err != nil {
+		return false
+	}
+	for _, r := range runs {
+		p := bench.Point{Experiment: r.Experiment, Algorithm: r.Algorithm, Template: r.Template, Size: r.Size, Speed: r.Speed}
+		if s.picks(&p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *fileWhere) selection(st *Study) (Selection, error) {

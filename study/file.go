@@ -41,6 +41,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -321,6 +322,23 @@ func (f fileForm) sweep() (*bench.Sweep, error) {
 	if len(sw.Experiments) == 0 {
 		return nil, errors.New("experiments: name at least one (start, crash, mobile, ...)")
 	}
+	// A value given twice would run the same seeds twice, and a point
+	// pooling them would claim twice the runs it has.
+	for _, l := range []struct {
+		name string
+		vs   []string
+	}{{"experiments", f.Experiments}, {"algorithms", f.Algorithms}, {"topologies", f.Topologies}, {"mobility", f.Mobility}} {
+		if d := repeated(l.vs); d != "" {
+			return nil, fmt.Errorf("%s: %s is given twice", l.name, d)
+		}
+	}
+	var speeds []string
+	for _, v := range f.Speeds {
+		speeds = append(speeds, ftoa(v))
+	}
+	if d := repeated(speeds); d != "" {
+		return nil, fmt.Errorf("speeds: %s is given twice", d)
+	}
 	if len(sw.Algorithms) == 0 {
 		return nil, errors.New("algorithms: name at least one (a variant is NAME:PARAM=VALUE)")
 	}
@@ -336,6 +354,16 @@ func (f fileForm) sweep() (*bench.Sweep, error) {
 		tp, err := bench.ParseTopology(t, nil)
 		if err != nil {
 			return nil, fmt.Errorf("topologies: %w", err)
+		}
+		var sizes []string
+		for _, n := range tp.Sizes {
+			sizes = append(sizes, strconv.Itoa(n))
+		}
+		if d := repeated(sizes); d != "" {
+			return nil, fmt.Errorf("topologies: %q gives size %s twice", t, d)
+		}
+		if i := slices.IndexFunc(sw.Topologies, func(o bench.Topology) bool { return o.Template == tp.Template }); i >= 0 {
+			return nil, fmt.Errorf("topologies: %s is given twice (give its sizes together after one @)", tp.Template)
 		}
 		sw.Topologies = append(sw.Topologies, tp)
 	}
@@ -404,6 +432,18 @@ func (f fileForm) sweep() (*bench.Sweep, error) {
 		return nil, fmt.Errorf("no run: every experiment is outside its algorithms' models (%s); set outside-model: true to run them anyway", strings.Join(sw.Skipped, "; "))
 	}
 	return sw, nil
+}
+
+// repeated is the first value found twice in vs, "" when none is.
+func repeated(vs []string) string {
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if seen[v] {
+			return v
+		}
+		seen[v] = true
+	}
+	return ""
 }
 
 // durationText writes d as a study file would (90s, 2m0s).

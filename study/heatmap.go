@@ -35,9 +35,10 @@ func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]string, []
 		}
 		groups[j].points = append(groups[j].points, p)
 	}
-	templates := map[string]bool{}
+	templates, motions := map[string]bool{}, map[string]bool{}
 	for _, g := range groups {
 		templates[g.tmpl] = true
+		motions[g.motion] = true
 	}
 	var files, notes []string
 	for _, g := range groups {
@@ -54,6 +55,9 @@ func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]string, []
 		name := "heatmap-" + g.exp + "-" + h.Measure + "-" + fileSafe(g.alg)
 		if len(templates) > 1 {
 			name += "-" + fileSafe(g.tmpl)
+		}
+		if len(motions) > 1 {
+			name += "-" + fileSafe(g.motion)
 		}
 		if len(sizes) < 2 || len(speeds) < 2 {
 			notes = append(notes, fmt.Sprintf("%s: a heat map needs two sizes and two speeds at least (the sweep has %d and %d)", name, len(sizes), len(speeds)))
@@ -110,5 +114,5 @@ func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]string, []
 // fileSafe makes a name fit a file name: vkt:medium=broadcast becomes
 // vkt_medium-broadcast.
 func fileSafe(s string) string {
-	return strings.NewReplacer(":", "_", "=", "-", "/", "_", "{", "", "}", "", " ", "_").Replace(s)
+	return strings.NewReplacer(":", "_", "=", "-", "/", "_", "{", "", "}", "", " ", "_", ".", "_").Replace(s)
 }

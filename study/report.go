@@ -14,6 +14,7 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 
 	"github.com/electgo/elect/bench"
 	"github.com/electgo/elect/sim"
@@ -47,6 +48,11 @@ func (s *Study) report(res *Result, opt Options) error {
 		if err != nil {
 			return fmt.Errorf("sweep %s: %w", sw.Name, err)
 		}
+		// Only the rows of this form's runs count (Run never keeps others;
+		// a file edited by hand might hold some).
+		rs = slices.DeleteFunc(rs, func(r *bench.Result) bool {
+			return r.Index < 0 || r.Index >= len(all) || r.Run != all[r.Index]
+		})
 		have := map[int]bool{}
 		for _, r := range rs {
 			have[r.Index] = true
@@ -196,6 +202,17 @@ func specOutcome(d *sweepData) Outcome {
 		p := &d.points[i]
 		ch := Check{Label: pointLabel(p), Interval: c.Measure.Interval(*p), Low: math.Inf(-1), High: 0, Sweep: d.sw.Name, Runs: runsOf(p)}
 		ch.decideEach(c.Measure, p)
+		// Liveness is judged where a component stood still long enough;
+		// where it did not, the checker says so, and so does the report.
+		var unjudged []int
+		for _, r := range p.Results {
+			if r.Unchecked > 0 {
+				unjudged = append(unjudged, r.Index)
+			}
+		}
+		if len(unjudged) > 0 && ch.Verdict == Holds {
+			ch.Why = fmt.Sprintf("liveness not judged in runs %s: a component never stood still for its bound (safety was)", runList(unjudged))
+		}
 		o.Checks = append(o.Checks, ch)
 		o.Verdict = max(o.Verdict, ch.Verdict)
 	}
@@ -242,7 +259,7 @@ func (s *Study) markdown(res *Result, data []*sweepData, opt Options) []byte {
 	}
 	p("| claim | what it claims | checked as | source | verdict |\n|---|---|---|---|---|\n")
 	for _, o := range res.Outcomes {
-		p("| [%s](#%s) | %s | `%s` | %s | **%s** |\n", o.Claim.ID, o.Claim.ID, cell(o.Claim.Says), o.Claim.Statement(), cell(o.Claim.Source.String()), o.Verdict)
+		p("| [%s](#%s) | %s | `%s` | %s | **%s** |\n", o.Claim.ID, anchor(o), cell(o.Claim.Says), cell(o.Claim.Statement()), cell(o.Claim.Source.String()), o.Verdict)
 	}
 	p("\n## Claims\n\n")
 	for _, o := range res.Outcomes {
@@ -254,9 +271,9 @@ func (s *Study) markdown(res *Result, data []*sweepData, opt Options) []byte {
 	}
 	p("## Rerunning it\n\n")
 	p("Every run is deterministic: the same command gives the same runs, down to each run's trace hash (the `trace_hash` column of each sweep's `results.csv`).\n\n")
-	p("- The whole study: `%s`\n", command(s, opt, "", nil))
-	p("- One point or line of a table: `%s` (the runs of the line, as in its `rerun` cell)\n", command(s, opt, "SWEEP", []int{-1}))
-	p("- On a cluster: each task of an array runs `%s --shard K/N` (or takes its shard from Slurm's or Kubernetes' array variables), then `elect study merge %s%s --out %s` joins the shards and `%s` writes this report.\n", command(s, opt, "", nil), s.File, smallFlag(opt.Small), opt.Out, command(s, opt, "", nil))
+	p("- The whole study: `%s`\n", command(s, opt))
+	p("- One line of a table: `elect study %s%s --sweep SWEEP --runs LIST --out ANOTHER-DIR`, SWEEP and LIST as in the line's `rerun` cell: those runs alone, into a directory of their own (in this one they are done, and kept), with the trace hashes of this study's `results.csv`.\n", s.File, smallFlag(opt.Small))
+	p("- On a cluster: each task of an array runs `%s --shard K/N` (or takes its shard from Slurm's or Kubernetes' array variables), then `elect study merge %s%s --out %s` joins the shards and `%s` writes this report.\n", command(s, opt), s.File, smallFlag(opt.Small), opt.Out, command(s, opt))
 	p("- A study cut short resumes: the runs `--out` already holds are not run again (`--fresh` runs them again).\n")
 	return b.Bytes()
 }
@@ -264,7 +281,7 @@ func (s *Study) markdown(res *Result, data []*sweepData, opt Options) []byte {
 func writeOutcome(b *bytes.Buffer, o Outcome, data []*sweepData, s *Study, opt Options) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	c := o.Claim
-	p("<a id=\"%s\"></a>\n\n### %s: %s\n\n", c.ID, c.ID, o.Verdict)
+	p("### %s: %s\n\n", c.ID, o.Verdict)
 	p("> %s\n\n", strings.ReplaceAll(c.Says, "\n", "\n> "))
 	p("Source: %s.\n\n", c.Source)
 	p("Checked as `%s`, over %s, with each point's 95%% confidence interval (Student t over its seeds).\n\n", c.Statement(), c.Where.String())
@@ -282,11 +299,11 @@ func writeOutcome(b *bytes.Buffer, o Outcome, data []*sweepData, s *Study, opt O
 		case "grows", "falls":
 			col += ", the next point's less this one's"
 		}
-		p("| point | runs | %s | 95%% interval | claimed | verdict | by how much | seeds that would decide | rerun |\n|---|---|---|---|---|---|---|---|---|\n", col)
+		p("| point | runs counted | %s | 95%% interval | claimed | verdict | by how much, or a note | seeds that would decide | rerun |\n|---|---|---|---|---|---|---|---|---|\n", col)
 		for _, ch := range o.Checks {
 			iv := ch.Interval
 			p("| %s | %d | %s | %s | %s | **%s** | %s | %s | `--sweep %s --runs %s` |\n",
-				cell(ch.Label), len(ch.Runs), num(iv.Mean), intervalText(iv), region(ch), ch.Verdict, byText(ch), seedsText(ch), ch.Sweep, runList(ch.Runs))
+				cell(ch.Label), iv.N, num(iv.Mean), intervalText(iv), region(ch), ch.Verdict, cell(byText(ch)), cell(seedsText(ch)), ch.Sweep, runList(ch.Runs))
 		}
 		p("\n")
 	}
@@ -297,8 +314,7 @@ func writeOutcome(b *bytes.Buffer, o Outcome, data []*sweepData, s *Study, opt O
 			continue
 		}
 		for _, f := range d.figures {
-			base := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
-			if !strings.Contains(base, c.Measure.Name) || !shown(f, opt.Style) {
+			if !shown(f, opt.Style) || !figureOf(f, c.Measure.Name, d.form.Experiments, c.Where.Experiments) {
 				continue
 			}
 			// A figure of one algorithm (by-algorithm/ALG/, or a heat
@@ -314,6 +330,10 @@ func writeOutcome(b *bytes.Buffer, o Outcome, data []*sweepData, s *Study, opt O
 		p("![%s](%s)\n\n", filepath.Base(f), filepath.ToSlash(f))
 	}
 }
+
+// anchor is the id of a claim's heading, "ID: VERDICT", as goldmark and
+// GitHub both make it: lower case, the colon dropped, the space a dash.
+func anchor(o Outcome) string { return o.Claim.ID + "-" + o.Verdict.String() }
 
 func writeSweep(b *bytes.Buffer, d *sweepData, s *Study, opt Options) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
@@ -378,6 +398,41 @@ func writeSweep(b *bytes.Buffer, d *sweepData, s *Study, opt Options) {
 	p("\n")
 }
 
+// figureOf says whether a figure file draws measure for one of the
+// experiments (all of the sweep's, when the claim names none):
+// EXPERIMENT-MEASURE, EXPERIMENT-MEASURE-moving, or a heat map,
+// heatmap-EXPERIMENT-MEASURE-ALGORITHM.
+func figureOf(path, measure string, sweep, claimed []string) bool {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	rest, heat := strings.CutPrefix(base, "heatmap-")
+	exps := claimed
+	if len(exps) == 0 {
+		exps = sweep
+	}
+	for _, e := range exps {
+		if !heat && (base == e+"-"+measure || base == e+"-"+measure+"-moving") {
+			return true
+		}
+		if after, ok := strings.CutPrefix(rest, e+"-"); heat && ok && measureOf(after) == measure {
+			return true
+		}
+	}
+	return false
+}
+
+// measureOf is the measure a heat map's name (after its experiment) draws:
+// the longest measure name it starts with, then a dash
+// (messages-per-node-second-vkt is not of messages-per-node).
+func measureOf(name string) string {
+	best := ""
+	for _, m := range bench.Measures() {
+		if strings.HasPrefix(name, m+"-") && len(m) > len(best) {
+			best = m
+		}
+	}
+	return best
+}
+
 // figureAlgorithm is the algorithm (as fileSafe writes it) whose figure
 // path is, "" for a figure of every algorithm.
 func figureAlgorithm(path string, d *sweepData) string {
@@ -412,12 +467,8 @@ func valuesText(f *bench.Sweep) string {
 	return "random"
 }
 
-func command(s *Study, opt Options, sweep string, runs []int) string {
-	c := "elect study " + s.File + smallFlag(opt.Small)
-	if sweep != "" {
-		c += " --sweep " + sweep + " --runs LIST"
-	}
-	return c + " --out " + opt.Out
+func command(s *Study, opt Options) string {
+	return "elect study " + s.File + smallFlag(opt.Small) + " --out " + opt.Out
 }
 
 func smallFlag(small bool) string {
@@ -467,6 +518,9 @@ func region(ch Check) string {
 }
 
 func byText(ch Check) string {
+	if ch.Verdict == Holds {
+		return ch.Why // a note, such as liveness not judged
+	}
 	if ch.Verdict != Fails {
 		return ""
 	}
@@ -556,7 +610,9 @@ func version() string {
 // html renders the report's Markdown as a page of its own.
 func html(title string, md []byte) ([]byte, error) {
 	var body bytes.Buffer
-	gm := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	// Raw HTML stays out (a study's own text cannot put any in the page);
+	// headings get ids, which the table of verdicts links to.
+	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithAutoHeadingID()))
 	if err := gm.Convert(md, &body); err != nil {
 		return nil, err
 	}

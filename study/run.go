@@ -82,9 +82,10 @@ func (r *Result) Verdict() Verdict {
 // manifest is OUT/study.json: which study and form the results in OUT
 // come from, so that a resumed study never mixes in runs of another.
 type manifest struct {
-	Study  string            `json:"study"`
-	Form   string            `json:"form"`
-	Sweeps map[string]string `json:"sweeps"` // name: fingerprint of the sweep's form
+	Study   string            `json:"study"`
+	Form    string            `json:"form"`
+	Sweeps  map[string]string `json:"sweeps"` // name: fingerprint of the sweep's form
+	Version string            `json:"elect"`  // the elect that wrote it last
 }
 
 func formName(small bool) string {
@@ -106,6 +107,7 @@ func fingerprint(sw *bench.Sweep) string {
 	if err != nil {
 		panic("study: a sweep that JSON cannot write: " + err.Error())
 	}
+	delete(fields, "Skipped") // bench's notes, in words that may change
 	for k, v := range fields {
 		switch x := v.(type) {
 		case nil:
@@ -142,7 +144,8 @@ func (s *Study) Run(opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.claimManifest(opt); err != nil {
+	stale, err := s.claimManifest(opt, sweeps)
+	if err != nil {
 		return nil, err
 	}
 	shard := opt.Shard
@@ -177,8 +180,11 @@ func (s *Study) Run(opt Options) (*Result, error) {
 		// index is another sweep's, refused (or, with --fresh, dropped).
 		done := map[int]*bench.Result{}
 		old, err := readIfThere(p.path)
-		if err != nil {
-			return nil, err
+		switch {
+		case err != nil && !opt.Fresh:
+			return nil, fmt.Errorf("%w (--fresh runs the sweep again, over it)", err)
+		case err != nil || stale[sw.Name]:
+			old = nil // run again whole: unreadable, or of an earlier statement
 		}
 		all, _ := form.Runs()
 		for _, r := range old {
@@ -250,36 +256,55 @@ func (s *Study) selected(names []string) ([]*Sweep, error) {
 }
 
 // claimManifest checks that Out holds nothing of another study or of
-// another form of a sweep (unless Fresh), and writes the study's manifest.
-func (s *Study) claimManifest(opt Options) error {
+// another form, writes the study's manifest, and returns the sweeps whose
+// results in Out come from an earlier statement of them in the file: with
+// Fresh, those sweeps are run again whole (their old rows would pass for
+// the new sweep's: a run's row does not hold its length or parameters);
+// without it, they are refused. A change of elect is noted, not refused.
+func (s *Study) claimManifest(opt Options, selected []*Sweep) (map[string]bool, error) {
 	path := filepath.Join(opt.Out, "study.json")
-	m := manifest{Study: s.Name, Form: formName(opt.Small), Sweeps: map[string]string{}}
+	m := manifest{Study: s.Name, Form: formName(opt.Small), Sweeps: map[string]string{}, Version: version()}
 	for _, sw := range s.Sweeps {
 		m.Sweeps[sw.Name] = fingerprint(sw.Form(opt.Small))
 	}
-	if b, err := os.ReadFile(path); err == nil && !opt.Fresh {
+	stale := map[string]bool{}
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
 		var old manifest
 		if err := json.Unmarshal(b, &old); err != nil {
-			return fmt.Errorf("%s: %w (not a study's manifest: give another --out)", path, err)
+			return nil, fmt.Errorf("%s: %w (not a study's manifest: give another --out)", path, err)
 		}
-		if old.Study != m.Study || old.Form != m.Form {
-			return fmt.Errorf("--out %s holds the %s form of study %s, not the %s form of %s: give another --out, or --fresh to run it all again there", opt.Out, old.Form, old.Study, m.Form, m.Study)
+		if (old.Study != m.Study || old.Form != m.Form) && !opt.Fresh {
+			return nil, fmt.Errorf("--out %s holds the %s form of study %s, not the %s form of %s: give another --out, or --fresh to run it all again there", opt.Out, old.Form, old.Study, m.Form, m.Study)
 		}
-		for name, fp := range old.Sweeps {
-			if now, ok := m.Sweeps[name]; ok && now != fp {
-				if _, err := os.Stat(dirOf(opt.Out, &Sweep{Name: name})); err == nil {
-					return fmt.Errorf("--out %s holds results of sweep %s as the study file stated it before (it has changed since): give another --out, or --fresh to run it again", opt.Out, name)
-				}
+		for _, sw := range s.Sweeps {
+			fp, had := old.Sweeps[sw.Name]
+			if _, err := os.Stat(dirOf(opt.Out, sw)); err != nil {
+				continue // nothing of it in Out
 			}
+			if old.Study == m.Study && old.Form == m.Form && had && fp == m.Sweeps[sw.Name] {
+				continue
+			}
+			if !opt.Fresh {
+				return nil, fmt.Errorf("--out %s holds results of sweep %s as the study file stated it before (it has changed since): give another --out, or --fresh to run it again", opt.Out, sw.Name)
+			}
+			if !slices.Contains(selected, sw) {
+				return nil, fmt.Errorf("--out %s holds results of sweep %s as the study file stated it before: --fresh runs it again only with it (add --sweep %s), or give another --out", opt.Out, sw.Name, sw.Name)
+			}
+			stale[sw.Name] = true
 		}
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		if old.Version != "" && old.Version != m.Version {
+			logf(opt.Log, "%s was written by elect %s; this is elect %s: the runs it holds are kept (--fresh runs them again)", path, old.Version, m.Version)
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, err
 	}
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-		return fmt.Errorf("--out: %w", err)
+		return nil, fmt.Errorf("--out: %w", err)
 	}
-	b, _ := json.MarshalIndent(m, "", "  ")
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	b, _ = json.MarshalIndent(m, "", "  ")
+	return stale, os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 func resultsPath(out string, sw *Sweep, shard bench.Shard) string {
@@ -340,7 +365,7 @@ func (s *Study) Merge(out string, small bool) ([]string, error) {
 			return nil, err
 		}
 		for _, r := range merged {
-			if r.Index >= len(all) || r.Run != all[r.Index] {
+			if r.Index < 0 || r.Index >= len(all) || r.Run != all[r.Index] {
 				return nil, fmt.Errorf("sweep %s: run %d of the shards (%s) is not the %s form's: are these shards of this study's %s form?", sw.Name, r.Index, r.Label(), formName(small), formName(small))
 			}
 		}

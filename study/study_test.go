@@ -74,6 +74,14 @@ func TestParseErrors(t *testing.T) {
 		{"no source", strings.Replace(ok, "source: {document: test}", "source: {}", 1), "source: document"},
 		{"no says", strings.Replace(ok, "says: an election ends within ten seconds", "says: \"\"", 1), "says: what the source claims"},
 		{"duplicate claim", ok + strings.SplitN(ok, "claims:\n", 2)[1], "a second claim of that id"},
+		{"algorithm twice", strings.Replace(ok, "[vkt, park]", "[vkt, vkt]", 1), "algorithms: vkt is given twice"},
+		{"size twice", strings.Replace(ok, `["layered:{n}@2..3"]`, `["layered:{n}@2,2"]`, 1), "gives size 2 twice"},
+		{"template twice", strings.Replace(ok, `["layered:{n}@2..3"]`, `["layered:{n}@2", "layered:{n}@3"]`, 1), "layered:{n} is given twice"},
+		{"a size of no run", strings.Replace(ok, "where: {sweep: still}", "where: {sweep: still, size: 7}", 1), "picks no run of the sweep's full form"},
+		{"a size the small form lacks", strings.Replace(ok, "where: {sweep: still}", "where: {sweep: still, size: 3}", 1), "picks no run of the sweep's small form"},
+		{"spec id", strings.Replace(ok, "id: quick", "id: spec-mine", 1), "spec- names the specification's claim"},
+		{"each-run on a trend", claim("    measure: election-time\n    where: {sweep: still}\n    grows: true\n    each-run: true\n"), "only a bound"},
+		{"along speed without speeds", claim("    measure: election-time\n    where: {sweep: still}\n    grows: true\n    along: speed\n"), "has not two speeds"},
 		{"topology with sizes", strings.Replace(ok, "where: {sweep: still}", "where: {sweep: still, topology: \"layered:{n}@2..3\"}", 1), "give it without its sizes"},
 	}
 	for _, c := range cases {
@@ -223,7 +231,8 @@ func TestComparisonAndTrend(t *testing.T) {
 		{"park clearly quicker", cheaper, []bench.Point{point("vkt", 9, 20, 21, 22), point("park", 9, 10, 11, 12)}, Holds, 1},
 		{"park clearly slower", cheaper, []bench.Point{point("vkt", 9, 10, 11, 12), point("park", 9, 20, 21, 22)}, Fails, 1},
 		{"too close to tell", cheaper, []bench.Point{point("vkt", 9, 10, 15, 20), point("park", 9, 11, 14, 19)}, Undecided, 1},
-		{"no pair at the size", cheaper, []bench.Point{point("vkt", 9, 10, 11, 12), point("park", 21, 20, 21, 22)}, Undecided, 0},
+		// Not passed over: a point with nothing to compare is undecided.
+		{"no pair at the size", cheaper, []bench.Point{point("vkt", 9, 10, 11, 12), point("park", 21, 20, 21, 22)}, Undecided, 1},
 		{"grows at each step", grows, []bench.Point{point("vkt", 9, 10, 11, 12), point("vkt", 21, 20, 21, 22), point("vkt", 45, 30, 31, 32)}, Holds, 2},
 		{"falls at one step", grows, []bench.Point{point("vkt", 9, 10, 11, 12), point("vkt", 21, 20, 21, 22), point("vkt", 45, 5, 6, 7)}, Fails, 2},
 		{"equal is not growth", grows, []bench.Point{point("vkt", 9, 10, 10, 10), point("vkt", 21, 10, 10, 10)}, Fails, 1},
@@ -424,5 +433,125 @@ claims:
 	md, _ := os.ReadFile(res.Report)
 	if !strings.Contains(string(md), "(moving/by-algorithm/park/mobile-leader-time.png)") || strings.Contains(string(md), "![mobile-leader-time.png](moving/by-algorithm/vkt/") {
 		t.Errorf("the claim on park does not show park's figure alone:\n%s", md)
+	}
+}
+
+// A bound that is not a number where it is checked (NaN, infinite) is an
+// error, never a pass: NaN compares false with everything.
+func TestNonFiniteBoundIsAnError(t *testing.T) {
+	text := strings.Replace(smallStudy, "measure: election-time", "measure: violations", 1)
+	text = strings.Replace(text, "at-most: 10000", `at-most: "sqrt(size - 10)"`, 1)
+	st := parse(t, text)
+	_, err := Evaluate(st.Claims[0], map[string][]bench.Point{"still": {point("vkt", 9, 1, 1, 1)}})
+	if err == nil || !strings.Contains(err.Error(), "not a number a measure can be held to") {
+		t.Fatalf("a NaN bound: %v", err)
+	}
+}
+
+// each-run makes a worst-case bound bind every run: 100, 100, 100, 100,
+// 106 against at most 105 has a mean interval below 105, and a run past it.
+func TestEachRun(t *testing.T) {
+	text := strings.Replace(smallStudy, "at-most: 10000", "at-most: 105", 1)
+	p := point("vkt", 9, 100, 100, 100, 100, 106)
+	st := parse(t, text)
+	if o, _ := Evaluate(st.Claims[0], map[string][]bench.Point{"still": {p}}); o.Verdict != Holds {
+		t.Fatalf("on the mean: %v, want holds (the interval tops out under 105)", o.Verdict)
+	}
+	st = parse(t, strings.Replace(text, "at-most: 105", "at-most: 105\n    each-run: true", 1))
+	o, _ := Evaluate(st.Claims[0], map[string][]bench.Point{"still": {p}})
+	if o.Verdict != Fails || !strings.Contains(o.Checks[0].Why, "runs 4 lie outside") {
+		t.Fatalf("each run: %v (%q), want fails naming run 4", o.Verdict, o.Checks[0].Why)
+	}
+}
+
+// A mean of whole link counts stays whole, so that an exact count holds
+// exactly: ten runs of 24 links.
+func TestExactCountOverTenSeeds(t *testing.T) {
+	text := strings.Replace(smallStudy, "measure: election-time", "measure: messages", 1)
+	text = strings.Replace(text, "at-most: 10000", `between: ["2 * m + n - 1", "2 * m + n - 1"]`, 1)
+	st := parse(t, text)
+	var rs []*bench.Result
+	for i := range 10 {
+		rs = append(rs, &bench.Result{Run: bench.Run{Index: i, Experiment: "start", Algorithm: "vkt", Template: "layered:{n}", Size: 16, Seed: uint64(i + 1)}, Nodes: 16, Edges: 24, Messages: 63})
+	}
+	if o, _ := Evaluate(st.Claims[0], map[string][]bench.Point{"still": bench.Aggregate(rs)}); o.Verdict != Holds {
+		t.Fatalf("63 messages, 2m + n - 1 = 63: %v (low %v, high %v)", o.Verdict, o.Checks[0].Low, o.Checks[0].High)
+	}
+}
+
+func TestFigureOf(t *testing.T) {
+	exps := []string{"mobile"}
+	for _, c := range []struct {
+		path, measure string
+		want          bool
+	}{
+		{"s/mobile-leader-time.png", "leader-time", true},
+		{"s/mobile-reachable-leader-time.png", "leader-time", false},
+		{"s/start-leader-time-moving.png", "leader-time", false}, // another experiment
+		{"s/heatmap-mobile-leader-time-vkt.png", "leader-time", true},
+		{"s/heatmap-mobile-messages-per-node-second-vkt.png", "messages-per-node", false},
+		{"s/heatmap-mobile-messages-per-node-second-vkt.png", "messages-per-node-second", true},
+	} {
+		if got := figureOf(c.path, c.measure, exps, nil); got != c.want {
+			t.Errorf("figureOf(%s, %s) = %v, want %v", c.path, c.measure, got, c.want)
+		}
+	}
+}
+
+// The report's table of verdicts links to each claim's heading, in the
+// HTML page too (goldmark's heading ids, no raw HTML).
+func TestReportAnchors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs simulations")
+	}
+	st := parse(t, smallStudy)
+	out := t.TempDir()
+	if _, err := st.Run(Options{Out: out, Small: true, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`href="#quick-holds"`, `id="quick-holds"`, `id="spec-still-holds"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %s", want)
+		}
+	}
+	if strings.Contains(string(page), "raw HTML omitted") {
+		t.Error("report.html lost raw HTML")
+	}
+}
+
+// A sweep whose statement changed is refused in the same --out; with
+// --fresh it runs again whole (its old rows would pass for the new
+// sweep's), and only when it is among the sweeps run.
+func TestChangedSweepRunsAgainWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs simulations")
+	}
+	out := t.TempDir()
+	two := strings.Replace(smallStudy, "claims:", `  - name: other
+    experiments: [start]
+    algorithms: [vkt]
+    topologies: ["layered:{n}@2"]
+    seeds: 2
+claims:`, 1)
+	if _, err := parse(t, two).Run(Options{Out: out, Small: true, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	changed := parse(t, strings.Replace(two, "seeds: 2,", "seeds: 2, duration: 9s,", 1))
+	if _, err := changed.Run(Options{Out: out, Small: true, Jobs: 2}); err == nil || !strings.Contains(err.Error(), "has changed since") {
+		t.Fatalf("a changed sweep, resumed: %v", err)
+	}
+	if _, err := changed.Run(Options{Out: out, Small: true, Jobs: 2, Fresh: true, Sweeps: []string{"other"}}); err == nil || !strings.Contains(err.Error(), "add --sweep still") {
+		t.Fatalf("--fresh without the changed sweep: %v", err)
+	}
+	res, err := changed.Run(Options{Out: out, Small: true, Jobs: 2, Fresh: true, Sweeps: []string{"still"}, Runs: []int{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ran != 1 || res.Missing != 3 {
+		t.Fatalf("--fresh --runs 0 on the changed sweep: ran %d, missing %d; want 1 and 3 (its old rows dropped)", res.Ran, res.Missing)
 	}
 }

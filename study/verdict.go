@@ -114,26 +114,30 @@ func (c *Claim) bounds(picked []*bench.Point) ([]Check, error) {
 	for _, p := range picked {
 		iv := c.Measure.Interval(*p)
 		lo, hi := math.Inf(-1), math.Inf(1)
-		var links float64
+		// Summed, then divided once: a mean of whole counts stays whole
+		// (24, not 23.999999999999996), so an exact count's bound holds
+		// exactly.
+		var links int
 		for _, r := range p.Results {
-			links += float64(r.Edges) / float64(len(p.Results))
+			links += r.Edges
 		}
+		m := float64(links) / float64(max(len(p.Results), 1))
 		var err error
 		switch c.Relation {
 		case "at-least":
-			lo, err = c.Bounds[0].At(p.Nodes, links, p.Size)
+			lo, err = c.Bounds[0].At(p.Nodes, m, p.Size)
 		case "at-most":
-			hi, err = c.Bounds[0].At(p.Nodes, links, p.Size)
+			hi, err = c.Bounds[0].At(p.Nodes, m, p.Size)
 		case "between":
-			if lo, err = c.Bounds[0].At(p.Nodes, links, p.Size); err == nil {
-				hi, err = c.Bounds[1].At(p.Nodes, links, p.Size)
+			if lo, err = c.Bounds[0].At(p.Nodes, m, p.Size); err == nil {
+				hi, err = c.Bounds[1].At(p.Nodes, m, p.Size)
 			}
 		}
 		if err != nil {
 			return nil, err
 		}
 		ch := Check{Label: pointLabel(p), Interval: iv, Low: lo, High: hi, Sweep: c.Where.Sweep.Name, Runs: runsOf(p)}
-		if c.Measure.EveryRun {
+		if c.Measure.EveryRun || c.EachRun {
 			ch.decideEach(c.Measure, p)
 		} else {
 			ch.decide(sd(iv) * sd(iv))
@@ -164,6 +168,10 @@ func (c *Claim) compare(picked, than []*bench.Point) ([]Check, error) {
 		}
 		switch {
 		case len(match) == 0:
+			// Not passed over in silence: a point with nothing to be
+			// compared with leaves the claim undecided there.
+			checks = append(checks, Check{Label: pointLabel(p), Verdict: Undecided, Low: math.Inf(-1), High: math.Inf(1),
+				Why: "no point of " + t.String() + " to compare it with", Sweep: c.Where.Sweep.Name, Runs: runsOf(p)})
 			continue
 		case len(match) > 1:
 			return nil, fmt.Errorf("%s matches %d points of %s (%s and %s): name the fields that tell them apart", pointLabel(p), len(match), t.String(), pointLabel(match[0]), pointLabel(match[1]))
@@ -293,6 +301,9 @@ func (ch *Check) decideEach(m bench.Measure, p *bench.Point) {
 	if len(broke) > 0 {
 		ch.Verdict = Fails
 		ch.Why = fmt.Sprintf("runs %s lie outside it (a bound on each run)", runList(broke))
+	}
+	if ch.Interval.N == 0 {
+		ch.Verdict, ch.Why = Undecided, "no run counts for the measure"
 	}
 }
 
