@@ -579,6 +579,11 @@ func cell(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// Commit names the commit elect was built from where the build did not
+// record it (go build with -buildvcs=false, as GOFLAGS may set):
+// go build -ldflags "-X github.com/electgo/elect/study.Commit=$(git rev-parse HEAD)".
+var Commit string
+
 // version is elect's version as the build recorded it: the module's
 // version, or the commit it was built from (and whether the tree held
 // changes then).
@@ -599,10 +604,13 @@ func version() string {
 			}
 		}
 	}
+	if rev == "" {
+		rev = Commit
+	}
 	if rev != "" {
 		v += " (commit " + rev[:min(12, len(rev))] + modified + ")"
 	} else if v == "(devel)" {
-		v += " (built without its commit: go build -buildvcs=true records it)"
+		v += " (built without its commit: go build -buildvcs=true, or -ldflags \"-X github.com/electgo/elect/study.Commit=COMMIT\", records it)"
 	}
 	return v + ", " + bi.GoVersion
 }
