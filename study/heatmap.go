@@ -100,6 +100,9 @@ func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]string, []
 		}
 		if !math.IsNaN(h.Boundary) {
 			hm.BoundaryLabel = strconv.FormatFloat(h.Boundary, 'g', -1, 64)
+			if hm.ZHigh == 100 {
+				hm.BoundaryLabel += "%"
+			}
 		}
 		written, err := hm.Save(dir, name, st)
 		if err != nil {
