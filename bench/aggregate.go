@@ -205,7 +205,11 @@ func series(points []Point, experiment string, moving bool) (names []string, lin
 		}
 		name := p.Algorithm + " " + p.Template
 		if moving && len(sizes[name]) > 1 {
-			name = p.Algorithm + " " + strings.ReplaceAll(p.Template, "{n}", strconv.Itoa(p.Size))
+			top := strings.ReplaceAll(p.Template, "{n}", strconv.Itoa(p.Size))
+			if len(p.Results) > 0 {
+				top = p.Results[0].Topology // every placeholder filled ({side})
+			}
+			name = p.Algorithm + " " + top
 		}
 		if moving && len(motions) > 1 {
 			name += " " + p.Motion
