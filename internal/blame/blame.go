@@ -22,7 +22,7 @@ var drivers = []string{
 	"sim", "trace", "check", "metrics", "runner", "torture", "topo", "mobility",
 	"scenario", "node", "runtime", "supervisor", "emulate", "bench", "viz",
 	"cli", "internal/behind", "internal/batches", "internal/hugemem",
-	"internal/ids", "internal/blame", "algo/conform", "explore",
+	"internal/ids", "internal/blame", "algo/conform", "explore", "study",
 }
 
 // elect's dependencies (go.mod's requirements; TestServants holds the two
@@ -32,11 +32,11 @@ var drivers = []string{
 var servants = []string{
 	"codeberg.org/go-fonts/liberation", "codeberg.org/go-latex/latex", "codeberg.org/go-pdf/fpdf",
 	"git.sr.ht/~sbinet/gg", "github.com/ajstarks/svgo", "github.com/beorn7/perks",
-	"github.com/cespare/xxhash/v2", "github.com/golang/freetype", "github.com/inconshreveable/mousetrap",
+	"github.com/cespare/xxhash/v2", "github.com/expr-lang/expr", "github.com/golang/freetype", "github.com/inconshreveable/mousetrap",
 	"github.com/kylelemons/godebug", "github.com/mitchellh/colorstring", "github.com/munnerz/goautoneg",
 	"github.com/pandatix/go-abnf", "github.com/prometheus/client_golang", "github.com/prometheus/client_model",
 	"github.com/prometheus/common", "github.com/prometheus/procfs", "github.com/rivo/uniseg",
-	"github.com/schollz/progressbar/v3", "github.com/spf13/cobra", "github.com/spf13/pflag",
+	"github.com/schollz/progressbar/v3", "github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/yuin/goldmark",
 	"go.yaml.in/yaml/v3", "golang.org/x/image", "golang.org/x/sys",
 	"golang.org/x/term", "golang.org/x/text", "gonum.org/v1/plot", "google.golang.org/protobuf",
 }
