@@ -8,6 +8,10 @@
 // elect), and everything it produces goes back through the Env (messages,
 // timers). Its Status is read by the driver after every input; that is what the
 // checker sees.
+//
+// It imports nothing of elect but layer 0 (internal/blame,
+// internal/hugemem): every algorithm, elect's or a user's, depends on it
+// alone (docs/architecture.md).
 package algo
 
 import (

@@ -5,6 +5,8 @@
 // are independent, so a sweep spreads over the cores of a machine, and over
 // many machines by shards whose CSV files merge afterwards; aggregates and
 // plots are made from the merged rows.
+//
+// A driver: it must not import cli or study (docs/architecture.md).
 package bench
 
 import (

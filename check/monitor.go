@@ -44,6 +44,9 @@
 // first node of a component to leave normal operation until all of its nodes
 // are back in Norm agreeing on one leader) and the node-time spent without a
 // leader.
+//
+// It must not import sim or any driver: it judges any event stream, the
+// simulator's, a trace file's or real nodes' (docs/architecture.md).
 package check
 
 import (

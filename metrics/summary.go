@@ -1,6 +1,8 @@
 // Package metrics turns a run into the figures the source documents measure
 // (message overhead, election time, time without a leader) and writes them as
 // a readable summary or as the JSON object that scripts rely on.
+//
+// It imports check and trace, never sim or a driver (docs/architecture.md).
 package metrics
 
 import (

@@ -3,6 +3,9 @@
 // Plans come from mobility models (random waypoint) or from ns-2 movement
 // traces, and can be written back as ns-2 traces so that a run can be taken
 // to ns-2, ns-3 or CORE.
+//
+// It imports algo and topo only: no engine, judge or driver
+// (docs/architecture.md).
 package mobility
 
 import (

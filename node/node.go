@@ -13,6 +13,9 @@
 // One goroutine (Run's) owns the machine and hands it one input at a time,
 // as the simulator does; everything else (the socket reader, timers, API
 // calls, HTTP) reaches it through channels, so the machine needs no locks.
+//
+// It must not import sim, check or any driver above it
+// (docs/architecture.md).
 package node
 
 import (

@@ -1,6 +1,9 @@
 // Package runner wires one scenario into one simulated run: it builds the
 // network, the engine, the checker and the counters, runs, and returns the
 // summary. The CLI's sim and bench commands both go through it.
+//
+// A driver: it must not import the real-node packages, bench or cli
+// (docs/architecture.md).
 package runner
 
 import (

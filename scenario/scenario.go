@@ -112,6 +112,9 @@
 //	run.yaml:12:12: events[3].crash: invalid node id "x" (want an integer >= 0)
 //
 // Syntax errors carry the line the YAML library reports and no column.
+//
+// A driver: it must not import runner, the real-node packages or cli
+// (docs/architecture.md).
 package scenario
 
 import (

@@ -1,6 +1,8 @@
 // Package scenarios holds the example scenarios as files, and the demo's
 // for the binary: `elect sim` with no scenario runs Demo, the same bytes as
 // demo.yaml.
+//
+// It imports nothing of elect: the files are data (docs/architecture.md).
 package scenarios
 
 import _ "embed"

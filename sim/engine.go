@@ -19,6 +19,9 @@
 // and link states are kept in flat engine-wide arrays, the next event's
 // node record and message are prefetched while the current one runs, and
 // delivering a message allocates nothing.
+//
+// It must not import check, metrics or any driver (runner, scenario, cli):
+// observers reach it through trace.Observer (docs/architecture.md).
 package sim
 
 import (

@@ -30,6 +30,8 @@
 //	    at-least: 97
 //
 // See docs/studies.md for every field.
+//
+// A driver above bench: it must not import cli (docs/architecture.md).
 package study
 
 import (

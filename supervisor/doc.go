@@ -21,4 +21,7 @@
 // whatever kills it, so that no node outlives its supervisor; and every
 // life runs in a process group of its own, so that the Ctrl-C typed at a
 // terminal reaches the supervisor alone, which then ends its nodes.
+//
+// It must not import emulate, cluster or cli, which use it
+// (docs/architecture.md).
 package supervisor

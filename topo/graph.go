@@ -3,6 +3,9 @@
 // a million nodes with ten neighbours each take tens of megabytes, the
 // generators behind the topology specs (line:N, grid:WxH, geometric:N:RANGE,
 // ...), and the parser of those specs.
+//
+// It imports algo and layer 0 only: no engine, judge or driver
+// (docs/architecture.md).
 package topo
 
 import (

@@ -5,4 +5,7 @@
 // simulator under the checker, and shrinks every failing one to a small
 // scenario file that still fails. Run i of a seed is the same scenario on
 // every machine, so a failure is reproduced from two numbers.
+//
+// A driver: it must not import cli or the real-node packages
+// (docs/architecture.md).
 package torture

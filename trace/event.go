@@ -1,6 +1,9 @@
 // Package trace is the event stream of a run: the events a driver emits, the
 // hash that fingerprints a run, and the JSON-lines file format that
 // `elect sim --trace` writes and `elect check` reads back.
+//
+// It imports algo and internal/blame only: no engine, judge or driver
+// (docs/architecture.md).
 package trace
 
 import (

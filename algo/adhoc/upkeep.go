@@ -11,6 +11,9 @@
 // a follower whose leader's heartbeats have stopped (Await): it joins any
 // election that reaches it, and elects only if none has reached it by the
 // timeout.
+//
+// It imports algo and nothing above it: no simulator, judge or driver
+// (docs/architecture.md).
 package adhoc
 
 import (

@@ -1,6 +1,9 @@
 // Package algotest drives one machine by hand, for unit tests of algorithms:
 // an algo.Env whose clock the test sets, which writes down what the machine
 // sends and remembers the timers it sets instead of running them.
+//
+// It imports algo and nothing above it: no simulator, judge or driver
+// (docs/architecture.md).
 package algotest
 
 import (

@@ -1,6 +1,8 @@
 // Package all registers every algorithm of elect: import it for its side
 // effect where all of them must be available (the CLI, tests that run any
 // scenario).
+//
+// It imports the algorithms and nothing above them (docs/architecture.md).
 package all
 
 import (

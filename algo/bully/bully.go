@@ -38,6 +38,9 @@
 // costs n-1 elections, n-1 answers and one coordinator. Links must not fail apart
 // from crashes (no partitions, no lost messages): the bully needs every
 // node to reach every other.
+//
+// It imports algo and nothing above it: no simulator, judge or driver
+// (docs/architecture.md).
 package bully
 
 import (

@@ -54,6 +54,9 @@
 // The network is complete, static and reliable: the algorithms tolerate no
 // loss, crash, partition or mobility. A restarted node knows nothing and
 // takes no part; a recovered node resumes the leader it saved.
+//
+// It imports algo and nothing above it: no simulator, judge or driver
+// (docs/architecture.md).
 package capture
 
 import (

@@ -30,6 +30,9 @@
 // leader is the most valued node (highest value, then id) of the initiator's
 // component. The wave algorithms assume a static, reliable network (Model);
 // crashes and restarts are accepted but a wave that loses a node stalls.
+//
+// It imports algo and layer 0 and nothing above them: no simulator, judge or
+// driver (docs/architecture.md).
 package echo
 
 import (

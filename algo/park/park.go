@@ -54,6 +54,9 @@
 //     times (unicast: 2E-(n-1) messages each); Acks go along k as in
 //     unicast (with constant delays, the sum of the nodes' distances to
 //     the source in both).
+//
+// It imports algo and algo/adhoc and nothing above them: no simulator, judge
+// or driver (docs/architecture.md).
 package park
 
 import (

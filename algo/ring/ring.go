@@ -86,6 +86,9 @@
 // towards the predecessor), bit 1 line mode, bit 2 travelling back to the
 // commander, bit 3 a leaf confirm, bit 4 reflected at a dead node; the bits
 // above hold the excluded node plus one (0: none).
+//
+// It imports algo and nothing above it: no simulator, judge or driver
+// (docs/architecture.md).
 package ring
 
 import (

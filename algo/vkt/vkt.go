@@ -96,6 +96,9 @@
 // network that settles within the timeout, start-up is one election:
 // 2E-(n-1) Election, Ack and Leader messages. A restart always elects; a
 // recovery is unchanged.
+//
+// It imports algo and algo/adhoc and nothing above them: no simulator, judge
+// or driver (docs/architecture.md).
 package vkt
 
 import (

@@ -8,6 +8,8 @@
 // the work moved. The batches circulate, and the producer makes a new one
 // only when none is free, up to a bound: it runs at most that many batches
 // ahead, and memory stays bounded.
+//
+// Layer 0: it imports no package of elect (docs/architecture.md).
 package batches
 
 import (

@@ -13,6 +13,9 @@
 // most of a run's events and carry the largest fields. An earlier try that
 // passed every event whole to every observer was slower than running them
 // in line.
+//
+// It imports algo, trace and internal/batches, never sim or a driver
+// (docs/architecture.md).
 package behind
 
 import (

@@ -12,6 +12,8 @@
 // best node of the highest computation it knows, so on a static, reliable
 // network every node of an initiator's component ends following its most
 // valued node.
+//
+// It imports algo only, as any algorithm does (docs/architecture.md).
 package broken
 
 import (

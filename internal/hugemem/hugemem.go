@@ -17,6 +17,8 @@
 // same Go slice, zeroed, collected as usual. Where huge pages are off, or
 // not on Linux, it is plain make. Arrays are fully touched by the code that
 // makes them, so resident memory grows by at most the unaligned ends.
+//
+// Layer 0: it imports no package of elect (docs/architecture.md).
 package hugemem
 
 // Min is the smallest array, in bytes, that Make advises: below it an

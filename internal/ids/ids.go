@@ -1,5 +1,8 @@
 // Package ids finds node ids in the sorted neighbour lists that the
 // simulator, the checker and the algorithms keep.
+//
+// Layer 0: it imports algo's ids and nothing else of elect
+// (docs/architecture.md).
 package ids
 
 import (

@@ -1,6 +1,8 @@
 // Package wiresize holds the sizes of elect's datagrams (docs/wire.md),
 // shared by the runtime that writes them and by the metrics that count a
 // simulated run's bytes on the air as the runtime would send them.
+//
+// Layer 0: it imports no package of elect (docs/architecture.md).
 package wiresize
 
 // The fixed parts, in bytes.

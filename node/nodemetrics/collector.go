@@ -8,6 +8,8 @@
 // The metrics are those the node's GET /metrics serves, names, help, types
 // and labels alike (docs/runtime.md lists them). It is a package of its own
 // so that package node does not make its users depend on client_golang.
+//
+// It imports node and client_golang only (docs/architecture.md).
 package nodemetrics
 
 import (

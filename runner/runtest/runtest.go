@@ -13,6 +13,8 @@
 // only if the test imports its package, as main does.
 //
 // Example: runner/runtest/example_test.go.
+//
+// A driver for tests: it must not import cli (docs/architecture.md).
 package runtest
 
 import (
