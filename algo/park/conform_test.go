@@ -3,7 +3,7 @@ package park
 import (
 	"testing"
 
-	"github.com/electgo/elect/algo/conform"
+	"github.com/electgo/elect/conform"
 )
 
 // TestConform runs the conformance kit that every algorithm, built-in or a

@@ -3,7 +3,7 @@ package franklin_test
 import (
 	"testing"
 
-	"github.com/electgo/elect/algo/conform"
+	"github.com/electgo/elect/conform"
 )
 
 // TestConform runs elect's conformance kit on the algorithm.

@@ -3,6 +3,9 @@
 // specification, or elect's own (its drivers, checker and tools), which is
 // an internal error. It reads the panicking goroutine's stack from where the
 // panic began down to the driver's call.
+//
+// Layer 0: it imports no package of elect; it names the drivers it knows as
+// strings (docs/architecture.md).
 package blame
 
 import (
@@ -16,13 +19,13 @@ import (
 
 // elect's own packages: a panic that begins in one of them is elect's bug
 // (unless the driver says otherwise, see Machine), whatever called it. The
-// algorithms' packages (algo and below, but for the conformance kit), the
+// algorithms' packages (algo and below), the
 // examples and anything outside the module are the algorithms' side.
 var drivers = []string{
 	"sim", "trace", "check", "metrics", "runner", "torture", "topo", "mobility",
 	"scenario", "node", "runtime", "supervisor", "emulate", "bench", "viz",
 	"cli", "internal/behind", "internal/batches", "internal/hugemem",
-	"internal/ids", "internal/blame", "algo/conform", "explore", "study",
+	"internal/ids", "internal/blame", "conform", "explore", "study",
 }
 
 // elect's dependencies (go.mod's requirements; TestServants holds the two

@@ -22,7 +22,7 @@ func TestSideOf(t *testing.T) {
 		{"github.com/electgo/elect/sim.(*Engine).deliver", elect},
 		{"github.com/electgo/elect/check.(*Monitor).Observe", elect},
 		{"github.com/electgo/elect/internal/behind.(*Pipe).run", elect},
-		{"github.com/electgo/elect/algo/conform.Run", elect},
+		{"github.com/electgo/elect/conform.Run", elect},
 		{"github.com/electgo/elect/algo/vkt.(*Node).Receive", theirs},
 		{"github.com/electgo/elect/algo.Broadcast", neutral},
 		{"github.com/electgo/elect/algo.(*Algorithm).Instantiate", neutral},

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/electgo/elect/algo/conform"
+	"github.com/electgo/elect/conform"
 	_ "github.com/electgo/elect/internal/broken" // the doubles
 )
 

@@ -1,6 +1,9 @@
-// Package conform is the conformance kit for election algorithms: what every
-// algorithm of elect, built-in or a user's, must pass before its runs mean
-// anything. An author calls Run from a test of their own package:
+// Package conform is the conformance kit, the checks an algorithm's tests run.
+// It uses packages above algo, so nothing under algo/ but a test imports it.
+//
+// Every algorithm of elect, built-in or a user's, must pass the kit before
+// its runs mean anything. An author calls Run from a test of their own
+// package:
 //
 //	func TestConform(t *testing.T) { conform.Run(t, "hs") }
 //
