@@ -11,7 +11,7 @@ import (
 // life, state, leader and election index, the links up, and the counters.
 // The server keeps one, advanced over every event as it reads the trace,
 // and writes it into each chunk as the chunk's keyframe; the page's apply
-// (web/app.js) is its twin, advancing a keyframe to any event of the
+// (web/data.js) is its twin, advancing a keyframe to any event of the
 // chunk. The two must agree event for event: TestBrowser compares the page
 // with the simulator's nodes at several moments.
 type runState struct {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -34,11 +35,35 @@ func TestReplayServes(t *testing.T) {
 		}
 		get("/" + asset)
 	}
-	for _, name := range []string{"index.html", "app.js", "style.css"} {
+	// Every file of the page is served, refers to no other site, and each
+	// module it imports is one of them (a missing module would only show
+	// as a page that never gets ready).
+	files, err := web.ReadDir("web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f.Name()] = true
+	}
+	modules := 0
+	imports := regexp.MustCompile(`(?m)^(?:import|\}) .*from ['"]\./([^'"]+)['"];?$`)
+	for _, f := range files {
+		name := f.Name()
 		b, _ := web.ReadFile("web/" + name)
+		get("/" + name)
 		if strings.Contains(string(b), "http://") || strings.Contains(string(b), "https://") {
 			t.Errorf("%s refers to another site", name)
 		}
+		for _, m := range imports.FindAllStringSubmatch(string(b), -1) {
+			modules++
+			if !have[m[1]] {
+				t.Errorf("%s imports ./%s, which the page does not have", name, m[1])
+			}
+		}
+	}
+	if !have["app.js"] || len(files) < 5 || modules < 8 {
+		t.Errorf("web/ holds %d files importing %d modules; want the page's modules", len(files), modules)
 	}
 	body, ct := get("/trace")
 	file, _ := os.ReadFile(path)

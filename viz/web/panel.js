@@ -1,0 +1,131 @@
+// panel.js: the side panel and the page's words about the nodes: the
+// counters, the messages' legend with their counts, a node's details (its
+// history asked of the server), and the accessible list of nodes (#nodes,
+// whose data-leader, data-state and data-alive the browser test reads).
+
+import { $, short, typeColour } from './common.js';
+
+const LISTED_NODES = 500;        // nodes in the accessible list, at most
+
+// Panel writes view's moment (view.js: its state, event i and ms).
+export class Panel {
+  constructor(view) {
+    const model = view.model;
+    this.view = view;
+    this.model = model;
+    this.items = [];
+    this.shown = { leader: new Int32Array(model.n).fill(-3), state: new Int8Array(model.n).fill(-1) };
+    // The accessible list of nodes, one item a node, for networks a
+    // person could go through that way: past that its layout and style
+    // cost the page more than all its drawing.
+    const list = $('nodes');
+    for (let v = 0; v < Math.min(model.n, LISTED_NODES); v++) {
+      const li = document.createElement('li');
+      li.dataset.nodeId = v;
+      list.appendChild(li);
+      this.items.push(li);
+    }
+    if (model.n > LISTED_NODES) {
+      const li = document.createElement('li');
+      li.textContent = `${model.n} nodes, too many to list: click one on the network for its state`;
+      list.appendChild(li);
+    }
+    this.legend();
+  }
+
+  // legend lists the message types, each in its colour, with its count.
+  legend() {
+    const ul = $('legend');
+    this.legendCounts = this.model.types.map((name, k) => {
+      const li = document.createElement('li');
+      li.innerHTML = `<span><span class="swatch" style="background:${typeColour(k)}"></span>${name}</span><span>0</span>`;
+      ul.appendChild(li);
+      return li.lastChild;
+    });
+  }
+
+  // describe keeps the accessible list and the counters in step.
+  describe() {
+    const s = this.view.state, n = this.model.n, shown = this.shown, names = this.model.states;
+    for (let v = 0; v < this.items.length; v++) {
+      const leader = s.alive[v] ? s.leader[v] : -2;
+      const state = s.alive[v] ? s.state[v] : -2;
+      if (shown.leader[v] === leader && shown.state[v] === state) continue;
+      shown.leader[v] = leader; shown.state[v] = state;
+      const li = this.items[v];
+      li.dataset.leader = String(s.leader[v]);
+      li.dataset.state = s.alive[v] ? names[s.state[v]] : 'crashed';
+      li.dataset.alive = s.alive[v] ? 'true' : 'false';
+      li.textContent = s.alive[v] ? `node ${v}: ${names[s.state[v]] || 'booting'}, leader ${s.leader[v] < 0 ? 'none' : s.leader[v]}` : `node ${v}: crashed`;
+    }
+    s.sent.forEach((c, k) => { this.legendCounts[k].textContent = c; });
+    const leaders = new Set(), norm = this.model.normCode;
+    for (let v = 0; v < n; v++) {
+      if (s.alive[v] && s.state[v] === norm && s.leader[v] >= 0) leaders.add(s.leader[v]);
+    }
+    const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + '%' : '–';
+    const named = [...leaders].sort((a, b) => a - b);
+    const counters = [
+      ['time', (this.view.ms / 1000).toFixed(3) + ' s'], ['events', `${short(this.view.i)} / ${short(this.model.events)}`],
+      ['live nodes', s.aliveN], ['following a leader', s.ledN],
+      ['leaders', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
+      ['messages sent', s.sentTotal], ['elections started', s.elections], ['without a leader', frac],
+    ];
+    // Written once, then only the values that changed: a frame's DOM
+    // work stays small.
+    if (!this.counterCells) {
+      $('counters').innerHTML = counters.map(([k]) => `<dt>${k}</dt><dd></dd>`).join('');
+      this.counterCells = [...$('counters').querySelectorAll('dd')];
+    }
+    counters.forEach(([, v], k) => {
+      const text = String(v), cell = this.counterCells[k];
+      if (cell.textContent !== text) cell.textContent = text;
+    });
+  }
+
+  // clear says no node is selected.
+  clear() {
+    $('details').textContent = 'Click a node.';
+  }
+
+  // details shows node v: its state now, its neighbours, and (asked of
+  // the server, which looks back through the run) its last messages and
+  // changes.
+  details(v) {
+    const s = this.view.state, m = this.model;
+    const nbrs = [];
+    for (const k of s.links) {
+      const [a, b] = m.ends(k);
+      if (a === v) nbrs.push(b); else if (b === v) nbrs.push(a);
+    }
+    nbrs.sort((a, b) => a - b);
+    const shown = nbrs.length > 24 ? `${nbrs.slice(0, 24).join(', ')} and ${nbrs.length - 24} more` : nbrs.join(', ') || 'none';
+    const state = s.alive[v] ? m.states[s.state[v]] || 'booting' : 'crashed';
+    $('details').innerHTML = `<dl>
+      <dt>node</dt><dd>${v}</dd><dt>value</dt><dd>${s.value[v]}</dd>
+      <dt>alive</dt><dd>${s.alive[v] ? 'yes' : 'no'}</dd>
+      <dt>state</dt><dd>${state}</dd>
+      <dt>leader</dt><dd>${s.leader[v] < 0 ? 'none' : s.leader[v]}</dd>
+      <dt>index</dt><dd>${s.idxID[v] >= 0 ? `⟨${s.idxNum[v]}, ${s.idxID[v]}⟩` : '–'}</dd>
+      <dt>neighbours</dt><dd id="detail-neighbours">${shown}</dd></dl>
+      <h3>last messages</h3><ol id="detail-messages"><li>…</li></ol>
+      <h3>last changes</h3><ol id="detail-changes"><li>…</li></ol>`;
+    const at = this.view.i, key = `${v}:${at}`;
+    if (this.asked === key) { this.showHistory(this.told); return; }
+    this.asked = key;
+    this.view.task(fetch(`node?v=${v}&i=${at}`).then((r) => r.json()).then((h) => {
+      if (this.asked !== key) return;
+      this.told = h;
+      this.showHistory(h);
+    }).catch(() => {}));
+  }
+
+  // showHistory fills in a node's last messages and changes.
+  showHistory(h) {
+    if (!h || !$('detail-messages')) return;
+    const items = (xs) => xs.map((x) => `<li>${(x.t / 1000).toFixed(3)} s: ${x.what}</li>`).join('') ||
+      `<li>none in the last ${h.looked_back.toLocaleString('en')} events</li>`;
+    $('detail-messages').innerHTML = items(h.messages);
+    $('detail-changes').innerHTML = items(h.changes);
+  }
+}

@@ -1,0 +1,182 @@
+// view.js: the moment shown and how the page gets there. A View holds the
+// state after the first i events, at ms (the state the other parts read),
+// and seeks, steps and plays through the run; each new moment it hands to
+// the timeline, the network, the side panel and the chart.
+
+import { $ } from './common.js';
+import { NS } from './data.js';
+import { Network } from './network.js';
+import { Panel } from './panel.js';
+import { Chart } from './chart.js';
+import { Timeline } from './timeline.js';
+
+export class View {
+  constructor(model, pos, what, live) {
+    this.what = what;
+    this.model = model;
+    this.live = live;
+    this.ms = 0;
+    this.i = 0;
+    this.seq = 0;   // the latest seek: an older one that ends later is dropped
+    this.busy = 0;  // seeks and fetches under way (idle waits for none)
+    this.playing = false;
+    this.speed = 1;
+    this.selected = -1;
+    this.net = new Network(this, pos, (v) => this.select(v));
+    this.panel = new Panel(this);
+    this.chart = new Chart(model);
+    this.timeline = new Timeline(this);
+    this.refresh();
+  }
+
+  // The network's picture, for tests and bench.mjs (window.viz.view): node
+  // v's place on the canvas, the zoom, the nodes' places in the layout's
+  // units, a step's arrow, the last frames' drawing times.
+  xy(v) { return this.net.xy(v); }
+  get zoom() { return this.net.zoom; }
+  get cx() { return this.net.cx; }
+  get cy() { return this.net.cy; }
+  get arrow() { return this.net.arrow; }
+  get frames() { return this.net.frames; }
+  set frames(f) { this.net.frames = f; }
+
+  // refresh takes what the index says now: the run's length, the title,
+  // the marks, the chart; a live run's end is followed.
+  refresh() {
+    const m = this.model;
+    this.timeline.stretch();
+    const sofar = `${m.events.toLocaleString('en')} events, ${(m.end / 1000).toFixed(3)} s`;
+    let title = `${this.what}: ${sofar}`;
+    if (this.live) title = m.done ? `${title} (run over)` : `${this.what} (live)`;
+    else if (!m.done) title += ' so far (reading the trace…)';
+    if (m.info.error) title += `: stopped: ${m.info.error}`;
+    $('title').textContent = title;
+    // The marks and the chart wait for the first frame.
+    if (!this.started) return;
+    this.timeline.marks();
+    this.chart.draw(this.ms);
+    if (this.following) this.seek(m.end);
+  }
+
+  // follow keeps the view at the end of a live run, until the user
+  // scrubs or pauses.
+  follow() {
+    this.following = true;
+    this.timeline.button(true);
+    this.seek(this.model.end);
+  }
+
+  play() {
+    if (this.live && !this.model.done) { this.follow(); return; }
+    if (this.ms >= this.model.end) this.seek(0);
+    this.playing = true;
+    this.timeline.button(true);
+    let last = performance.now(), pending = null;
+    const tick = (now) => {
+      if (!this.playing) return;
+      // While a chunk is on its way the clock waits for it, then goes
+      // on as far as real time went.
+      if (!pending) {
+        const next = Math.min(this.model.end, this.ms + (now - last) * this.speed);
+        last = now;
+        pending = this.seek(next).finally(() => { pending = null; });
+        if (next >= this.model.end) { this.pause(); return; }
+      }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }
+
+  pause() {
+    this.playing = false;
+    this.following = false;
+    this.timeline.button(false);
+  }
+
+  // task counts a seek or fetch under way, for idle.
+  async task(p) {
+    this.busy++;
+    try { return await p; } finally { this.busy--; }
+  }
+
+  // idle resolves once nothing is under way (for tests: a click's seek
+  // has been shown).
+  idle() {
+    return new Promise((done) => { const check = () => (this.busy ? setTimeout(check, 5) : done()); check(); });
+  }
+
+  // seek shows the run at ms (milliseconds of run time). Playing on, or
+  // within a chunk at hand, the page replays the events itself; a jump
+  // elsewhere asks the server for the state there (a small part of a
+  // chunk) and fetches the chunk behind it, for playing on, afterwards.
+  seek(ms) {
+    const seq = ++this.seq, m = this.model;
+    ms = Math.max(0, Math.min(ms, m.end));
+    return this.task((async () => {
+      const k = m.chunkAt(ms), s = this.state;
+      const near = k < 0 || m.loaded(k) || (s && s.i <= m.chunks[k][0] + m.chunks[k][1] && m.chunkOf(s.i) >= k - 4 && ms >= s.t);
+      if (near) {
+        const i = await m.count(ms);
+        if (seq === this.seq) await this.show(i, ms, seq);
+        return;
+      }
+      const jumped = await m.stateAt(ms);
+      if (seq !== this.seq) return;
+      this.state = jumped;
+      this.present(jumped.i, ms);
+      // Messages in flight are drawn from the chunk, once it is here.
+      m.chunk(k).then(() => { if (seq === this.seq) this.net.draw(); }).catch(() => {});
+    })());
+  }
+
+  // step shows the run one event further, even among events of the same
+  // instant (step mode): a message sent is drawn as an arrow from its
+  // sender to its receiver.
+  step() {
+    this.pause();
+    if (this.i >= this.model.events) return Promise.resolve();
+    const seq = ++this.seq, i = this.i;
+    return this.task((async () => {
+      const ch = await this.model.chunk(this.model.chunkOf(i));
+      if (seq === this.seq) await this.show(i + 1, ch.t[i - ch.first] / NS, seq);
+    })());
+  }
+
+  // show shows the state after the first i events, at ms; seq is the
+  // seek it answers, dropped if a later one came.
+  async show(i, ms, seq = ++this.seq) {
+    const s = this.state, m = this.model;
+    // Forward a little (playing): go on from the state shown.
+    const forward = s && i >= s.i && i - s.i <= 4 * m.chunkEvents;
+    const fresh = forward ? await m.need(s.i, i).then(() => null) : await m.at(i);
+    if (seq !== this.seq) return;
+    if (fresh) this.state = fresh;
+    else m.advance(this.state, i);
+    if (this.state.i !== i) this.state = await m.at(i); // a chunk went from the cache, or grew, meanwhile
+    if (seq !== this.seq) return;
+    this.present(i, ms);
+  }
+
+  // present shows this.state, the state after the first i events, at ms.
+  present(i, ms) {
+    const m = this.model;
+    this.i = i;
+    this.ms = ms;
+    // The chunk after, fetched before it is needed (once the first frame
+    // is up: until then it would only slow that down).
+    const k = m.chunkOf(i);
+    if (this.started && k + 1 < m.chunks.length && i - m.chunks[k][0] > m.chunkEvents / 2) m.chunk(k + 1);
+    this.timeline.present();
+    this.net.draw();
+    this.panel.describe();
+    if (this.started) this.chart.draw(this.ms);
+    if (this.selected >= 0) this.panel.details(this.selected);
+  }
+
+  // select shows node v (-1: none) ringed on the network, and its details.
+  select(v) {
+    this.selected = v;
+    this.net.draw();
+    if (v >= 0) this.panel.details(v); else this.panel.clear();
+  }
+}
