@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -75,7 +74,7 @@ a run that broke the specification does.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runNode(ctx, cfg, f.http, f.admin)
+			return runNode(ctx, cfg, &f)
 		},
 	}
 	fl := cmd.Flags()
@@ -165,21 +164,18 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("--listen %q: want HOST:PORT (%v)", f.listen, err)
 	}
-	if !loopback(listenHost) && cfg.Key == nil && !f.insecure {
+	if !node.Loopback(listenHost) && cfg.Key == nil && !f.insecure {
 		return cfg, fmt.Errorf("--listen %s reaches beyond this machine and there is no --key-file: anyone who reaches it could forge datagrams and lead the cluster; give --key-file (the same file on every node), or --insecure to run so anyway", f.listen)
 	}
 	if f.http != "" {
-		addr, wide, err := guardedAddr("--http", f.http, cfg.Key != nil, f.insecure)
+		addr, err := guardedAddr("--http", f.http, cfg.Key != nil, f.insecure)
 		if err != nil {
 			return cfg, err
-		}
-		if wide {
-			warnWide(logger, addr, cfg.Key != nil)
 		}
 		f.http = addr
 	}
 	if f.admin != "" {
-		addr, _, err := guardedAddr("--admin", f.admin, cfg.Key != nil, f.insecure)
+		addr, err := guardedAddr("--admin", f.admin, cfg.Key != nil, f.insecure)
 		if err != nil {
 			return cfg, err
 		}
@@ -218,79 +214,28 @@ func newLogger(cmd *cobra.Command, level, format string) (*slog.Logger, error) {
 	return nil, fmt.Errorf("--log-format %q: want text or json", format)
 }
 
-// listenHTTP listens on addr: HOST:PORT over TCP, or unix:PATH on a Unix
-// socket (what the emulator uses: a file reaches into a node's network
-// namespace where no address of the host does). A socket file left by an
-// earlier life of the node is replaced. With private, the socket file is
-// made so that only this user may open it (0600).
-func listenHTTP(addr string, private bool) (net.Listener, error) {
-	path, ok := strings.CutPrefix(addr, "unix:")
-	if !ok {
-		return net.Listen("tcp", addr)
-	}
-	if path == "" {
-		return nil, fmt.Errorf("%q has no socket path", addr)
-	}
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSocket != 0 {
-		os.Remove(path)
-	}
-	ln, err := net.Listen("unix", path)
-	if err == nil && private {
-		if err = os.Chmod(path, 0o600); err != nil {
-			ln.Close()
-		}
-	}
-	return ln, err
-}
-
-// runNode runs a node until ctx ends, and its HTTP servers: on addr, and
-// for its operators on admin apart (then addr serves reading only).
-func runNode(ctx context.Context, cfg node.Config, addr, admin string) error {
+// runNode runs the node of cfg until ctx ends, and its HTTP servers on
+// --http and --admin (node.Serve).
+func runNode(ctx context.Context, cfg node.Config, f *nodeFlags) error {
 	n, err := node.New(cfg)
 	if err != nil {
 		cfg.Transport.Close()
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var servers []*http.Server
-	serve := func(flag, addr string, h http.Handler, private bool) error {
-		ln, err := listenHTTP(addr, private)
-		if err != nil {
-			return fmt.Errorf("%s: %w", flag, err)
-		}
-		srv, ln := guarded(newHTTPServer(h), ln)
-		servers = append(servers, srv)
-		go func() {
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				cfg.Logger.Error("http", "flag", flag, "err", err)
-				cancel()
-			}
-		}()
-		return nil
+	return n.Serve(ctx, node.ServeOptions{HTTP: f.http, Admin: f.admin, Insecure: f.insecure,
+		HTTPName: "--http", AdminName: "--admin"})
+}
+
+// guardedAddr reads the address of an HTTP flag that serves POST /elect
+// (--http, --admin), as node.Serve does, naming the flag: beyond loopback
+// it needs the key, or --insecure.
+func guardedAddr(flag, value string, keyed, insecure bool) (string, error) {
+	addr, _, err := node.GuardedHTTPAddr(value, keyed, insecure)
+	if errors.Is(err, node.ErrUnguardedHTTP) {
+		return "", fmt.Errorf("%s %s reaches beyond this machine and there is no --key-file to guard POST /elect; give --key-file, serve on loopback or unix:PATH, or --insecure", flag, value)
 	}
-	if addr != "" {
-		h := n.Handler()
-		if admin != "" {
-			h = n.ReadHandler()
-		}
-		err = serve("--http", addr, h, false)
-	}
-	if err == nil && admin != "" {
-		err = serve("--admin", admin, n.Handler(), true)
-	}
-	defer func() {
-		shut, done := context.WithTimeout(context.Background(), time.Second)
-		defer done()
-		for _, srv := range servers {
-			srv.Shutdown(shut)
-		}
-	}()
 	if err != nil {
-		cfg.Transport.Close()
-		return err
+		return "", fmt.Errorf("%s %w", flag, err)
 	}
-	local := cfg.Transport.LocalAddr()
-	cfg.Logger.Info("node started", "node", cfg.ID, "algorithm", cfg.Algorithm, "listen", local, "peers", len(cfg.Peers), "http", addr, "admin", admin)
-	return n.Run(ctx)
+	return addr, nil
 }

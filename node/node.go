@@ -10,6 +10,10 @@
 //	go n.Run(ctx)
 //	for st := range n.Subscribe(ctx) { ... }
 //
+// n.Serve(ctx, node.ServeOptions{HTTP: ":8000"}) runs it in Run's stead
+// and serves its HTTP API as `elect node` does, guarded against idle and
+// slow clients.
+//
 // One goroutine (Run's) owns the machine and hands it one input at a time,
 // as the simulator does; everything else (the socket reader, timers, API
 // calls, HTTP) reaches it through channels, so the machine needs no locks.

@@ -1,4 +1,4 @@
-package cli
+package node
 
 import (
 	"context"
@@ -7,6 +7,34 @@ import (
 	"sync"
 	"time"
 )
+
+// The node's HTTP server faces whatever can reach its address: every
+// phase of a request is bounded in time, headers and bodies in size, and
+// the connections held at once in number, in all and from each source,
+// so that idle or slow clients cannot exhaust the node's file descriptors
+// or stall it, nor shut out the others (httpGuard).
+const (
+	httpMaxConns      = 128
+	httpMaxPerSource  = 32 // a quarter: one address never holds them all
+	httpReserveConns  = 8  // beyond httpMaxConns, for GET /healthz alone
+	httpHeaderTimeout = 5 * time.Second
+	httpReadTimeout   = 10 * time.Second
+	httpWriteTimeout  = 10 * time.Second // /status/stream sets its own per line
+	httpIdleTimeout   = 60 * time.Second
+	httpMaxHeader     = 8 << 10
+)
+
+// newHTTPServer is the node's server for h.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: httpHeaderTimeout, ReadTimeout: httpReadTimeout,
+		WriteTimeout: httpWriteTimeout, IdleTimeout: httpIdleTimeout, MaxHeaderBytes: httpMaxHeader}
+}
+
+// guarded serves srv on ln under a guard of the node's bounds.
+func guarded(srv *http.Server, ln net.Listener) (*http.Server, net.Listener) {
+	g := newHTTPGuard(httpMaxConns, httpMaxPerSource, httpReserveConns)
+	return g.server(srv), g.listener(ln)
+}
 
 // httpGuard holds the connections of one of the node's HTTP listeners.
 //
@@ -89,9 +117,9 @@ func (l guardedListener) Accept() (net.Conn, error) {
 	}
 }
 
-// source is the bound a connection from a counts against: its IPv4
+// connSource is the bound a connection from a counts against: its IPv4
 // address, or its IPv6 /64, which one host is commonly given whole.
-func source(a net.Addr) string {
+func connSource(a net.Addr) string {
 	tcp, ok := a.(*net.TCPAddr)
 	if !ok {
 		return ""
@@ -104,7 +132,7 @@ func source(a net.Addr) string {
 
 // admit decides on c, just accepted: held (true), or reset.
 func (g *httpGuard) admit(c net.Conn, now time.Time) bool {
-	src := source(c.RemoteAddr())
+	src := connSource(c.RemoteAddr())
 	h := &heldConn{source: src, idle: true, since: now}
 	g.mu.Lock()
 	// room: a slot for c, once victim (if any) is evicted.
@@ -144,7 +172,7 @@ func (g *httpGuard) admit(c net.Conn, now time.Time) bool {
 	if !room {
 		g.refused++
 		g.mu.Unlock()
-		reset(c)
+		resetConn(c)
 		return false
 	}
 	if victim != nil {
@@ -159,7 +187,7 @@ func (g *httpGuard) admit(c net.Conn, now time.Time) bool {
 	}
 	g.mu.Unlock()
 	if victim != nil {
-		reset(victim)
+		resetConn(victim)
 	}
 	return true
 }
@@ -275,9 +303,9 @@ func (g *httpGuard) handler(h http.Handler) http.Handler {
 	})
 }
 
-// reset closes c at once, with a reset rather than a FIN: a connection
+// resetConn closes c at once, with a reset rather than a FIN: a connection
 // refused or evicted leaves nothing in TIME_WAIT.
-func reset(c net.Conn) {
+func resetConn(c net.Conn) {
 	if tcp, ok := c.(*net.TCPConn); ok {
 		tcp.SetLinger(0)
 	}
