@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,9 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/bench"
@@ -188,7 +185,7 @@ for the runs it merges).`,
 			if err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
-			results, failed, err := runSweep(sw, runs, f.jobs, f.quiet, cmd.ErrOrStderr(), rows)
+			results, failed, err := sw.RunInto(rows, runs, f.jobs, progress(cmd.ErrOrStderr(), f.quiet))
 			if err != nil {
 				return err
 			}
@@ -199,11 +196,11 @@ for the runs it merges).`,
 				fmt.Fprintf(out, "%d runs written to %s\n", len(results), path)
 			}
 			if len(results) > 0 {
-				fmt.Fprintln(out, boundsLine(results))
+				fmt.Fprintln(out, bench.BoundsLine(results))
 			}
 			if shard.N > 1 {
 				fmt.Fprintf(out, "merge the shards and plot with: elect bench plot %s/results-*-of-%d.csv --out %s\n", f.out, shard.N, f.out)
-			} else if err := report(out, results, f.out, f.style); err != nil {
+			} else if err := bench.Report(out, results, f.out, f.style); err != nil {
 				return err
 			}
 			return outcome(cmd.ErrOrStderr(), path, len(runs), results, failed)
@@ -321,66 +318,6 @@ func splitList(s string) []string {
 	return out
 }
 
-// runSweep runs with a progress bar on w, each result's row written to
-// rows as it comes, then rewrites the rows in the sweep's order (runs end
-// in any order on several cores). The error is the results file's.
-func runSweep(sw *bench.Sweep, runs []bench.Run, jobs int, quiet bool, w io.Writer, rows *bench.ResultsFile) ([]*bench.Result, []*bench.RunError, error) {
-	var bar *progressbar.ProgressBar
-	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
-		quiet = true // a bar redrawn with carriage returns only garbles a log
-	}
-	if !quiet {
-		bar = progressbar.NewOptions(len(runs),
-			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetDescription("runs"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
-		)
-	}
-	results, failed := sw.RunAll(runs, jobs, func(r *bench.Result, _ error) {
-		if r != nil {
-			rows.Add(r)
-		}
-		if bar != nil {
-			bar.Add(1)
-		}
-	})
-	return results, failed, rows.Finish(results)
-}
-
-func writeResults(path string, results []*bench.Result) error {
-	return createFilled(path, func(w io.Writer) error { return bench.WriteCSV(w, results) })
-}
-
-// boundsLine says how long the runs' liveness bounds were and where they
-// came from.
-func boundsLine(results []*bench.Result) string {
-	lo, hi := results[0].Liveness, results[0].Liveness
-	for _, r := range results {
-		lo, hi = min(lo, r.Liveness), max(hi, r.Liveness)
-	}
-	span := lo.String()
-	if hi != lo {
-		span += " to " + hi.String()
-	}
-	return fmt.Sprintf("bounds: liveness %s after each change: the algorithm's timers and %d crossings of its network (results.csv: hops to duration_ms; elect bench --help)", span, bench.Crossings)
-}
-
-// createFilled creates the file at path and has write fill it, closing it
-// whatever happens.
-func createFilled(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
 // shardOf is the shard a command runs: --shard K/N when given, else the
 // one an array job's scheduler gives the task (Slurm, Kubernetes), said on
 // stderr; the whole of it otherwise.
@@ -408,99 +345,15 @@ const (
 	plotSizeDoc   = "each figure's size, WIDTHxHEIGHT in inches or centimetres: 3.5x2.5in for a column of a two-column paper (default 7x4.5in)"
 )
 
-// report writes the summary table (to out and OUT/summary.txt) and the
-// plots, and says which figures it could not plot and why.
-func report(out io.Writer, results []*bench.Result, dir string, style bench.Style) error {
-	points := bench.Aggregate(results)
-	if err := createFilled(filepath.Join(dir, "summary.txt"), func(w io.Writer) error {
-		return bench.WriteTable(io.MultiWriter(out, w), points)
-	}); err != nil {
-		return err
-	}
-	if err := createFilled(filepath.Join(dir, "summary.csv"), func(w io.Writer) error {
-		return bench.WriteSummaryCSV(w, points)
-	}); err != nil {
-		return err
-	}
-	plots, err := bench.PlotStyled(points, dir, style)
-	if err != nil {
-		return err
-	}
-	if len(plots.Files) == 0 {
-		fmt.Fprintln(out, "plots: none")
-	} else {
-		fmt.Fprintf(out, "plots: %s\n", strings.Join(plots.Files, " "))
-	}
-	for _, s := range plots.Skipped {
-		fmt.Fprintf(out, "not plotted: %s\n", s)
-	}
-	for _, s := range plots.Partial {
-		fmt.Fprintf(out, "plotted in part: %s\n", s)
-	}
-	return nil
-}
-
-// outcome is how a sweep ends, once its outputs are written: an error
-// when runs failed (the runs that failed are listed on w, grouped by
-// cause), a violation when the checker found some in the runs that
-// completed, nil when all is well.
+// outcome is how a sweep ends, once its outputs are written
+// (bench.Outcome): a violation when the checker found some in the runs
+// that completed and none failed.
 func outcome(w io.Writer, path string, total int, results []*bench.Result, failed []*bench.RunError) error {
-	var violated, violations int
-	for _, r := range results {
-		if r.Violations > 0 {
-			violated++
-			violations += r.Violations
-		}
+	err := bench.Outcome(w, path, total, results, failed)
+	if e, ok := err.(*bench.SweepError); ok && e.Failed == 0 {
+		return fmt.Errorf("%w: %w", err, violationError{e.Violations})
 	}
-	broke := ""
-	if violated > 0 {
-		broke = fmt.Sprintf("%d of %d completed runs broke the specification (the violations column of %s)", violated, len(results), path)
-	}
-	if len(failed) > 0 {
-		listFailures(w, failed)
-		msg := fmt.Sprintf("%d of %d runs failed (listed above) and are not in %s", len(failed), total, path)
-		if broke != "" {
-			msg += "; " + broke
-		}
-		return errors.New(msg)
-	}
-	if violated > 0 {
-		return fmt.Errorf("%s: %w", broke, violationError{violations})
-	}
-	return nil
-}
-
-// listFailures writes the runs that failed, grouped by cause, with the
-// stack of the first that panicked.
-func listFailures(w io.Writer, failed []*bench.RunError) {
-	var causes []string
-	byCause := map[string][]*bench.RunError{}
-	for _, f := range failed {
-		cause := strings.TrimPrefix(f.Error(), f.Run.Label()+": ")
-		if _, ok := byCause[cause]; !ok {
-			causes = append(causes, cause)
-		}
-		byCause[cause] = append(byCause[cause], f)
-	}
-	if len(failed) == 1 {
-		fmt.Fprintln(w, "1 run failed:")
-	} else {
-		fmt.Fprintf(w, "%d runs failed:\n", len(failed))
-	}
-	for _, c := range causes {
-		fs := byCause[c]
-		who := fs[0].Run.Label()
-		if len(fs) > 1 {
-			who += fmt.Sprintf(" and %d more", len(fs)-1)
-		}
-		fmt.Fprintf(w, "  %s: %s\n", who, c)
-	}
-	for _, f := range failed {
-		if f.Stack != nil {
-			fmt.Fprintf(w, "%s panicked:\n%s", f.Run.Label(), f.Stack)
-			break
-		}
-	}
+	return err
 }
 
 func newBenchPlotCmd() *cobra.Command {
@@ -514,38 +367,21 @@ func newBenchPlotCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var sets [][]*bench.Result
-			for _, path := range args {
-				f, err := os.Open(path)
-				if err != nil {
-					return err
-				}
-				rs, err := bench.ReadCSV(f, path)
-				f.Close()
-				if err != nil {
-					return err
-				}
-				sets = append(sets, rs)
-			}
-			merged, err := bench.Merge(sets...)
+			merged, missing, err := bench.MergeFiles(args...)
 			if err != nil {
 				return err
 			}
-			names := make([]string, len(args))
-			for i, a := range args {
-				names[i] = filepath.Base(a)
-			}
-			if missing := bench.MissingShards(names); len(missing) > 0 {
+			if len(missing) > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: shards %s are missing: the table and plots hold the others' runs only\n", strings.Join(missing, ", "))
 			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return fmt.Errorf("--out: %w", err)
 			}
 			path := filepath.Join(out, "results.csv")
-			if err := writeResults(path, merged); err != nil {
+			if err := bench.WriteResults(path, merged); err != nil {
 				return err
 			}
-			if err := report(cmd.OutOrStdout(), merged, out, style); err != nil {
+			if err := bench.Report(cmd.OutOrStdout(), merged, out, style); err != nil {
 				return err
 			}
 			return outcome(cmd.ErrOrStderr(), path, len(merged), merged, nil)

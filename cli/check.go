@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/electgo/elect/algo"
-	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/trace"
@@ -37,23 +35,8 @@ holds the whole run.`,
 			if err != nil {
 				return err
 			}
-			h := tr.Header
-			// Nodes only sizes the checker's arrays up front: a header
-			// cannot make it allocate more than this before the events
-			// that need it.
-			cfg := check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, Moving: h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc), AmongInitiators: h.AmongInitiators}
-			unbound := ""
-			if h.MessageBound != "" {
-				// The bound's function is the algorithm's: it is checked
-				// where the algorithm is registered, as where the run was
-				// made, and said when it cannot be.
-				if a, err := algo.Lookup(h.Algorithm); err == nil {
-					cfg.MessageBound = runner.BoundOf(a, h.Params, h.MaxDelay)
-				} else {
-					unbound = fmt.Sprintf("the message bound (%s) was not checked: %v", h.MessageBound, err)
-				}
-			}
-			if cfg.Expect, err = check.ParseExpect(h.Expect); err != nil {
+			cfg, unbound, err := runner.TraceConfig(&tr.Header)
+			if err != nil {
 				return fmt.Errorf("%s: header: %w", args[0], err)
 			}
 			for _, o := range []struct {
@@ -67,7 +50,7 @@ holds the whole run.`,
 					}
 				}
 			}
-			sum, err := replay(tr, cfg)
+			sum, err := runner.Recheck(tr, cfg)
 			if err != nil {
 				return err
 			}
@@ -75,19 +58,10 @@ holds the whole run.`,
 				sum.Notes = append(sum.Notes, unbound)
 				fmt.Fprintln(cmd.ErrOrStderr(), "elect: note:", unbound)
 			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				err = metrics.WriteJSON(out, sum)
-			} else {
-				err = metrics.WriteText(out, sum)
-			}
-			if err != nil {
+			if err := printSummary(cmd.OutOrStdout(), sum, asJSON); err != nil {
 				return err
 			}
-			if sum.ViolationCount > 0 {
-				return violationError{sum.ViolationCount}
-			}
-			return nil
+			return violations(sum)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the summary")
@@ -96,60 +70,18 @@ holds the whole run.`,
 	return cmd
 }
 
-// maxPrealloc bounds the node count a trace's header may make the checker
-// allocate for before any event.
-const maxPrealloc = 1 << 22
+// printSummary prints a run's summary on w: as text, or as one JSON object.
+func printSummary(w io.Writer, sum *metrics.Summary, asJSON bool) error {
+	if asJSON {
+		return metrics.WriteJSON(w, sum)
+	}
+	return metrics.WriteText(w, sum)
+}
 
-// replay feeds a trace to a fresh checker and counter.
-//
-// The checker trusts its event stream as the simulator emits it, and a trace
-// file may have been cut or edited: so replay first checks what the checker
-// relies on (time never goes back; nodes are declared, in id order, before
-// any other event names them; nothing follows the end) and reports a
-// breach as FILE:LINE.
-func replay(tr *trace.Reader, cfg check.Config) (*metrics.Summary, error) {
-	h := tr.Header
-	mon := check.New(cfg)
-	counter := metrics.NewCounter(len(h.Messages))
-	story := metrics.NewStory()
-	hash := trace.NewHasher()
-	start := time.Now()
-	var e trace.Event
-	var order trace.Order
-	edges := 0 // links declared at the start: the network's edges
-	initial := true
-	for {
-		err := tr.Next(&e)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := order.Next(&e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", tr.Name(), tr.Line(), err)
-		}
-		initial = initial && e.At == 0 && (e.Kind == trace.NodeAdded || e.Kind == trace.LinkUp)
-		if initial && e.Kind == trace.LinkUp {
-			edges++
-		}
-		hash.Add(&e)
-		mon.Observe(&e)
-		counter.Observe(&e)
-		story.Observe(&e)
+// violations ends a command whose run broke the specification.
+func violations(sum *metrics.Summary) error {
+	if sum.ViolationCount > 0 {
+		return violationError{sum.ViolationCount}
 	}
-	if !order.Ended() {
-		return nil, fmt.Errorf("%s:%d: the trace stops without an end event (was the run cut short?)", tr.Name(), tr.Line())
-	}
-	sum := &metrics.Summary{
-		Algorithm: h.Algorithm, Params: h.Params, Seed: h.Seed, Topology: h.Topology,
-		Nodes: mon.Nodes(), Edges: edges, Initiators: len(h.Initiators),
-		WallMS:    metrics.MS(time.Since(start)),
-		TraceHash: fmt.Sprintf("%016x", hash.Sum()),
-	}
-	mon.Messages(counter.Transmissions())
-	sum.FromCheck(mon, mon.Report())
-	counter.Fill(sum, h.Messages)
-	story.Fill(sum)
-	return sum, nil
+	return nil
 }

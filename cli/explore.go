@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -16,45 +14,7 @@ import (
 	"github.com/electgo/elect/explore"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
-	"github.com/electgo/elect/sim"
-	"github.com/electgo/elect/trace"
 )
-
-// exploreJSON is `elect explore --json`: the search and its verdict.
-type exploreJSON struct {
-	Algorithm  string         `json:"algorithm"`
-	Topology   string         `json:"topology"`
-	Nodes      int            `json:"nodes"`
-	Mode       string         `json:"mode"` // timed or untimed
-	Reorder    bool           `json:"reorder,omitempty"`
-	Budget     explore.Budget `json:"budget"`
-	States     int64          `json:"states"`
-	Distinct   int64          `json:"distinct"`
-	Ends       int64          `json:"ends"`
-	Depth      int            `json:"depth"`
-	Rate       float64        `json:"states_per_second"`
-	WallMS     float64        `json:"wall_ms"`
-	Complete   bool           `json:"complete"`
-	Limit      string         `json:"limit,omitempty"`
-	Reductions []string       `json:"reductions"`
-	Pruned     int64          `json:"pruned"`
-	StateBytes int            `json:"state_bytes"`
-	Verdict    string         `json:"verdict"`
-	Violations []string       `json:"violations,omitempty"`
-	Steps      []string       `json:"counterexample,omitempty"`
-	Files      []string       `json:"files,omitempty"`
-	// With --arrangements: how many there are, were explored, and were
-	// skipped by symmetry; Values, the counterexample's arrangement.
-	Arrangements *arrangementsJSON `json:"arrangements,omitempty"`
-}
-
-type arrangementsJSON struct {
-	Total     int     `json:"total"`
-	Explored  int     `json:"explored"`
-	Skipped   int     `json:"skipped_by_symmetry"`
-	Symmetric bool    `json:"symmetric"`
-	Values    []int64 `json:"values,omitempty"`
-}
 
 func newExploreCmd() *cobra.Command {
 	var f scenarioFlags
@@ -137,23 +97,16 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 				if arranged, err = explore.Arrangements(setup, opt, !noSymmetry); err != nil {
 					return err
 				}
-				res = sumArranged(arranged)
+				res = arranged.Sum()
 				if cx := arranged.Counterexample(); cx != nil {
 					setup.Values = cx.Values
 				}
 			} else if res, err = explore.Explore(setup, opt); err != nil {
 				return err
 			}
-			rep := exploreReport(s, setup, res, opt)
-			if arranged != nil && arranged.Symmetric {
-				rep.Reductions = append(rep.Reductions, "ring-rotations")
-			}
+			rep := explore.NewReport(s.Topology, setup, res, opt)
 			if arranged != nil {
-				rep.Arrangements = &arrangementsJSON{Total: arranged.Total, Explored: len(arranged.Explored),
-					Skipped: arranged.Skipped, Symmetric: arranged.Symmetric}
-				if arranged.Counterexample() != nil {
-					rep.Arrangements.Values = setup.Values
-				}
+				rep.AddArrangements(arranged)
 			}
 			if cx := res.Counterexample; cx != nil && out != "" {
 				if rep.Files, err = writeCounterexample(out, s, setup, cx); err != nil {
@@ -164,7 +117,7 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 				b, _ := json.Marshal(rep)
 				fmt.Fprintf(cmd.OutOrStdout(), "%s\n", b)
 			} else {
-				printExplore(cmd.OutOrStdout(), rep, res)
+				rep.WriteText(cmd.OutOrStdout())
 			}
 			if res.Counterexample != nil {
 				return violationError{res.Counterexample.Report.ViolationCount}
@@ -194,27 +147,6 @@ Exit status: 0 when no state broke the specification; 2 on a counterexample;
 	return cmd
 }
 
-// sumArranged adds up the explorations of the arrangements as one result:
-// states and ends summed, the deepest depth, the counterexample of the
-// last (the search stops at one), complete when every arrangement was.
-func sumArranged(a *explore.ArrangeResult) *explore.Result {
-	sum := &explore.Result{Complete: a.Complete()}
-	for _, r := range a.Explored {
-		sum.States += r.States
-		sum.Distinct += r.Distinct
-		sum.Ends += r.Ends
-		sum.Pruned += r.Pruned
-		sum.Depth = max(sum.Depth, r.Depth)
-		sum.StateBytes, sum.Timed = r.StateBytes, r.Timed
-		sum.Counterexample, sum.Limit = r.Counterexample, r.Limit
-	}
-	if !sum.Complete && sum.Counterexample == nil && sum.Limit == "" {
-		sum.Limit = "time"
-	}
-	sum.Elapsed = a.Elapsed
-	return sum
-}
-
 // exploreBase is the scenario explore starts from before a file and flags:
 // the simulator's default on a network small enough to explore (3 nodes,
 // or the smallest of the family the algorithm needs, see pickTopology).
@@ -224,22 +156,12 @@ func exploreBase() *scenario.Scenario {
 	return s
 }
 
-// budgetFault is one fault of a budget: its flag, its name in words, and
-// how many.
-type budgetFault struct {
-	flag, words string
-	k           int
-}
-
-// faultsOf lists the faults of b, in the flags' order.
-func faultsOf(b explore.Budget) []budgetFault {
-	return []budgetFault{{"--crashes", "crashes", b.Crashes}, {"--restarts", "restarts", b.Restarts},
-		{"--losses", "losses", b.Losses}, {"--link-changes", "link changes", b.LinkChanges}}
-}
-
 // checkBudget refuses a negative budget.
 func checkBudget(b explore.Budget) error {
-	for _, f := range faultsOf(b) {
+	for _, f := range []struct {
+		flag string
+		k    int
+	}{{"--crashes", b.Crashes}, {"--restarts", b.Restarts}, {"--losses", b.Losses}, {"--link-changes", b.LinkChanges}} {
 		if f.k < 0 {
 			return fmt.Errorf("%s %d: want 0 or more", f.flag, f.k)
 		}
@@ -261,90 +183,6 @@ func progressLine(w io.Writer, quiet bool) func(explore.Progress) {
 	}
 }
 
-// exploreReport is the result as --json prints it.
-func exploreReport(s *scenario.Scenario, setup *explore.Setup, res *explore.Result, opt explore.Options) exploreJSON {
-	r := exploreJSON{
-		Algorithm: setup.Algorithm.Name, Topology: s.Topology, Nodes: setup.Graph.N(), Mode: "untimed",
-		Reorder: setup.Reorder, Budget: setup.Budget, States: res.States, Distinct: res.Distinct, Ends: res.Ends,
-		Depth: res.Depth, Rate: res.Rate(), WallMS: float64(res.Elapsed.Microseconds()) / 1000,
-		Complete: res.Complete, Limit: res.Limit, Pruned: res.Pruned, StateBytes: res.StateBytes,
-	}
-	if !opt.NoFingerprints {
-		r.Reductions = append(r.Reductions, "fingerprints")
-	}
-	if setup.Timed {
-		r.Mode = "timed"
-	}
-	if !opt.NoSleepSets {
-		r.Reductions = append(r.Reductions, "sleep-sets")
-	}
-	switch {
-	case res.Counterexample != nil:
-		r.Verdict = fmt.Sprintf("counterexample of %d steps", len(res.Counterexample.Steps))
-		for _, v := range res.Counterexample.Report.Violations {
-			r.Violations = append(r.Violations, v.String())
-		}
-		for _, st := range res.Counterexample.Steps {
-			r.Steps = append(r.Steps, st.String())
-		}
-	case res.Complete:
-		r.Verdict = fmt.Sprintf("every state explored: %d distinct, no violation", res.Distinct)
-	default:
-		r.Verdict = fmt.Sprintf("no violation up to depth %d, %d distinct states (stopped by --%s; not every state was explored)", res.Depth, res.Distinct, res.Limit)
-	}
-	return r
-}
-
-// printExplore writes the result for a reader.
-func printExplore(w io.Writer, r exploreJSON, res *explore.Result) {
-	faults := []string{}
-	for _, f := range faultsOf(r.Budget) {
-		if f.k > 0 {
-			faults = append(faults, fmt.Sprintf("%d %s", f.k, f.words))
-		}
-	}
-	if len(faults) == 0 {
-		faults = append(faults, "none")
-	}
-	links := "FIFO links"
-	if r.Reorder {
-		links = "links that reorder"
-	}
-	fmt.Fprintf(w, "%s on %s (%d nodes), %s, %s, faults: %s\n", r.Algorithm, r.Topology, r.Nodes, r.Mode, links, strings.Join(faults, ", "))
-	if a := r.Arrangements; a != nil {
-		sym := ""
-		if a.Symmetric {
-			sym = fmt.Sprintf(", %d skipped as rotations of those", a.Skipped)
-		}
-		fmt.Fprintf(w, "values:   %d arrangements explored of %d%s\n", a.Explored, a.Total, sym)
-		if a.Values != nil {
-			fmt.Fprintf(w, "          the counterexample's: %v (by node)\n", a.Values)
-		}
-	}
-	reductions := strings.Join(r.Reductions, ", ")
-	if reductions == "" {
-		reductions = "no reduction"
-	}
-	fmt.Fprintf(w, "states:   %d distinct, %d steps taken, %d pruned (%s), %d where a run ends\n", r.Distinct, r.States, r.Pruned, reductions, r.Ends)
-	fmt.Fprintf(w, "search:   depth %d in %v, %.0f states/s; %d bytes a distinct state kept, and one depth's states whole\n", r.Depth, res.Elapsed.Round(time.Millisecond), r.Rate, r.StateBytes)
-	fmt.Fprintf(w, "verdict:  %s\n", r.Verdict)
-	if cx := res.Counterexample; cx != nil {
-		for _, v := range cx.Report.Violations {
-			fmt.Fprintf(w, "  VIOLATION %s\n", v)
-		}
-		fmt.Fprintf(w, "schedule:\n")
-		for i, st := range cx.Steps {
-			fmt.Fprintf(w, "  %3d. %s\n", i+1, st)
-		}
-		for _, f := range r.Files {
-			fmt.Fprintf(w, "wrote %s\n", f)
-		}
-		if len(r.Files) > 0 {
-			fmt.Fprintf(w, "replay: elect sim %s\n", r.Files[1])
-		}
-	}
-}
-
 // writeCounterexample writes cx to dir: its trace (the header of s, with
 // the schedule's events, as elect check and elect viz read it) and the
 // scenario s with the schedule, which elect sim replays.
@@ -352,12 +190,7 @@ func writeCounterexample(dir string, s *scenario.Scenario, setup *explore.Setup,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("--out: %w", err)
 	}
-	replay := s.Clone()
-	replay.Schedule = &scenario.Schedule{Timed: setup.Timed, Reorder: setup.Reorder, Steps: cx.Steps}
-	replay.Values = sim.Values{Mode: sim.ValueID, Explicit: map[algo.NodeID]int64{}}
-	for v, x := range setup.Values {
-		replay.Values.Explicit[algo.NodeID(v)] = x // the arrangement explored, whatever the mode drew
-	}
+	replay := runner.ReplayScenario(s, setup, cx)
 	tracePath, yamlPath := filepath.Join(dir, "counterexample.jsonl"), filepath.Join(dir, "counterexample.yaml")
 	h, err := runner.Header(replay)
 	if err != nil {
@@ -367,13 +200,7 @@ func writeCounterexample(dir string, s *scenario.Scenario, setup *explore.Setup,
 	if err != nil {
 		return nil, fmt.Errorf("--out: %w", err)
 	}
-	tw, err := trace.NewWriter(tf, h)
-	if err == nil {
-		_, err = explore.Replay(setup, cx.Steps, tw)
-		if cerr := tw.Close(); err == nil {
-			err = cerr
-		}
-	}
+	err = explore.WriteTrace(tf, h, setup, cx.Steps)
 	if cerr := tf.Close(); err == nil {
 		err = cerr
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/electgo/elect/explore"
 )
 
 // TestExploreClean: correct algorithms on small networks are explored
@@ -35,7 +37,7 @@ func TestExploreCounterexample(t *testing.T) {
 	if code != ExitViolation {
 		t.Fatalf("explore --reorder: exit %d, want %d:\n%s%s", code, ExitViolation, out, errOut)
 	}
-	var rep exploreJSON
+	var rep explore.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("explore --json: %v:\n%s", err, out)
 	}

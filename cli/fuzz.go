@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/torture"
 )
 
@@ -103,13 +104,13 @@ error; 2 when runs within the model broke the specification.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: shard %d/%d holds no run\n", shard.K, shard.N)
 				return nil
 			}
+			given, err := runner.ParseGiven("--param", params)
+			if err != nil {
+				return err
+			}
 			fixed := map[string]string{}
-			for _, p := range params {
-				k, v, ok := strings.Cut(p, "=")
-				if !ok || k == "" {
-					return fmt.Errorf("--param %q: want NAME=VALUE", p)
-				}
-				fixed[k] = v
+			for _, p := range given {
+				fixed[p.Name] = p.Value
 			}
 			if len(fixed) > 0 && algos == "all" {
 				return errors.New("--param names a parameter of one algorithm: give --algo NAME with it")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/trace"
 )
 
@@ -56,7 +57,7 @@ func FuzzCheck(f *testing.F) {
 		hd := tr.Header
 		// Nodes only sizes arrays; a small cap keeps the fuzzer fast when it
 		// mutates the header's node count.
-		sum, err := replay(tr, check.Config{Stabilization: hd.Stabilization, Liveness: hd.Liveness, Spontaneous: hd.Spontaneous, Nodes: min(hd.Nodes, 64)})
+		sum, err := runner.Recheck(tr, check.Config{Stabilization: hd.Stabilization, Liveness: hd.Liveness, Spontaneous: hd.Spontaneous, Nodes: min(hd.Nodes, 64)})
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.jsonl:") {
 				t.Fatalf("error does not name the file: %v", err)

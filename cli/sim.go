@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"os"
 	"os/signal"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
-	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
@@ -76,12 +74,7 @@ var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration"
 
 // anySet reports whether a flag shaping the scenario was given.
 func (f *scenarioFlags) anySet(cmd *cobra.Command) bool {
-	for _, name := range scenarioFlagNames {
-		if cmd.Flags().Changed(name) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(scenarioFlagNames, cmd.Flags().Changed)
 }
 
 // keepsDemo says the demo's events still make sense under the flags given
@@ -92,17 +85,11 @@ func (f *scenarioFlags) anySet(cmd *cobra.Command) bool {
 // events.
 func (f *scenarioFlags) keepsDemo(cmd *cobra.Command) bool {
 	set := cmd.Flags().Changed
-	for _, name := range []string{"topology", "nodes", "mobility", "range"} {
-		if set(name) {
-			return false
-		}
+	if slices.ContainsFunc([]string{"topology", "nodes", "mobility", "range"}, set) {
+		return false
 	}
-	if set("algo") {
-		if a, err := algo.Lookup(f.algo); err == nil && (!(a.Model.Crash && a.Model.Partition) || a.Model.Topology != "") {
-			return false
-		}
-	}
-	return true
+	a, err := algo.Lookup(f.algo)
+	return !set("algo") || err != nil || (a.Model.Crash && a.Model.Partition && a.Model.Topology == "")
 }
 
 // scenario builds the scenario: the built-in demo when nothing is given,
@@ -134,43 +121,28 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 	// strings; they are checked here, against the registry and the topology
 	// parser, and blamed on the file when the file gave them.
 	set := cmd.Flags().Changed
-	if set("algo") {
-		if _, err := algo.Lookup(f.algo); err != nil {
-			return nil, fmt.Errorf("--algo: %w", err)
-		}
-		if s.Algorithm != f.algo {
-			s.Params = nil // the file's parameters belong to its algorithm
-		}
-		s.Algorithm = f.algo
+	if set("algo") && s.Algorithm != f.algo {
+		s.Algorithm, s.Params = f.algo, nil // the file's parameters belong to its algorithm
 	}
 	a, err := algo.Lookup(s.Algorithm)
-	if err != nil {
+	switch {
+	case err != nil && set("algo"):
+		return nil, fmt.Errorf("--algo: %w", err)
+	case err != nil:
 		return nil, s.Blame(err, "algorithm")
 	}
-	picked := !set("topology") && !s.Sets("topology") && pickTopology(a, s)
-	if set("topology") || set("nodes") {
-		spec := s.Topology
-		if set("topology") {
-			spec = f.topology
-		}
-		// Parse reads a count of 0 as none given, as f.nodes is without
-		// --nodes; ParseNodes takes even --nodes 0 at its word.
-		parse := topo.Parse
-		if set("nodes") {
-			parse = topo.ParseNodes
-		}
-		if _, err := parse(spec, f.nodes); err != nil {
-			switch {
-			case !set("topology"):
-				return nil, fmt.Errorf("--nodes: %w", err)
-			case !set("nodes"):
-				return nil, fmt.Errorf("--topology: %w", err)
-			}
-			return nil, fmt.Errorf("--topology, --nodes: %w", err)
-		}
-		s.Topology, s.Nodes = spec, f.nodes
-	} else if _, err := topo.Parse(s.Topology, s.Nodes); err != nil {
-		return nil, s.Blame(err, "topology", "nodes")
+	picked := !set("topology") && !s.Sets("topology") && runner.PickTopology(a, s)
+	// Parse reads a count of 0 as none given, as f.nodes is without
+	// --nodes; ParseNodes takes even --nodes 0 at its word.
+	parse := topo.Parse
+	if set("topology") {
+		s.Topology, s.Nodes = f.topology, f.nodes
+	}
+	if set("nodes") {
+		s.Nodes, parse = f.nodes, topo.ParseNodes
+	}
+	if _, err := parse(s.Topology, s.Nodes); err != nil {
+		return nil, blameFlag(cmd, s, err, "topology", "nodes")
 	}
 	if picked {
 		if spec, err := topo.Parse(s.Topology, s.Nodes); err == nil {
@@ -180,29 +152,21 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 	if set("seed") {
 		s.Seed = f.seed
 	}
-	if set("duration") {
-		d, err := algo.ParseDuration(f.duration)
-		if err != nil {
-			return nil, fmt.Errorf("--duration: %w", err)
-		}
-		s.Duration = d
+	if err := parseFlag(cmd, "duration", f.duration, algo.ParseDuration, &s.Duration); err != nil {
+		return nil, err
 	}
 	if err := f.checkEnd(cmd, s); err != nil {
 		return nil, err
 	}
-	if set("values") {
-		m, err := sim.ParseValueMode(f.values)
-		if err != nil {
-			return nil, fmt.Errorf("--values: %w", err)
-		}
-		s.Values = sim.Values{Mode: m}
+	valueMode := func(v string) (sim.Values, error) {
+		m, err := sim.ParseValueMode(v)
+		return sim.Values{Mode: m}, err
 	}
-	if set("delay") {
-		d, err := sim.ParseDelay(f.delay)
-		if err != nil {
-			return nil, fmt.Errorf("--delay: %w", err)
-		}
-		s.Delay = d
+	if err := parseFlag(cmd, "values", f.values, valueMode, &s.Values); err != nil {
+		return nil, err
+	}
+	if err := parseFlag(cmd, "delay", f.delay, sim.ParseDelay, &s.Delay); err != nil {
+		return nil, err
 	}
 	if set("loss") {
 		if f.loss < 0 || f.loss >= 1 {
@@ -210,35 +174,21 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		}
 		s.Loss = f.loss
 	}
-	if set("stabilization") {
-		d, err := algo.ParseDuration(f.stabilization)
-		if err != nil {
-			return nil, fmt.Errorf("--stabilization: %w", err)
-		}
-		s.Check.Stabilization = d
+	if err := parseFlag(cmd, "stabilization", f.stabilization, algo.ParseDuration, &s.Check.Stabilization); err != nil {
+		return nil, err
 	}
-	if set("liveness") {
-		d, err := algo.ParseDuration(f.liveness)
-		if err != nil {
-			return nil, fmt.Errorf("--liveness: %w", err)
-		}
-		s.Check.Liveness = d
+	if err := parseFlag(cmd, "liveness", f.liveness, algo.ParseDuration, &s.Check.Liveness); err != nil {
+		return nil, err
 	}
-	if set("expect") {
-		e, err := check.ParseExpect(f.expect)
-		if err != nil {
-			return nil, fmt.Errorf("--expect: %w", err)
-		}
-		s.Check.Expect = e
+	if err := parseFlag(cmd, "expect", f.expect, check.ParseExpect, &s.Check.Expect); err != nil {
+		return nil, err
 	}
 	if set("mobility") {
-		if _, err := mobility.Parse(f.mobility); err != nil {
-			return nil, fmt.Errorf("--mobility: %w", err)
-		}
 		s.Mobility = f.mobility
-	} else if s.Mobility != "" {
+	}
+	if set("mobility") || s.Mobility != "" {
 		if _, err := mobility.Parse(s.Mobility); err != nil {
-			return nil, s.Blame(err, "mobility")
+			return nil, blameFlag(cmd, s, err, "mobility")
 		}
 	}
 	if set("range") {
@@ -248,35 +198,46 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		s.Range = f.rangeM
 	}
 	if s.Range != 0 && s.Mobility == "" {
-		err := runner.ErrRangeAlone
-		if set("range") {
-			return nil, fmt.Errorf("--range: %w", err)
-		}
-		return nil, s.Blame(err, "range")
+		return nil, blameFlag(cmd, s, runner.ErrRangeAlone, "range")
 	}
-	if err := f.setParams(s, a); err != nil {
+	given, err := runner.ParseGiven("--param", f.params)
+	if err == nil {
+		err = runner.SetParams(s, a, given)
+	}
+	if err != nil {
 		return nil, err
 	}
-	return s, f.setInitiators(cmd, s, a)
+	return s, f.setInitiators(cmd, s, a, given)
 }
 
-// pickTopology gives a scenario that names no network the one a's model
-// needs (Model.Topology), of the size it would have had: `sim --algo
-// chang-roberts` runs on a ring, not on the default's geometric network,
-// which the algorithm would refuse. It reports whether it changed it; a
-// family the topology parser does not know is left to the engine to
-// refuse.
-func pickTopology(a *algo.Algorithm, s *scenario.Scenario) bool {
-	spec, err := topo.Parse(s.Topology, s.Nodes)
-	if a.Model.Topology == "" || err != nil || spec.Kind == topo.Kind(a.Model.Topology) {
-		return false
+// parseFlag sets *dst to the value of the flag name, read by parse, when
+// the flag was given.
+func parseFlag[T any](cmd *cobra.Command, name, value string, parse func(string) (T, error), dst *T) error {
+	if !cmd.Flags().Changed(name) {
+		return nil
 	}
-	need := fmt.Sprintf("%s:%d", a.Model.Topology, spec.N)
-	if _, err := topo.Parse(need, 0); err != nil {
-		return false
+	v, err := parse(value)
+	if err != nil {
+		return fmt.Errorf("--%s: %w", name, err)
 	}
-	s.Topology, s.Nodes = need, 0
-	return true
+	*dst = v
+	return nil
+}
+
+// blameFlag blames err on those of the flags names that were given, or, when
+// none was, on the first of the fields of those names that the file set
+// (Scenario.Blame).
+func blameFlag(cmd *cobra.Command, s *scenario.Scenario, err error, names ...string) error {
+	var given []string
+	for _, n := range names {
+		if cmd.Flags().Changed(n) {
+			given = append(given, "--"+n)
+		}
+	}
+	if len(given) > 0 {
+		return fmt.Errorf("%s: %w", strings.Join(given, ", "), err)
+	}
+	return s.Blame(err, names...)
 }
 
 // checkEnd refuses an event after the run's end (scenario.CheckEnd),
@@ -302,120 +263,21 @@ func (f *scenarioFlags) checkEnd(cmd *cobra.Command, s *scenario.Scenario) error
 
 // setInitiators takes --initiators and --unelected into the scenario and
 // checks them against the network, blaming the flag or the file.
-func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, a *algo.Algorithm) error {
+func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, a *algo.Algorithm, given []runner.Given) error {
 	set := cmd.Flags().Changed
-	flag := ""
-	for _, p := range f.params {
-		k, _, _ := strings.Cut(p, "=")
-		for _, d := range a.Params {
-			if d.Initiators && d.Name == k {
-				flag = "--param " + p // the deprecated alias
-			}
-		}
-	}
+	initiators, unelected := "", ""
 	for _, name := range []string{"initiators", "initiator"} {
 		if set(name) {
-			flag, s.Initiators = "--"+name, f.initiators
+			initiators, s.Initiators = "--"+name, f.initiators
 		}
 	}
 	if set("initiator") {
 		fmt.Fprintln(cmd.ErrOrStderr(), "elect: note: --initiator is deprecated: use --initiators")
 	}
-	n := 1 << 30 // a file:PATH network has its size only once it is read
-	if spec, err := topo.Parse(s.Topology, s.Nodes); err == nil && spec.N > 0 {
-		n = spec.N
-	}
 	if set("unelected") {
-		if err := runner.CheckUnelected(f.unelected, n); err != nil {
-			return fmt.Errorf("--unelected: %w", err)
-		}
-		s.Unelected = f.unelected
-	} else if err := runner.CheckUnelected(s.Unelected, n); err != nil {
-		return s.Blame(err, "unelected")
+		unelected, s.Unelected = "--unelected", f.unelected
 	}
-	if flag != "" {
-		if _, _, err := a.Initiators(s.Initiators, s.Params, n); err != nil {
-			return fmt.Errorf("%s: %w", flag, err)
-		}
-		return nil
-	}
-	_, _, err := runner.Initiators(s, a, n) // blamed on the file
-	return err
-}
-
-// paramFlag is one parameter given on the command line.
-type paramFlag struct{ name, value, flag string }
-
-// setParams merges the --param flags into the scenario's parameters and
-// checks the result, on its own and against the network's size, blaming
-// each problem on the flag or the file entry that causes it.
-func (f *scenarioFlags) setParams(s *scenario.Scenario, a *algo.Algorithm) error {
-	var flags []paramFlag
-	for _, p := range f.params {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return fmt.Errorf("--param %q: want NAME=VALUE", p)
-		}
-		flags = append(flags, paramFlag{k, v, "--param " + p})
-	}
-	base := maps.Clone(s.Params)
-	if base == nil {
-		base = map[string]string{}
-	}
-	// Each entry alone: an unknown name, a malformed value.
-	for _, k := range slices.Sorted(maps.Keys(base)) {
-		if _, err := a.Resolve(map[string]string{k: base[k]}); err != nil {
-			return s.Blame(err, "params."+k, "params")
-		}
-	}
-	for _, p := range flags {
-		if _, err := a.Resolve(map[string]string{p.name: p.value}); err != nil {
-			return fmt.Errorf("%s: %w", p.flag, err)
-		}
-	}
-	params := maps.Clone(base)
-	for _, p := range flags {
-		params[p.name] = p.value
-	}
-	s.Params = params
-	// Then against the network: a node beyond the last one. (A
-	// file:PATH topology has its size only once the file is read: its
-	// problems surface when the run starts.)
-	spec, err := topo.Parse(s.Topology, s.Nodes)
-	if err != nil || spec.N == 0 {
-		return nil
-	}
-	build := func(raw map[string]string) error {
-		p, err := a.Resolve(raw)
-		if err == nil {
-			_, err = a.Build(p, spec.N)
-		}
-		return err
-	}
-	err = build(params)
-	if err == nil {
-		return nil
-	}
-	if berr := build(base); berr != nil {
-		for _, k := range slices.Sorted(maps.Keys(base)) {
-			if err := build(map[string]string{k: base[k]}); err != nil {
-				return s.Blame(err, "params."+k, "params")
-			}
-		}
-		return s.Blame(berr, "params")
-	}
-	for _, p := range flags {
-		one := maps.Clone(base)
-		one[p.name] = p.value
-		if err := build(one); err != nil {
-			return fmt.Errorf("%s: %w", p.flag, err)
-		}
-	}
-	names := make([]string, len(flags))
-	for i, p := range flags {
-		names[i] = p.flag
-	}
-	return fmt.Errorf("%s: %w", strings.Join(names, ", "), err)
+	return runner.CheckNodeSets(s, a, given, initiators, unelected)
 }
 
 func newSimCmd() *cobra.Command {
@@ -448,10 +310,7 @@ default, then the file, then the flags.`,
 			// emulation refuses any run without a duration, in its words.
 			if a, err := algo.Lookup(s.Algorithm); err == nil {
 				if err := runner.Endless(s, a); err != nil {
-					if cmd.Flags().Changed("duration") {
-						return fmt.Errorf("--duration: %w", err)
-					}
-					return s.Blame(err, "duration")
+					return blameFlag(cmd, s, err, "duration")
 				}
 			}
 			var opt runner.Options
@@ -505,12 +364,7 @@ default, then the file, then the flags.`,
 					return err
 				}
 			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				if err := metrics.WriteJSON(out, sum); err != nil {
-					return err
-				}
-			} else if err := metrics.WriteText(out, sum); err != nil {
+			if err := printSummary(cmd.OutOrStdout(), sum, asJSON); err != nil {
 				return err
 			}
 			if ls != nil {
@@ -518,10 +372,7 @@ default, then the file, then the flags.`,
 				defer stop()
 				ls.finish(ctx, cmd)
 			}
-			if sum.ViolationCount > 0 {
-				return violationError{sum.ViolationCount}
-			}
-			return nil
+			return violations(sum)
 		},
 	}
 	f.register(cmd)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -124,7 +123,7 @@ func (f *studyFlags) options(cmd *cobra.Command, st *study.Study) (study.Options
 		return opt, err
 	}
 	if f.runs != "" {
-		if opt.Runs, err = parseRunList(f.runs); err != nil {
+		if opt.Runs, err = bench.ParseRunList(f.runs); err != nil {
 			return opt, fmt.Errorf("--runs: %w", err)
 		}
 	}
@@ -143,31 +142,10 @@ func defaultStudyOut(st *study.Study, small bool) string {
 	return filepath.Join("study-out", st.Name+"-"+form)
 }
 
-// parseRunList reads run indices and ranges: "3,7-9".
-func parseRunList(s string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || a < 0 || b < a || b-a > bench.MaxRuns {
-			return nil, fmt.Errorf("%q: want run indices and ranges, like 3,7-9", part)
-		}
-		for i := a; i <= b; i++ {
-			out = append(out, i)
-		}
-	}
-	return out, nil
-}
-
-// progress is a progress bar on w for the runs of a study, made when the
-// first run ends (the study knows then how many it runs), or nil when w is
-// not a terminal or quiet is set.
+// progress is a progress bar on w for the runs of a sweep or a study, made
+// when the first run ends (a study knows then how many it runs), or nil
+// when w is not a terminal (a bar redrawn with carriage returns only
+// garbles a log) or quiet is set.
 func progress(w io.Writer, quiet bool) func(done, total int) {
 	if f, ok := w.(*os.File); quiet || !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
@@ -191,7 +169,7 @@ func studyOutcome(out, errw io.Writer, res *study.Result, opt study.Options) err
 		fmt.Fprintf(out, "shard %d/%d written; once every shard is done: elect study merge %s%s --out %s, then elect study %s%s --out %s\n",
 			opt.Shard.K, opt.Shard.N, res.Study.File, smallArg(opt.Small), opt.Out, res.Study.File, smallArg(opt.Small), opt.Out)
 		if len(res.Failed) > 0 {
-			listFailures(errw, res.Failed)
+			bench.WriteFailures(errw, res.Failed)
 			return fmt.Errorf("%d runs failed (listed above)", len(res.Failed))
 		}
 		return nil
@@ -213,7 +191,7 @@ func studyOutcome(out, errw io.Writer, res *study.Result, opt study.Options) err
 	}
 	fmt.Fprintf(out, "report: %s (and %s)\n", res.Report, strings.TrimSuffix(res.Report, ".md")+".html")
 	if len(res.Failed) > 0 {
-		listFailures(errw, res.Failed)
+		bench.WriteFailures(errw, res.Failed)
 		return fmt.Errorf("%d runs failed (listed above) and are not counted: the study is incomplete", len(res.Failed))
 	}
 	if res.Missing > 0 {
