@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/electgo/elect/cluster"
 )
 
 // The four scenarios of the ring document, each on four real elect node
@@ -15,15 +17,15 @@ import (
 func TestRingControlScenarios(t *testing.T) {
 	for _, c := range []struct {
 		script string
-		failed []controlFailure // phase and node of each failure named
+		failed []cluster.Failure // phase and node of each failure named
 		lines  []string
 	}{
 		{"ring-success", nil, []string{"Election confirmed. Elected: node 3"}},
-		{"ring-dead-at-gathering", []controlFailure{{Phase: "gathering", Node: 2}},
+		{"ring-dead-at-gathering", []cluster.Failure{{Phase: "gathering", Node: 2}},
 			[]string{"Election failed in gathering: node 2 died", "Election confirmed. Elected: node 3"}},
-		{"ring-dead-at-confirmation", []controlFailure{{Phase: "confirmation", Node: 1}},
+		{"ring-dead-at-confirmation", []cluster.Failure{{Phase: "confirmation", Node: 1}},
 			[]string{"Election failed in confirmation: node 1 died", "Election confirmed. Elected: node 3"}},
-		{"ring-joker", []controlFailure{{Phase: "checksum", Node: 1}},
+		{"ring-joker", []cluster.Failure{{Phase: "checksum", Node: 1}},
 			[]string{"Payload checksum failed: altered by node 1", "Election confirmed. Elected: node 3"}},
 	} {
 		t.Run(c.script, func(t *testing.T) {
@@ -36,9 +38,9 @@ func TestRingControlScenarios(t *testing.T) {
 			if ctl.Elected != 3 {
 				t.Errorf("elected %d, want 3", ctl.Elected)
 			}
-			var got []controlFailure
+			var got []cluster.Failure
 			for _, f := range ctl.Failures {
-				got = append(got, controlFailure{Phase: f.Phase, Node: f.Node})
+				got = append(got, cluster.Failure{Phase: f.Phase, Node: f.Node})
 			}
 			if !slices.Equal(got, c.failed) {
 				t.Errorf("failures %+v, want %+v", ctl.Failures, c.failed)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/electgo/elect/supervisor"
+	"github.com/electgo/elect/cluster"
 )
 
 // elect cluster hands the initiators of a spontaneous algorithm to its
@@ -51,11 +51,15 @@ func TestClusterInitiatorsBoot(t *testing.T) {
 			var stderr bytes.Buffer
 			cmd.SetErr(&stderr)
 			f := clusterFlags{initiators: c.initiators, elect: c.elect, within: time.Second}
-			cfg := &clusterConfig{algo: c.algo, nodes: 4, params: map[string]string{}}
+			cfg := &clusterConfig{algo: c.algo, nodes: 4, params: map[string]string{}, fromScript: map[string]string{}}
 			if c.param != "" {
-				cfg.params["initiators"], cfg.paramKeys = c.param, []string{"initiators"}
+				cfg.params["initiators"] = c.param
 			}
 			err := f.faultsAndInitiators(cmd, cfg, nil)
+			var cl *cluster.Cluster
+			if err == nil {
+				cl, err = cfg.newCluster(cmd, nil)
+			}
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("%v, want %q", err, c.err)
@@ -65,13 +69,13 @@ func TestClusterInitiatorsBoot(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer cl.Close()
 			if note := stderr.String(); !strings.Contains(note, c.note) || (note == "") != (c.note == "") {
 				t.Errorf("stderr %q, want the note %q", note, c.note)
 			}
-			cl := &cluster{cfg: cfg}
 			var flagged []int
 			for id := range cfg.nodes {
-				args := cl.args(&clusterNode{id: id}, supervisor.Endpoint{Network: "tcp", Address: "127.0.0.1:1"}, "state", "")
+				args := cl.NodeArgs(id)
 				if slices.Contains(args, "--initiator") {
 					flagged = append(flagged, id)
 				}

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/electgo/elect/cluster"
 )
 
 // The nodes of elect cluster and elect emulate are processes of its own
@@ -31,7 +33,7 @@ func init() {
 
 // clusterJSON runs elect cluster --json in this process and decodes its
 // summary; it returns the exit status and stderr too.
-func clusterJSON(t *testing.T, args ...string) (int, *clusterSummary, string) {
+func clusterJSON(t *testing.T, args ...string) (int, *cluster.Summary, string) {
 	t.Helper()
 	start := time.Now()
 	code, out, errOut := cli(t, append([]string{"cluster", "--json"}, args...)...)
@@ -39,7 +41,7 @@ func clusterJSON(t *testing.T, args ...string) (int, *clusterSummary, string) {
 	if strings.Count(out, "\n") != 1 {
 		t.Fatalf("--json printed not one line:\n%s\nstderr:\n%s", out, errOut)
 	}
-	var s clusterSummary
+	var s cluster.Summary
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
@@ -49,7 +51,7 @@ func clusterJSON(t *testing.T, args ...string) (int, *clusterSummary, string) {
 }
 
 // clusterSteps lists the steps of a summary, for failure messages.
-func clusterSteps(s *clusterSummary) string {
+func clusterSteps(s *cluster.Summary) string {
 	var b strings.Builder
 	for _, st := range s.Steps {
 		fmt.Fprintf(&b, "\n  line %d %s at %.0f ms: ok=%v %s%s", st.Line, st.Step, st.StartMS, st.OK, st.Result, st.Error)
@@ -465,7 +467,7 @@ func TestClusterExamples(t *testing.T) {
 		t.Fatalf("no scenarios/cluster-scripts/*.yaml: %v", err)
 	}
 	for _, f := range files {
-		s, err := loadClusterScript(f)
+		s, err := cluster.LoadScript(f)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
@@ -473,7 +475,7 @@ func TestClusterExamples(t *testing.T) {
 		if len(s.Steps) == 0 || s.Nodes == 0 {
 			t.Errorf("%s: %d nodes, %d steps", f, s.Nodes, len(s.Steps))
 		}
-		if err := s.checkNodes(s.Nodes); err != nil {
+		if err := s.CheckNodes(s.Nodes); err != nil {
 			t.Errorf("%v", err)
 		}
 	}
@@ -516,10 +518,10 @@ func TestParseClusterCommand(t *testing.T) {
 }
 
 func TestClusterTable(t *testing.T) {
-	if got := idRanges([]int{0, 1, 2, 3, 5, 7, 8, 9}); got != "0-3,5,7-9" {
-		t.Errorf("idRanges: %q", got)
+	if got := cluster.IDRanges([]int{0, 1, 2, 3, 5, 7, 8, 9}); got != "0-3,5,7-9" {
+		t.Errorf("IDRanges: %q", got)
 	}
-	rows := []nodeRow{
+	rows := []cluster.NodeRow{
 		{ID: 0, Value: 0, Alive: true, Process: "running", PID: 100, Started: "start", Answered: true, State: "Norm", Leader: 2, ElectionIndex: 1, Neighbors: 2, Sent: 12, Elections: 1},
 		{ID: 1, Value: 1, Alive: true, Process: "running", PID: 101, Started: "fresh", Answered: true, State: "Elect", Leader: -1, ElectionIndex: 2, Neighbors: 2, Sent: 3, Elections: 1},
 		{ID: 2, Value: 2, Alive: true, Process: "starting", PID: 102, Started: "recover"},
@@ -535,11 +537,11 @@ func TestClusterTable(t *testing.T) {
 	if got := tableLines(rows); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("table:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	a := agreement{comps: [][]int{{0, 1, 2}}, best: []int{2}, leaders: []int{-1}}
+	a := cluster.Agreement{Components: [][]int{{0, 1, 2}}, Best: []int{2}, Leaders: []int{-1}}
 	if got := describeAgreement(a, rows); got != "no agreement: 1 Elect, 1 follow 2, 1 not answering" {
 		t.Errorf("describeAgreement: %q", got)
 	}
-	a = agreement{comps: [][]int{{0, 1}, {2, 3}}, best: []int{1, 3}, leaders: []int{1, 2}}
+	a = cluster.Agreement{Components: [][]int{{0, 1}, {2, 3}}, Best: []int{1, 3}, Leaders: []int{1, 2}}
 	if got := describeAgreement(a, rows); got != "{0-1}: leader 1, agreed by all 2 live nodes | {2-3}: all 2 live nodes follow 2, but 3 is more valued" {
 		t.Errorf("describeAgreement: %q", got)
 	}

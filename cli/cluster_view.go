@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/cluster"
 )
 
 // clusterView is where elect cluster writes as it runs. On a terminal the
@@ -103,81 +103,16 @@ func clip(s string, cols int) string {
 	return s
 }
 
-// nodeRow is a node in the table and in the summary.
-type nodeRow struct {
-	ID            int    `json:"id"`
-	Value         int64  `json:"value"`
-	Alive         bool   `json:"alive"`
-	Process       string `json:"process"` // starting, running, killed, stopped, exited
-	PID           int    `json:"pid"`     // of the current or last process
-	Started       string `json:"started"` // how the current life began: start, fresh (no state) or recover
-	Lives         int    `json:"lives"`
-	Answered      bool   `json:"answered"` // it answered the last poll; the fields below are its answer
-	State         string `json:"state"`
-	Leader        int    `json:"leader"` // -1: none
-	Leading       bool   `json:"leading"`
-	ElectionIndex uint64 `json:"election_index"`
-	Neighbors     int    `json:"neighbors"`
-	Sent          uint64 `json:"sent"` // algorithm messages sent by this life
-	// The runtime's own datagrams of this life, apart from Sent: reliable
-	// links' retransmissions and bare acknowledgements, synchronizer safe
-	// messages.
-	Retransmits  uint64 `json:"retransmits"`
-	Acks         uint64 `json:"acks"`
-	SyncMessages uint64 `json:"sync_messages"`
-	// LinkFailures counts the reliable links of this life that went
-	// unacknowledged past their bound, taking their neighbour down.
-	LinkFailures uint64  `json:"link_failures"`
-	Elections    uint64  `json:"elections"` // elections this life took part in (entered Elect)
-	LeaderlessMS float64 `json:"leaderless_ms"`
-	Log          string  `json:"log"`
-	Error        string  `json:"error,omitempty"` // why the last poll failed
-}
-
-// snapshot is the cluster as the last poll saw it.
-type clusterSnapshot struct {
-	elapsed time.Duration
-	rows    []nodeRow
-	agree   agreement
-}
-
-func (c *cluster) snapshot(now time.Time) clusterSnapshot {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := clusterSnapshot{agree: c.agreementLocked()}
-	if !c.t0.IsZero() {
-		s.elapsed = now.Sub(c.t0)
-	}
-	for _, n := range c.nodes {
-		in := n.proc.Info()
-		r := nodeRow{ID: n.id, Value: n.value, Alive: in.State.Alive(), Process: in.State.String(), PID: in.PID,
-			Started: in.Mode.String(), Lives: in.Life, Leader: -1, Log: n.logPath}
-		if n.pollErr != nil && r.Alive {
-			r.Error = n.pollErr.Error()
-		}
-		if n.answered() {
-			st := n.st
-			r.Answered, r.State, r.Leader, r.Leading = true, st.State, int(st.Leader), st.Leading
-			r.ElectionIndex, r.Neighbors, r.LeaderlessMS = st.ElectionIndex, len(st.Neighbors), st.LeaderlessMS
-			r.Elections = st.Counters.Elections
-			r.Retransmits, r.Acks, r.SyncMessages = st.Counters.LinkRetransmits, st.Counters.LinkAcks, st.Counters.SyncMessages
-			r.LinkFailures = st.Counters.LinkFailures
-			for _, v := range st.Counters.Sent {
-				r.Sent += v
-			}
-		}
-		s.rows = append(s.rows, r)
-	}
-	return s
-}
-
 // tableLines renders the rows as a table, a header line first.
-func tableLines(rows []nodeRow) []string {
+func tableLines(rows []cluster.NodeRow) []string {
 	out := []string{fmt.Sprintf("%4s %7s %8s %-8s %-7s %-5s %6s %6s %4s %8s %5s", "id", "value", "pid", "process", "started", "state", "leader", "index", "nbrs", "sent", "elect")}
 	for _, r := range rows {
 		state, leader, index, nbrs, sent, elect := "-", "-", "-", "-", "-", "-"
 		if r.Answered {
-			state, leader = r.State, leaderText(r.Leader)
+			state, leader = r.State, strconv.Itoa(r.Leader)
+			if r.Leader < 0 {
+				leader = "-"
+			}
 			index, nbrs = strconv.FormatUint(r.ElectionIndex, 10), strconv.Itoa(r.Neighbors)
 			sent, elect = strconv.FormatUint(r.Sent, 10), strconv.FormatUint(r.Elections, 10)
 		} else if r.Alive {
@@ -193,52 +128,32 @@ func tableLines(rows []nodeRow) []string {
 }
 
 // liveLines is the live table: two header lines, then the nodes.
-func (c *cluster) liveLines(s clusterSnapshot) []string {
-	cfg := c.cfg
+func liveLines(cfg cluster.Config, s cluster.Snapshot) []string {
 	head := fmt.Sprintf("elect cluster: %d nodes, %s on %s, %.1fs   keys: k N kill, r N restart, c N recover, s N stop, q quit",
-		len(s.rows), cfg.algo, cfg.topoName, s.elapsed.Seconds())
-	return append([]string{head, describeAgreement(s.agree, s.rows)}, tableLines(s.rows)...)
-}
-
-func leaderText(l int) string {
-	if l < 0 {
-		return "-"
-	}
-	return strconv.Itoa(l)
-}
-
-// agreedText names the leader of each component, when all agree.
-func agreedText(a agreement) string {
-	if len(a.comps) == 1 {
-		return fmt.Sprintf("leader %d (%d live nodes)", a.leaders[0], len(a.comps[0]))
-	}
-	parts := make([]string, len(a.comps))
-	for i, comp := range a.comps {
-		parts[i] = fmt.Sprintf("{%s} leader %d", idRanges(comp), a.leaders[i])
-	}
-	return strings.Join(parts, ", ")
+		len(s.Rows), cfg.Algorithm, cfg.Topology, s.Elapsed.Seconds())
+	return append([]string{head, describeAgreement(s.Agreement, s.Rows)}, tableLines(s.Rows)...)
 }
 
 // describeAgreement says who follows whom, per component.
-func describeAgreement(a agreement, rows []nodeRow) string {
-	if len(a.comps) == 0 {
+func describeAgreement(a cluster.Agreement, rows []cluster.NodeRow) string {
+	if len(a.Components) == 0 {
 		return "no node is running"
 	}
 	var parts []string
-	for i, comp := range a.comps {
+	for i, comp := range a.Components {
 		var p string
 		switch {
-		case a.leaders[i] >= 0 && a.leaders[i] == a.best[i]:
-			p = fmt.Sprintf("leader %d, agreed by all %d live nodes", a.leaders[i], len(comp))
-		case a.leaders[i] >= 0 && !rows[a.leaders[i]].Alive:
-			p = fmt.Sprintf("all %d live nodes still follow %d, which is down", len(comp), a.leaders[i])
-		case a.leaders[i] >= 0:
-			p = fmt.Sprintf("all %d live nodes follow %d, but %d is more valued", len(comp), a.leaders[i], a.best[i])
+		case a.Leaders[i] >= 0 && a.Leaders[i] == a.Best[i]:
+			p = fmt.Sprintf("leader %d, agreed by all %d live nodes", a.Leaders[i], len(comp))
+		case a.Leaders[i] >= 0 && !rows[a.Leaders[i]].Alive:
+			p = fmt.Sprintf("all %d live nodes still follow %d, which is down", len(comp), a.Leaders[i])
+		case a.Leaders[i] >= 0:
+			p = fmt.Sprintf("all %d live nodes follow %d, but %d is more valued", len(comp), a.Leaders[i], a.Best[i])
 		default:
 			p = "no agreement: " + breakdown(comp, rows)
 		}
-		if len(a.comps) > 1 {
-			p = fmt.Sprintf("{%s}: %s", idRanges(comp), p)
+		if len(a.Components) > 1 {
+			p = fmt.Sprintf("{%s}: %s", cluster.IDRanges(comp), p)
 		}
 		parts = append(parts, p)
 	}
@@ -246,7 +161,7 @@ func describeAgreement(a agreement, rows []nodeRow) string {
 }
 
 // breakdown counts the nodes of comp by what they do: "2 Elect, 5 follow 6".
-func breakdown(comp []int, rows []nodeRow) string {
+func breakdown(comp []int, rows []cluster.NodeRow) string {
 	count := map[string]int{}
 	var keys []string
 	for _, id := range comp {
@@ -281,90 +196,18 @@ func breakdown(comp []int, rows []nodeRow) string {
 	return strings.Join(parts, ", ")
 }
 
-// idRanges writes sorted ids compactly: 0-3,5,7-9.
-func idRanges(ids []int) string {
-	var b strings.Builder
-	for i := 0; i < len(ids); {
-		j := i
-		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		if j == i {
-			fmt.Fprint(&b, ids[i])
-		} else {
-			fmt.Fprintf(&b, "%d-%d", ids[i], ids[j])
-		}
-		i = j + 1
-	}
-	return b.String()
-}
-
-func topoID(i int) algo.NodeID { return algo.NodeID(i) }
-
-// clusterSummary is what elect cluster prints when it ends; --json prints
-// it as one object. Fields are added, never renamed.
-type clusterSummary struct {
-	Algorithm  string            `json:"algorithm"`
-	Params     map[string]string `json:"params"`
-	Topology   string            `json:"topology"`
-	Nodes      int               `json:"nodes"`
-	Dir        string            `json:"dir"`
-	Kept       bool              `json:"kept"` // the directory (state, logs) is still there
-	Script     string            `json:"script,omitempty"`
-	DurationMS float64           `json:"duration_ms"`
-	Agreed     bool              `json:"agreed"`     // every component follows its most valued live node
-	Components [][]int           `json:"components"` // of the live nodes, in the cluster's graph
-	Leaders    []int             `json:"leaders"`    // per component, the leader all its nodes follow, or -1
-	Final      []nodeRow         `json:"final"`
-	Failovers  []failoverJSON    `json:"failovers"`
-	Steps      []stepResult      `json:"steps"`
-	// Control is what the ring document's control process reports: the
-	// elected node, the failures and their phases, the jokers.
-	Control controlJSON `json:"control"`
-	OK      bool        `json:"ok"`
-	Error   string      `json:"error,omitempty"`
-}
-
-// failoverJSON is a failover: a leading node killed (or stopped) and the
-// time until every component of the survivors followed its most valued
-// node again (at the end of the first poll round that showed it).
-type failoverJSON struct {
-	Node    int     `json:"node"`
-	How     string  `json:"how"` // kill or stop
-	AtMS    float64 `json:"at_ms"`
-	Done    bool    `json:"done"`
-	MS      float64 `json:"ms"` // -1 when it never ended
-	Leaders []int   `json:"leaders"`
-}
-
-// stepResult is what became of a step of the script (or a command).
-type stepResult struct {
-	Line    int     `json:"line,omitempty"`
-	Step    string  `json:"step"`
-	StartMS float64 `json:"start_ms"`
-	TookMS  float64 `json:"took_ms"`
-	OK      bool    `json:"ok"`
-	Result  string  `json:"result,omitempty"`
-	Error   string  `json:"error,omitempty"`
-}
-
-func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
 // writeSummaryText prints the summary for people.
-func writeSummaryText(w io.Writer, s *clusterSummary) {
+func writeSummaryText(w io.Writer, s *cluster.Summary) {
 	fmt.Fprintf(w, "\nelect cluster: %d nodes, %s on %s, ran %.1fs\n", s.Nodes, s.Algorithm, s.Topology, s.DurationMS/1000)
 	for _, l := range tableLines(s.Final) {
 		fmt.Fprintln(w, "  "+l)
 	}
-	a := agreement{comps: s.Components, leaders: s.Leaders}
+	a := cluster.Agreement{Components: s.Components, Leaders: s.Leaders}
 	switch {
 	case len(s.Components) == 0:
 		fmt.Fprintln(w, "no node was running at the end")
 	case s.Agreed:
-		fmt.Fprintln(w, "agreed:", agreedText(a))
+		fmt.Fprintln(w, "agreed:", a.Agreed())
 	default:
 		fmt.Fprintln(w, "no agreement at the end")
 	}

@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
+	"github.com/electgo/elect/cluster"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/runner"
@@ -315,46 +314,24 @@ func nodeLines(s *scenario.Scenario, a *algo.Algorithm, edges []topo.Edge, n int
 		if slices.Contains(initiators, algo.NodeID(v)) {
 			own[v] = append(own[v], "--initiator") // elects right after its first boot, as the simulator's initiators do
 		}
-		if cfg.Faults != (runtime.Faults{}) {
-			f := cfg.Faults
-			f.Seed += uint64(v) + 1 // each node its own draws
-			own[v] = append(own[v], "--faults", f.String())
-		}
+		own[v] = append(own[v], cluster.FaultFlags(cfg.Faults, v)...) // each node its own draws
 	}
 	return nodeArgs(a.Name, params, cfg), own, params, nil
 }
 
-// nodeArgs are the flags every node gets after its own.
+// nodeArgs are the flags every node gets after its own: a cluster's
+// nodes' (cluster.NodeFlags).
 func nodeArgs(name string, params algo.Params, cfg Config) []string {
-	args := []string{"--algo", name, "--hello", cfg.Hello.String(), "--hello-loss", strconv.Itoa(cfg.HelloLoss),
-		"--log-level", "info"}
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		args = append(args, "--param", k+"="+params[k])
-	}
-	return args
+	return cluster.NodeFlags{Algorithm: name, Params: params, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss, LogLevel: "info"}.Args()
 }
 
 // startAll launches every node with an empty state directory, one after
 // the other (each launch returns once its process runs), then waits for
-// all of them to answer.
+// all of them to answer, as a cluster boots (cluster.StartAll).
 func (e *emulation) startAll(ctx context.Context) error {
-	for _, pr := range e.procs {
-		if err := pr.sup.Launch(supervisor.Fresh); err != nil {
-			return err
-		}
-	}
-	errs := make([]error, len(e.procs))
-	var wg sync.WaitGroup
-	for i, pr := range e.procs {
-		wg.Go(func() { errs[i] = e.l.ready(ctx, pr) })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return cluster.StartAll(ctx, len(e.procs),
+		func(i int) error { return e.procs[i].sup.Launch(supervisor.Fresh) },
+		func(ctx context.Context, i int) error { return e.l.ready(ctx, e.procs[i]) })
 }
 
 // step is one entry of the emulated timeline: a link change, or an action

@@ -25,7 +25,7 @@ var drivers = []string{
 	"sim", "trace", "check", "metrics", "runner", "torture", "topo", "mobility",
 	"scenario", "node", "runtime", "supervisor", "emulate", "bench", "viz",
 	"cli", "internal/behind", "internal/batches", "internal/hugemem",
-	"internal/ids", "internal/blame", "conform", "explore", "study",
+	"internal/ids", "internal/blame", "conform", "explore", "study", "cluster",
 }
 
 // elect's dependencies (go.mod's requirements; TestServants holds the two

@@ -1,22 +1,73 @@
-package cli
+package cluster
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/supervisor"
-	"github.com/electgo/elect/topo"
 )
+
+// NodeFlags are the flags of `elect node` that every node of a run shares:
+// the drivers of real nodes, this package and emulate, start their nodes
+// with them after each node's own.
+type NodeFlags struct {
+	Algorithm string            // --algo
+	Params    map[string]string // --param NAME=VALUE, by name
+	Hello     time.Duration     // --hello
+	HelloLoss int               // --hello-loss
+	LogLevel  string            // --log-level
+}
+
+// Args are the flags as a command line.
+func (f NodeFlags) Args() []string {
+	args := []string{"--algo", f.Algorithm, "--hello", f.Hello.String(), "--hello-loss", strconv.Itoa(f.HelloLoss),
+		"--log-level", f.LogLevel}
+	for _, k := range slices.Sorted(maps.Keys(f.Params)) {
+		args = append(args, "--param", k+"="+f.Params[k])
+	}
+	return args
+}
+
+// FaultFlags are node id's --faults: f, drawn from a seed of the node's
+// own; none when f injects nothing.
+func FaultFlags(f runtime.Faults, id int) []string {
+	if f == (runtime.Faults{}) {
+		return nil
+	}
+	f.Seed += uint64(id) + 1 // each node its own draws
+	return []string{"--faults", f.String()}
+}
+
+// StartAll boots n nodes: launch(i) starts each in turn (a launch returns
+// once its process runs), then ready(ctx, i) waits for all of them at once
+// to answer. It returns the first launch's error, or every ready's.
+func StartAll(ctx context.Context, n int, launch func(i int) error, ready func(ctx context.Context, i int) error) error {
+	for i := range n {
+		if err := launch(i); err != nil {
+			return err
+		}
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { errs[i] = ready(ctx, i) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
 
 // clusterNode is one node of the cluster and its process.
 type clusterNode struct {
@@ -24,11 +75,12 @@ type clusterNode struct {
 	value   int64
 	udpPort int
 	logPath string
+	args    []string
 	proc    *supervisor.Process
 
 	act sync.Mutex // one action at a time on a node
 
-	// Guarded by cluster.mu: the current life's last poll.
+	// Guarded by Cluster.mu: the current life's last poll.
 	st      *node.StatusJSON
 	pollErr error
 	lastKey string // what the line-per-change output last said of it
@@ -48,23 +100,6 @@ func (n *clusterNode) following() int {
 		return -1
 	}
 	return int(n.st.Leader)
-}
-
-// cluster is the running cluster.
-type cluster struct {
-	cfg   *clusterConfig
-	nodes []*clusterNode
-	graph *topo.Graph
-	view  *clusterView
-
-	mu        sync.Mutex
-	t0        time.Time     // when every node first answered: time 0 of a script
-	round     chan struct{} // closed and replaced after every poll round
-	roundAt   time.Time     // when the last round started
-	agreedKey string
-	failovers []*failover
-	steps     []stepResult   // of the script, and commands typed
-	events    []controlEvent // what the control process was told (cluster_control.go)
 }
 
 // failover is a kill (or stop) of a leading node and the agreement after it.
@@ -105,113 +140,96 @@ func freePorts(n int) ([]ports, error) {
 	return out, nil
 }
 
-// newCluster lays out the nodes: ports, peers, state directories, logs.
-func newCluster(cfg *clusterConfig, bin string) (*cluster, error) {
-	c := &cluster{cfg: cfg, graph: cfg.graph, round: make(chan struct{})}
-	n := cfg.nodes
+// layout lays the nodes out: ports, peers, state directories, logs.
+func (c *Cluster) layout() error {
+	cfg := &c.cfg
+	n := cfg.Nodes
 	var ps []ports
-	if cfg.basePort > 0 {
+	if cfg.BasePort > 0 {
 		for i := range n {
-			ps = append(ps, ports{cfg.basePort + i, cfg.basePort + 1000 + i})
+			ps = append(ps, ports{cfg.BasePort + i, cfg.BasePort + 1000 + i})
 		}
 	} else {
 		var err error
 		if ps, err = freePorts(n); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	// The nodes sign their datagrams and guard POST /elect with the
 	// user's key, or one of the cluster's own.
 	var key []byte
 	var err error
-	if cfg.keyFile == "" {
-		cfg.keyFile = filepath.Join(cfg.dir, "key")
-		key, err = runtime.NewKeyFile(cfg.keyFile)
+	if cfg.KeyFile == "" {
+		cfg.KeyFile = filepath.Join(cfg.Dir, "key")
+		key, err = runtime.NewKeyFile(cfg.KeyFile)
 	} else {
-		key, err = runtime.ReadKeyFile(cfg.keyFile)
+		key, err = runtime.ReadKeyFile(cfg.KeyFile)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("the cluster's key: %w", err)
+		return fmt.Errorf("the cluster's key: %w", err)
 	}
 	token := node.HTTPToken(key)
 	for i := range n {
-		c.nodes = append(c.nodes, &clusterNode{id: i, value: cfg.values[i], udpPort: ps[i].udp,
-			logPath: filepath.Join(cfg.dir, fmt.Sprintf("node-%d.log", i))})
+		c.nodes = append(c.nodes, &clusterNode{id: i, value: cfg.Values[i], udpPort: ps[i].udp,
+			logPath: filepath.Join(cfg.Dir, fmt.Sprintf("node-%d.log", i))})
 	}
 	for _, nd := range c.nodes {
 		var peers []string
-		for _, j := range c.graph.Neighbors(topoID(nd.id)) {
+		for _, j := range cfg.Graph.Neighbors(algo.NodeID(nd.id)) {
 			peers = append(peers, fmt.Sprintf("%d=127.0.0.1:%d", j, c.nodes[j].udpPort))
 		}
 		ep := supervisor.Endpoint{Network: "tcp", Address: fmt.Sprintf("127.0.0.1:%d", ps[nd.id].http)}
-		stateDir := filepath.Join(cfg.dir, fmt.Sprintf("node-%d", nd.id), "state")
+		stateDir := filepath.Join(cfg.Dir, fmt.Sprintf("node-%d", nd.id), "state")
+		nd.args = c.args(nd, ep, stateDir, strings.Join(peers, ","))
 		nd.proc = supervisor.New(supervisor.Spec{
-			Name: fmt.Sprintf("node %d", nd.id), Binary: bin, Args: c.args(nd, ep, stateDir, strings.Join(peers, ",")),
+			Name: fmt.Sprintf("node %d", nd.id), Binary: cfg.Binary, Args: nd.args,
 			StateDir: stateDir, Log: nd.logPath, Banner: fmt.Sprintf("elect cluster: node %d", nd.id), HTTP: ep, Token: token,
 			OnExit: func(err error) {
 				c.died(nd, err)
-				if c.view != nil {
-					c.view.logf(c.since(time.Now()), "node %d exited on its own: %v (log: %s)", nd.id, err, nd.logPath)
-				}
+				c.say(LineExit, c.Since(time.Now()), "node %d exited on its own: %v (log: %s)", nd.id, err, nd.logPath)
 			},
 		})
 	}
-	return c, nil
+	return nil
 }
 
-// since is the time since t0, for messages.
-func (c *cluster) since(t time.Time) time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.t0.IsZero() {
-		return 0
-	}
-	return t.Sub(c.t0)
-}
-
-// args is the command line of node n.
-func (c *cluster) args(n *clusterNode, ep supervisor.Endpoint, stateDir, peers string) []string {
+// args is the command line of node n: its own flags, then the cluster's.
+func (c *Cluster) args(n *clusterNode, ep supervisor.Endpoint, stateDir, peers string) []string {
 	cfg := c.cfg
 	a := []string{"node",
 		"--id", strconv.Itoa(n.id), "--value", strconv.FormatInt(n.value, 10),
 		"--listen", fmt.Sprintf("127.0.0.1:%d", n.udpPort),
 		"--http", ep.String(),
 		"--state-dir", stateDir,
-		"--algo", cfg.algo,
-		"--hello", cfg.hello.String(), "--hello-loss", strconv.Itoa(cfg.helloLoss),
-		"--log-level", cfg.logLevel,
 	}
 	if peers != "" {
 		a = append(a, "--peers", peers)
 	}
 	// The cluster's network is fixed: its topology, over ids 0..N-1.
-	a = append(a, "--size", strconv.Itoa(cfg.nodes))
-	if cfg.initiators[n.id] {
+	a = append(a, "--size", strconv.Itoa(cfg.Nodes))
+	if c.initiators[n.id] {
 		a = append(a, "--initiator")
 	}
-	if msg, ok := cfg.crashOn[n.id]; ok {
+	if msg, ok := cfg.CrashOn[n.id]; ok {
 		a = append(a, "--crash-on", msg)
 	}
-	if cfg.corrupt[n.id] {
+	if c.corrupt[n.id] {
 		a = append(a, "--corrupt")
 	}
-	if cfg.faults != (runtime.Faults{}) {
-		f := cfg.faults
-		f.Seed += uint64(n.id) + 1 // each node its own draws
-		a = append(a, "--faults", f.String())
-	}
-	for _, k := range cfg.paramKeys {
-		a = append(a, "--param", k+"="+cfg.params[k])
-	}
-	if cfg.keyFile != "" {
-		a = append(a, "--key-file", cfg.keyFile)
+	a = append(a, FaultFlags(cfg.Faults, n.id)...)
+	a = append(a, NodeFlags{Algorithm: cfg.Algorithm, Params: cfg.Params, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss, LogLevel: cfg.LogLevel}.Args()...)
+	if cfg.KeyFile != "" {
+		a = append(a, "--key-file", cfg.KeyFile)
 	}
 	return a
 }
 
+// NodeArgs is the command line node id runs with, after the binary.
+func (c *Cluster) NodeArgs(id int) []string { return slices.Clone(c.nodes[id].args) }
+
 // launch starts a new life of node n (see supervisor.Mode); what the
 // last poll said of the node is of its last life, and forgotten.
-func (c *cluster) launch(n *clusterNode, mode supervisor.Mode) error {
+func (c *Cluster) launch(n *clusterNode, mode supervisor.Mode) error {
 	if err := n.proc.Launch(mode); err != nil {
 		return err
 	}
@@ -221,7 +239,7 @@ func (c *cluster) launch(n *clusterNode, mode supervisor.Mode) error {
 
 // end ends node n's life with SIGKILL (kill) or SIGTERM (stop: the node
 // saves its state; SIGKILL after 5 s) and returns once it is reaped.
-func (c *cluster) end(n *clusterNode, action string) (supervisor.Ended, error) {
+func (c *Cluster) end(n *clusterNode, action string) (supervisor.Ended, error) {
 	end := n.proc.Kill
 	if action == "stop" {
 		end = func() (supervisor.Ended, error) { return n.proc.Stop(5 * time.Second) }
@@ -234,30 +252,21 @@ func (c *cluster) end(n *clusterNode, action string) (supervisor.Ended, error) {
 }
 
 // forget drops what the last poll said of node n, whose life changed.
-func (c *cluster) forget(n *clusterNode) {
+func (c *Cluster) forget(n *clusterNode) {
 	c.mu.Lock()
 	n.st, n.pollErr, n.lastKey, n.reportSeq = nil, nil, "", 0
 	c.mu.Unlock()
 }
 
 // startAll starts every node and waits until all answer.
-func (c *cluster) startAll(ctx context.Context) error {
-	for _, n := range c.nodes {
-		if err := c.launch(n, supervisor.Start); err != nil {
-			return err
-		}
-	}
-	errs := make([]error, len(c.nodes))
-	var wg sync.WaitGroup
-	for i, n := range c.nodes {
-		wg.Go(func() { errs[i] = n.proc.AwaitUp(ctx, 15*time.Second) })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+func (c *Cluster) startAll(ctx context.Context) error {
+	return StartAll(ctx, len(c.nodes),
+		func(i int) error { return c.launch(c.nodes[i], supervisor.Start) },
+		func(ctx context.Context, i int) error { return c.nodes[i].proc.AwaitUp(ctx, 15*time.Second) })
 }
 
 // killAll kills every process still alive and waits for them.
-func (c *cluster) killAll() {
+func (c *Cluster) killAll() {
 	for _, n := range c.nodes {
 		n.proc.Kill()
 	}
@@ -265,7 +274,7 @@ func (c *cluster) killAll() {
 
 // stopAll stops every live node cleanly (SIGTERM: each saves its state),
 // all at once.
-func (c *cluster) stopAll() {
+func (c *Cluster) stopAll() {
 	var wg sync.WaitGroup
 	for _, n := range c.nodes {
 		wg.Go(func() { c.end(n, "stop") })

@@ -1,18 +1,21 @@
-package cli
+package cluster
 
 import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/node"
 )
 
 // pollRound asks every live node for its /status, all at once, then
 // records the answers and what they show.
-func (c *cluster) pollRound(ctx context.Context) {
+func (c *Cluster) pollRound(ctx context.Context) {
 	type target struct {
 		n    *clusterNode
 		life int
@@ -48,21 +51,21 @@ func (c *cluster) pollRound(ctx context.Context) {
 	changes := c.observe(start, end)
 	close(c.round)
 	c.round = make(chan struct{})
-	c.mu.Unlock()
-	if c.view != nil {
-		for _, line := range heard { // what the control process is told, on a terminal too
-			c.view.logf(end.Sub(c.t0), "%s", line)
-		}
+	var at time.Duration
+	if !c.t0.IsZero() {
+		at = end.Sub(c.t0)
 	}
-	if c.view != nil && !c.view.tty {
-		for _, line := range changes {
-			c.view.logf(end.Sub(c.t0), "%s", line)
-		}
+	c.mu.Unlock()
+	for _, line := range heard { // what the control process is told
+		c.say(LineReport, at, "%s", line)
+	}
+	for _, line := range changes {
+		c.say(LineChange, at, "%s", line)
 	}
 }
 
 // pollLoop polls every interval until ctx ends.
-func (c *cluster) pollLoop(ctx context.Context, every time.Duration) {
+func (c *Cluster) pollLoop(ctx context.Context, every time.Duration) {
 	for {
 		start := time.Now()
 		c.pollRound(ctx)
@@ -74,17 +77,60 @@ func (c *cluster) pollLoop(ctx context.Context, every time.Duration) {
 	}
 }
 
-// agreement is what the last answers show, per component of live nodes.
-type agreement struct {
-	comps   [][]int // the components of the live nodes in the cluster's graph
-	best    []int   // per component, its most valued live node
-	leaders []int   // per component, the leader all its nodes follow in Norm, or -1
-	all     bool    // every component follows its most valued node
+// Agreement is what the nodes' last answers show, per component of the
+// live nodes in the cluster's graph.
+type Agreement struct {
+	Components [][]int // the components of the live nodes, each sorted
+	Best       []int   // per component, its most valued live node
+	Leaders    []int   // per component, the leader all its nodes follow in Norm, or -1
+	All        bool    // every component follows its most valued node
+}
+
+// Agreed names the leader of each component, as a line says it when all
+// agree: "leader 7 (8 live nodes)", "{0-2} leader 2, {4-7} leader 7".
+func (a Agreement) Agreed() string {
+	if len(a.Components) == 1 {
+		return fmt.Sprintf("leader %d (%d live nodes)", a.Leaders[0], len(a.Components[0]))
+	}
+	parts := make([]string, len(a.Components))
+	for i, comp := range a.Components {
+		parts[i] = fmt.Sprintf("{%s} leader %d", IDRanges(comp), a.Leaders[i])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// IDRanges writes sorted ids compactly: 0-3,5,7-9.
+func IDRanges(ids []int) string {
+	var b strings.Builder
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		if j == i {
+			fmt.Fprint(&b, ids[i])
+		} else {
+			fmt.Fprintf(&b, "%d-%d", ids[i], ids[j])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// leaderText is a leader in a line: its id, or - for none.
+func leaderText(l int) string {
+	if l < 0 {
+		return "-"
+	}
+	return strconv.Itoa(l)
 }
 
 // agreementLocked computes the agreement; c.mu is held.
-func (c *cluster) agreementLocked() agreement {
-	var a agreement
+func (c *Cluster) agreementLocked() Agreement {
+	var a Agreement
 	seen := make([]bool, len(c.nodes))
 	alive := make([]bool, len(c.nodes)) // read once: the graph asks of a node for each neighbour
 	for i, n := range c.nodes {
@@ -98,7 +144,7 @@ func (c *cluster) agreementLocked() agreement {
 		comp := []int{n.id}
 		seen[n.id] = true
 		for i := 0; i < len(comp); i++ {
-			for _, j := range c.graph.Neighbors(topoID(comp[i])) {
+			for _, j := range c.cfg.Graph.Neighbors(algo.NodeID(comp[i])) {
 				if !seen[j] && alive[j] {
 					seen[j] = true
 					comp = append(comp, int(j))
@@ -119,14 +165,14 @@ func (c *cluster) agreementLocked() agreement {
 				break
 			}
 		}
-		a.comps = append(a.comps, comp)
-		a.best = append(a.best, best)
-		a.leaders = append(a.leaders, leader)
+		a.Components = append(a.Components, comp)
+		a.Best = append(a.Best, best)
+		a.Leaders = append(a.Leaders, leader)
 	}
-	a.all = true
-	for i := range a.comps {
-		if a.leaders[i] != a.best[i] {
-			a.all = false
+	a.All = true
+	for i := range a.Components {
+		if a.Leaders[i] != a.Best[i] {
+			a.All = false
 		}
 	}
 	return a
@@ -134,12 +180,12 @@ func (c *cluster) agreementLocked() agreement {
 
 // observe closes the failovers the round shows over and returns the
 // changes worth a line; c.mu is held.
-func (c *cluster) observe(start, end time.Time) []string {
+func (c *Cluster) observe(start, end time.Time) []string {
 	a := c.agreementLocked()
-	if a.all {
+	if a.All {
 		for _, f := range c.failovers {
 			if f.done.IsZero() && start.After(f.at) {
-				f.done, f.leaders = end, slices.Clone(a.leaders)
+				f.done, f.leaders = end, slices.Clone(a.Leaders)
 			}
 		}
 	}
@@ -155,8 +201,8 @@ func (c *cluster) observe(start, end time.Time) []string {
 		}
 	}
 	key := "no agreement"
-	if a.all {
-		key = "agreed: " + agreedText(a)
+	if a.All {
+		key = "agreed: " + a.Agreed()
 	}
 	if key != c.agreedKey {
 		c.agreedKey = key
@@ -166,7 +212,7 @@ func (c *cluster) observe(start, end time.Time) []string {
 }
 
 // awaitRound waits for the end of a round that started at or after t.
-func (c *cluster) awaitRound(ctx context.Context, t time.Time) error {
+func (c *Cluster) awaitRound(ctx context.Context, t time.Time) error {
 	for {
 		c.mu.Lock()
 		ch, at := c.round, c.roundAt

@@ -1,0 +1,237 @@
+// Package cluster starts N real `elect node` processes on loopback, scripts them, returns the outcome.
+// It must not import cli, which adapts elect cluster's flags to it; it builds on supervisor and node.
+//
+// A [Cluster] is made from a [Config] by [New] (checked, laid out, nothing
+// running) and started by [Cluster.Start], or both at once by [Start]. Each
+// node lists its neighbours in the configured topology as peers and knows
+// the true N, so every registered algorithm runs on the network it assumes;
+// each has a state directory and a log of its own. The cluster polls every
+// node's /status, tells when the live nodes agree on a leader (a
+// [Snapshot], an [Agreement]), and times failovers: from the kill of a
+// leader until every live node follows the most valued survivor.
+//
+// It plays the control process of the ring document
+// (003_995b7edf0113a8b5.txt): [Cluster.Elect] starts an election as the
+// control process does, Config.CrashOn and Config.Corrupt inject the
+// document's faults (a node that dies in gathering or confirmation, a joker
+// that alters the payload), the nodes' reports are collected, and
+// [Cluster.Outcome] says the outcome as the document's control process
+// does: the elected node, a failure naming its phase and the node that
+// died, a checksum failure naming the joker. A [Script] (the YAML of
+// scenarios/cluster-scripts/) runs timed actions and waits for each
+// [Expect] it names ([Cluster.Run]); [Cluster.Finish] ends a run with its
+// [Summary].
+//
+// Every node is stopped by [Cluster.Close], whatever happened; on Linux
+// they are killed if the program dies.
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Cluster is a cluster of node processes, from New to Close.
+type Cluster struct {
+	cfg        Config // resolved: every default filled
+	initiators []bool // nodes started with --initiator
+	corrupt    []bool // the jokers
+	nodes      []*clusterNode
+	tempDir    bool // cfg.Dir was made for this cluster
+
+	mu        sync.Mutex
+	t0        time.Time     // when every node first answered: time 0 of a script
+	round     chan struct{} // closed and replaced after every poll round
+	roundAt   time.Time     // when the last round started
+	agreedKey string
+	failovers []*failover
+	steps     []StepResult // of scripts, and of what Record was given
+	events    []Event      // what the control process was told (control.go)
+	failed    bool         // a start, a script or the run failed: the directory is kept
+	script    string       // the file of the script run
+
+	started  bool
+	stopPoll context.CancelFunc
+	polling  chan struct{} // closed when the poll loop ends
+	finished *Summary      // guarded by mu
+	closed   bool
+}
+
+// LineKind says what a Line is about.
+type LineKind string
+
+// The kinds of Line.
+const (
+	LineNote   LineKind = "note"   // a choice made for the configuration, by New
+	LineChange LineKind = "change" // a node's status or the agreement changed: what a live table shows too
+	LineReport LineKind = "report" // a node's report to the control process
+	LineExit   LineKind = "exit"   // a node's process ended on its own
+	LineStep   LineKind = "step"   // a step of a script ran, or failed
+)
+
+// Line is something the cluster says as it runs (Config.Log).
+type Line struct {
+	At   time.Duration // since every node first answered (0 before)
+	Kind LineKind      // what it is about
+	Text string        // what it says, one line
+}
+
+// say hands a line to Config.Log.
+func (c *Cluster) say(kind LineKind, at time.Duration, format string, args ...any) {
+	if c.cfg.Log != nil {
+		c.cfg.Log(Line{At: at, Kind: kind, Text: fmt.Sprintf(format, args...)})
+	}
+}
+
+func (c *Cluster) note(text string) { c.say(LineNote, 0, "%s", text) }
+
+// New checks cfg (see Config.Check), makes its directory and lays the
+// nodes out (ports, peers, state directories, logs, the key), starting no
+// process. Close removes what it made.
+func New(cfg Config) (*Cluster, error) {
+	if cfg.Binary == "" {
+		bin, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("finding elect's own binary to start the nodes: %w", err)
+		}
+		cfg.Binary = bin
+	}
+	c, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	dir := c.cfg.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "elect-cluster-"); err != nil {
+			return nil, err
+		}
+		c.tempDir = true
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fieldErr("Dir", err)
+	}
+	if c.cfg.Dir, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
+	if err := c.layout(); err != nil {
+		if c.tempDir {
+			os.RemoveAll(c.cfg.Dir)
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// Start is New, then Cluster.Start; when the start fails, what it started
+// is closed.
+func Start(ctx context.Context, cfg Config) (*Cluster, error) {
+	c, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Start starts every node and returns once all answer; time 0 of the run
+// is then, and the polling begins. ctx bounds the start: the nodes run
+// until Finish or Close. When the start fails, the directory is kept.
+func (c *Cluster) Start(ctx context.Context) error {
+	if c.started {
+		return errors.New("the cluster is started already")
+	}
+	c.started = true
+	if err := c.startAll(ctx); err != nil {
+		c.mu.Lock()
+		c.failed = true
+		c.mu.Unlock()
+		return fmt.Errorf("starting the cluster (state and logs kept in %s): %w", c.cfg.Dir, err)
+	}
+	c.mu.Lock()
+	c.t0 = time.Now()
+	c.mu.Unlock()
+	pctx, stop := context.WithCancel(context.Background())
+	c.stopPoll, c.polling = stop, make(chan struct{})
+	go func() {
+		defer close(c.polling)
+		c.pollLoop(pctx, c.cfg.Poll)
+	}()
+	return nil
+}
+
+// Finish ends the run and returns its summary: the polling stops, every
+// node is asked for its status a last time, the summary is taken, then
+// every live node is stopped cleanly (SIGTERM: each saves its state).
+// failure, when not nil, is why the run failed: the summary says so and
+// the directory is kept. A second call returns the first one's summary.
+func (c *Cluster) Finish(failure error) *Summary {
+	if c.finished != nil {
+		return c.finished
+	}
+	if c.stopPoll != nil {
+		c.stopPoll()
+		<-c.polling
+	}
+	final, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	c.pollRound(final)
+	cancel()
+	sum := c.summary(time.Now())
+	c.stopAll()
+	c.mu.Lock()
+	if failure != nil {
+		c.failed = true
+		sum.OK, sum.Error = false, failure.Error()
+	}
+	sum.Kept = c.keptLocked()
+	c.finished = sum
+	c.mu.Unlock()
+	return sum
+}
+
+// Close ends the cluster: Finish, when the run began and was not
+// finished; then every process still alive is killed, and the directory
+// removed unless it is kept (Config.Dir or Config.Keep given, or a
+// failure). It returns the error of the removal.
+func (c *Cluster) Close() error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	if c.started && c.finished == nil && c.stopPoll != nil {
+		c.Finish(nil)
+	}
+	c.killAll()
+	c.mu.Lock()
+	keep := c.keptLocked()
+	c.mu.Unlock()
+	if !keep {
+		return os.RemoveAll(c.cfg.Dir)
+	}
+	return nil
+}
+
+// keptLocked says whether Close keeps the directory; c.mu is held.
+func (c *Cluster) keptLocked() bool { return !c.tempDir || c.cfg.Keep || c.failed }
+
+// Config is the cluster's configuration, every default filled in: the
+// algorithm, the topology's name and graph, the values, the parameters
+// (with the boot initiators of a spontaneous algorithm), the directory.
+func (c *Cluster) Config() Config { return c.cfg }
+
+// Since is the time from time 0 of the run (when every node first
+// answered) to t; 0 before.
+func (c *Cluster) Since(t time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.t0.IsZero() {
+		return 0
+	}
+	return t.Sub(c.t0)
+}
