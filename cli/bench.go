@@ -73,88 +73,9 @@ func newBenchCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Run the documents' experiments as sweeps: CSV of every run, table and plots of the means",
-		Long: `Run a sweep: every combination of experiment, algorithm, topology, size and
-seed is one simulated run, checked like any other. Runs spread over --jobs
-cores.
-
-Experiments: start (every node starts at once), crash (the leader crashes
-once the network has settled), partition (once the network has settled it
-splits into three parts; the parts without the leader elect, measured from
-the split), merge (the same split heals once its parts have settled,
-measured from the heal: elections begun and messages sent, heartbeats apart
-in results.csv's heartbeats) and mobile (the nodes move for 10 minutes;
-needs --speeds). partition and merge run algorithms that survive partitions
-and heals (Model.Partition). A layered network splits into the document's
-three computers, the trees under the three roots of its top triangle; any
-other network's largest component splits into the regions nearest three
-nodes far apart (a, the farthest from its lowest node; b, the farthest from
-a; c, the farthest from both), by breadth-first search from the three at
-once, so that each part is connected (on layered networks this rule finds
-the computers too); other components stay as they are.
-
-Files, in OUT (--out; checked before the first run):
-  results.csv    one row per run, written as each run ends, so that a sweep
-                 cut short keeps the runs it did (in the sweep's order once
-                 it completes); with --shard K/N results-K-of-N.csv, and
-                 nothing else
-  summary.txt    the means, as printed
-  summary.csv    every measure's mean, 95% interval and runs
-  EXPERIMENT-FIGURE.png  a plot for each experiment and figure: on still
-                 networks against the number of nodes, FIGURE one of
-` + helpList(stillFigures, 17) + `
-                 (the figures 3 to 6 of 000_c3bedb07ea4749d7.txt, time
-                 without a leader; receptions only when some message was
-                 broadcast); on moving networks against speed, one of
-` + helpList(movingFigures, 17) + `
-                 (start and crash run at speeds add -moving to the name);
-                 --format svg or pdf instead of png, or several
-
-Moving networks: --speeds 0,1,2,5,10,20 runs every combination at each
-speed, the nodes moving by --mobility (a spec where {v} stands for the
-speed; default waypoint:{v}:{v}:2s; speed 0 is static). Their figures (time
-with a leader, elections started, leader changes, messages per node per
-second) are plotted against speed; give one topology per density, e.g.
---topology geometric:50:250:1000x1000 --topology geometric:50:250:1500x1500.
-Only geometric topologies have positions for their nodes to move from.
-
-Topologies are specs where {n} stands for each size, with their sizes after
-an @: layered:{n}@2..12 runs 2 to 12 levels (9 to 12,285 nodes),
-geometric:{n}:d10@16..16384*2 doubles the node count at a mean degree of 10.
-
-Bounds follow the network, so that a slow but correct run on a large one is
-measured, not failed: after a change an algorithm may take its own timers
-(the sum of its duration parameters) and ` + strconv.Itoa(bench.Crossings) + ` crossings of the network
-to settle, a crossing being as many hops as any two nodes of a component
-lie apart at most (by breadth-first search; the node count less one for an
-algorithm of a fixed network, a ring's or a complete one's), each at the
-delay's maximum (` + strconv.Itoa(bench.ExponentialSpan) + ` means for an exponential one; a pulse for a synchronous
-algorithm). The checker's stabilization and liveness bounds are that
-(3s and 6s, or 8s after a change, at least); the leader crashes, or the
-network splits, once the slowest of the sweep's algorithms has settled (at
-5s at least), and a run lasts 2s past its bounds (8s, 16s at least), alike
-for the sweep's algorithms, so that their figures compare; merge heals the
-split when a partition run ends and lasts as long again past the heal (26s
-at least); a split network's hops are those of its parts where longer;
-mobile keeps its 10 minutes and sim's bounds (10s, 30s) at least.
-results.csv gives each run's: hops, hop_delay_ms, timers_ms, from_ms (the
-crash, the split or the heal), stabilization_ms, liveness_ms, duration_ms.
-A violation is then the algorithm's, or its parameters': a timeout shorter
-than a round trip across the network fails, and a variant with longer ones
-(vkt:timeout=45s) is the fix.
-
-A large study splits with --shard K/N: each machine runs its share and
-writes OUT/results-K-of-N.csv; "elect bench plot FILES..." merges them and
-makes the table and plots.
-
-A figure with nothing to show (no election completed, say: its log scale
-cannot show 0) is not plotted, and the report says why; a single point is
-plotted. A run that fails (its network cannot be built: a ring of one
-node, say) does not stop the others: it is listed, and the rest written.
-
-Exit status: 0 when every run completed and kept the specification; 1 on
-bad input or when runs failed; 2 when the runs completed but the checker
-found violations in some (the outputs are written first; bench plot too,
-for the runs it merges).`,
+		Long: helpText("bench",
+			"stillFigures", helpList(stillFigures, 17), "movingFigures", helpList(movingFigures, 17),
+			"crossings", strconv.Itoa(bench.Crossings), "exponentialSpan", strconv.Itoa(bench.ExponentialSpan)),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sw, err := f.sweep()

@@ -20,11 +20,8 @@ func newCheckCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check TRACE",
 		Short: "Re-verify a run offline from its trace file",
-		Long: `Read a trace written by ` + "`elect sim --trace`" + `, check it against the
-specification again and print the same summary as the run did. The trace
-hash printed is recomputed from the file: it equals the run's when the file
-holds the whole run.`,
-		Args: cobra.ExactArgs(1),
+		Long:  helpText("check"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := os.Open(args[0])
 			if err != nil {

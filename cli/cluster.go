@@ -24,50 +24,7 @@ func newClusterCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cluster [--nodes N] [--script FILE] [flags]",
 		Short: "Run N real nodes on 127.0.0.1 and watch them elect; kill, restart and recover them",
-		Long: `Start N elect node processes on 127.0.0.1 (ids 0..N-1, value = id unless
---values says otherwise), each listing its neighbours in --topology (every
-other node by default) as peers, each with a state directory of its own, and
-show their /status as a live table.
-
-The cluster's network is fixed: each node knows exactly its neighbours in
---topology and the true N (elect node --size), so every registered algorithm
-runs, yours too, those written for a ring or a complete network included, on
-the network they assume (without --topology, a ring for ring and
-chang-roberts; bully, all-to-all, capture-sync and capture-async on the
-default, complete). Each node gives its algorithm what its model asks for:
-reliable FIFO links to one that does not tolerate loss, the pulses of a
-synchronizer to a synchronous one. Nodes in --initiators (by default the
-algorithm's own) elect as they boot, as a simulated run's initiators do.
-
-Commands, typed a line at a time (k, r, c, s and e also take "leader"):
-  k N, kill N      SIGKILL node N
-  s N, stop N      SIGTERM: a clean stop
-  r N, restart N   start N again with an empty state directory: it elects
-  c N, recover N   start N again with its state directory: it merges, no election
-  e N, elect N     ask N to start an election (POST /elect)
-  p, print         print the table
-  q, quit          stop every node and end
-
---script FILE runs a scenario of timed steps instead (see
-scenarios/cluster-scripts/) and ends when it does: exit status 1 when an expect
-step failed. The summary at the end gives each node's final status and every
-failover measured: from the kill of a leader until every live node follows
-the most valued survivor.
-
-The cluster also plays the control process of the ring document
-(003_995b7edf0113a8b5.txt): --crash-on and --corrupt inject its faults (a node
-that dies during gathering or confirmation, a joker that alters the payload),
-the algorithm's reports are collected from the nodes, and the summary ends with
-the outcome as the document's control process says it: the elected node, the
-failure and its phase naming the node that died, the checksum failure naming
-the joker. --elect N runs just that: start an election at N, wait --within for
-every live node to follow the most valued one, report, end (exit 1 if not in
-time). See scenarios/cluster-scripts/ring-*.yaml.
-
-Each node's log is DIR/node-N.log and its state DIR/node-N/state, DIR being
---dir or a temporary directory (removed at the end unless --keep is given or
-something failed). Every node is stopped when the command ends, whatever the
-reason; on Linux they are killed if it dies.`,
+		Long:  helpText("cluster"),
 		Example: `  elect cluster --nodes 5
   elect cluster --nodes 8 --param heartbeat=200ms --param timeout=1s --hello 50ms
   elect cluster --script scenarios/cluster-scripts/failover.yaml --json

@@ -34,24 +34,7 @@ func newEmulateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "emulate [SCENARIO]",
 		Short: "Run one scenario on real nodes in Linux network namespaces and check it",
-		Long: `Run one scenario on real nodes: one elect node process per node, each in a
-network namespace of its own, joined by one bridge whose nftables rules let
-through only the pairs of nodes that are neighbours now (CORE's wireless
-model). The links change in one nftables transaction whenever the scenario's
-do (movement, partitions, heals, link_down, link_up); loss is a random drop in
-the same rules; a crash is SIGKILL, a restart starts the node with an empty
-state directory, a recovery with the one it had. The nodes find each other by
-their hello broadcasts, as a real ad hoc network would.
-
-The scenario is the simulator's (the same file and flags as elect sim) and runs
-in real time. The emulated run is checked by the same checker and summarised in
-the same form (--json: the same fields, plus "emulation"); --compare also runs
-the simulator on the same scenario and seed and sets the two side by side,
-failing when the final leaders differ.
-
-Needs Linux, root, ip (iproute2) and nft (nftables). Everything it creates is
-removed when it ends, by error or Ctrl-C too; --cleanup removes what a killed
-run left behind.`,
+		Long:  helpText("emulate"),
 		Example: `  sudo elect emulate --topology geometric:12:400 --duration 20s
   sudo elect emulate scenarios/emulate-grid.yaml --compare
   sudo elect emulate --cleanup`,

@@ -26,30 +26,7 @@ func newExploreCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explore [SCENARIO]",
 		Short: "Explore every order of events of a small network, checking each state; print the shortest counterexample",
-		Long: `Explore every state that a small network running an algorithm can reach:
-every order in which its messages may arrive and its timers fire, and, within
-the budgets given, every crash, restart, loss and link change its model
-admits. Every state is checked against the same specification as elect sim
-(safety at every state, liveness and the message bound wherever a run may
-end), breadth first, so the first violation found is a shortest one.
-
-Time: an algorithm whose model says it is asynchronous is explored untimed
-(any enabled event may come next); any other timed (messages take the
-shortest or the longest delay of --delay, or arrive in between as other events
-take the time, timers fire at their time, and runs end at --duration), so
-that a timeout that assumes a bound is never taken for a bug. --timed and
---untimed choose. Links are FIFO, as in the simulator and the documents;
---reorder lets messages overtake one another on a link.
-
-A counterexample goes to --out DIR as counterexample.jsonl (a trace that elect
-check judges the same way and elect viz shows) and counterexample.yaml (the
-scenario with its schedule, which elect sim replays exactly).
-
-When a limit stops the search, the verdict says how far it went ("no
-violation up to depth D, N states"), never that the network is correct.
-
-Exit status: 0 when no state broke the specification; 2 on a counterexample;
-1 on bad input or error.`,
+		Long:  helpText("explore"),
 		Example: `  elect explore --algo chang-roberts --topology ring:4 --values id
   elect explore --algo echo --topology complete:4
   elect explore --algo vkt --topology line:3 --crashes 1 --duration 4s --liveness 2s \

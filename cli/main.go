@@ -88,17 +88,9 @@ func Run(args []string, stdout, stderr io.Writer) int {
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
-		Use:   "elect",
-		Short: "Leader election for dynamic networks: simulate, check and measure",
-		Long: `elect runs leader election algorithms (those of its source documents, and any
-a program registers) on simulated networks and on real nodes over UDP (one
-node, a local cluster, or an emulated network of Linux namespaces), checks
-every run against the safety and liveness specification, and measures message
-overhead, election time and time without a leader.
-
-Exit status: 0 when all is well, 1 on bad input or failure, 2 when a run
-completed but the checker found violations (study: a claim fails), 3 when a
-study's claims are undecided (none fails).`,
+		Use:           "elect",
+		Short:         "Leader election for dynamic networks: simulate, check and measure",
+		Long:          helpText("elect"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

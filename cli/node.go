@@ -45,19 +45,7 @@ func newNodeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "node --id N --listen ADDR [--peers ID=ADDR,...] [flags]",
 		Short: "Run one real node that elects over UDP",
-		Long: `Run one node of a real cluster. It discovers its neighbours with hello
-beacons (to the listed peers, and to --broadcast where the network has one),
-runs the chosen algorithm over UDP, and serves its status over HTTP.
-
-A node restarted with the --state-dir it ran with recovers its state (a merge,
-no election); one started without saved state elects. A node whose
---state-dir takes no save (full, read-only) refuses to start, naming the
-error; one whose saves fail while it runs goes silent to the other nodes (a
-crash to them: they elect another) and answers /healthz 503 until a save
-works again. SIGINT or SIGTERM stops it cleanly, saving its state first. A
-panic of the algorithm's machine stops it too: the node logs it, names the
-call and the algorithm's frames, keeps it among its reports, and exits 2, as
-a run that broke the specification does.`,
+		Long:  helpText("node"),
 		Example: `  elect node --id 0 --listen 127.0.0.1:7000 --peers 1=127.0.0.1:7001,2=127.0.0.1:7002 --http 127.0.0.1:8000
   curl -s 127.0.0.1:8000/status`,
 		Args: cobra.NoArgs,

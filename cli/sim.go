@@ -288,19 +288,8 @@ func newSimCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sim [SCENARIO]",
 		Short: "Run one scenario in the simulator and check it",
-		Long: `Run one scenario in the deterministic simulator, check it against the
-specification and print a summary (or, with --json, one JSON object).
-
-With no scenario it runs the demo (scenarios/demo.yaml): vkt, the
-spanning-tree election of 000_c3bedb07ea4749d7.txt, on a random geometric
-network of 50 nodes whose leader crashes at 10s, which splits into a west and
-an east half at 30s and merges again at 60s. Flags apply on top of it and
-keep its events, unless they change its network (--topology, --nodes,
---mobility, --range) or name an algorithm that survives no crash and
-partition; the run then starts from the built-in default (vkt on that
-network, no events, 60s). With a file, the scenario starts from that
-default, then the file, then the flags.`,
-		Args: cobra.MaximumNArgs(1),
+		Long:  helpText("sim"),
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := f.scenario(cmd, args)
 			if err != nil {

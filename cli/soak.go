@@ -21,24 +21,7 @@ func newSoakCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "soak [--runs N] [--nodes N] [--seed S]",
 		Short: "Run randomized schedules of faults on real nodes in namespaces, each checked against the specification",
-		Long: `Run --runs schedules of faults, each drawn from its seed (--seed, --seed+1,
-...), on --nodes real elect node processes in Linux network namespaces (as
-elect emulate runs them), and check each run against the specification on the
-nodes' own status streams. A schedule holds, in its first 7 s: SIGKILLs of a
-node or of the leader with restarts (no state) and recoveries (their state),
-SIGSTOP/SIGCONT freezes of up to 2 s, partitions in two healed later;
-impairment of every link for the whole run (loss up to 20%, duplication,
-jitter that reorders); and attacks from a station that hears every frame: in
-half the schedules a replay of a node's (or the leader's) captured datagrams
-seconds later, in a third forged datagrams whose fence or election number is
-at the end of its range (half of those on nodes without a key). The run then
-lasts the liveness bound (5 s) and 2 s more, so that every component's
-liveness is judged after the faults stop. A schedule's line says what its
-attacks sent and what the nodes refused, by reason (docs/wire.md).
-
-One line per schedule; exit status 2 if any schedule broke the specification
-(its seed names it: --seed S --runs 1 runs it again), 1 if a run failed.
-Needs what elect emulate needs: Linux, root, ip and nft.`,
+		Long:  helpText("soak"),
 		Example: `  sudo elect soak --runs 200
   sudo elect soak --seed 57 --runs 1 -v     # one schedule again, with the emulator's lines`,
 		Args: cobra.NoArgs,

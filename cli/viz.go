@@ -21,18 +21,7 @@ func newVizCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "viz TRACE",
 		Short: "Serve a web page that replays a trace",
-		Long: `Serve a web page that replays a trace written by elect sim --trace or elect
-emulate --trace: the network at the nodes' positions (or laid out), each node
-in the colour of its leader, the leader ringed, nodes in an election dashed,
-crashed nodes greyed, messages moving along the links by type, a timeline to
-play, pause, scrub and change speed, counters and a chart. Click a node for
-its state and history. Everything the page needs is inside elect.
-
-The page opens at once: elect viz reads the trace (JSON lines or .gz) in the
-background, keeping it in chunks in a temporary file, and the page fetches
-only what it shows, so a run of any length opens in a second or two. A
-trace broken further on is said at once, with its line; the page keeps the
-events before it until Ctrl-C, and elect viz then exits with status 1.`,
+		Long:  helpText("viz"),
 		Example: `  elect sim --trace run.jsonl && elect viz run.jsonl
   elect viz run.jsonl --addr 127.0.0.1:0`,
 		Args: cobra.ExactArgs(1),
