@@ -60,6 +60,14 @@ type Cluster struct {
 	polling  chan struct{} // closed when the poll loop ends
 	finished *Summary      // guarded by mu
 	closed   bool
+	// life is held (to read) by every action on the nodes and (to write)
+	// by Close, so that no node is started again once the cluster closes
+	// (a restart between its kill and its launch would outlive it).
+	life sync.RWMutex
+	// logMu makes Config.Log hear one line at a time; logDone, set by
+	// Close, silences it.
+	logMu   sync.Mutex
+	logDone bool
 }
 
 // LineKind says what a Line is about.
@@ -83,7 +91,15 @@ type Line struct {
 
 // say hands a line to Config.Log.
 func (c *Cluster) say(kind LineKind, at time.Duration, format string, args ...any) {
-	if c.cfg.Log != nil {
+	if c.cfg.Log == nil {
+		return
+	}
+	// One line at a time, whichever goroutine speaks (the poller, a
+	// node's exit, Run), and none once Close has returned: a test's
+	// t.Logf must not be called after the test ends.
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	if !c.logDone {
 		c.cfg.Log(Line{At: at, Kind: kind, Text: fmt.Sprintf(format, args...)})
 	}
 }
@@ -94,6 +110,13 @@ func (c *Cluster) note(text string) { c.say(LineNote, 0, "%s", text) }
 // nodes out (ports, peers, state directories, logs, the key), starting no
 // process. Close removes what it made.
 func New(cfg Config) (*Cluster, error) {
+	if os.Getenv(NodeEnv) != "" {
+		// This process was started as a node of a cluster and got here:
+		// a program (a test binary, without the shim of the package's
+		// example) that does not run cli.Main for "node" would start
+		// clusters of itself without end.
+		return nil, fmt.Errorf("this process is node %s of a cluster, and starts a cluster of its own: the program the nodes run (Config.Binary, this one by default) must run cli.Main when its first argument is \"node\" (a test's TestMain: see package cluster's example)", os.Getenv(NodeEnv))
+	}
 	if cfg.Binary == "" {
 		bin, err := os.Executable()
 		if err != nil {
@@ -200,6 +223,8 @@ func (c *Cluster) Finish(failure error) *Summary {
 // removed unless it is kept (Config.Dir or Config.Keep given, or a
 // failure). It returns the error of the removal.
 func (c *Cluster) Close() error {
+	c.life.Lock()
+	defer c.life.Unlock()
 	if c.closed {
 		return nil
 	}
@@ -208,6 +233,9 @@ func (c *Cluster) Close() error {
 		c.Finish(nil)
 	}
 	c.killAll()
+	c.logMu.Lock()
+	c.logDone = true
+	c.logMu.Unlock()
 	c.mu.Lock()
 	keep := c.keptLocked()
 	c.mu.Unlock()

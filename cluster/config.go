@@ -86,7 +86,9 @@ type Config struct {
 	// Poll is the interval between polls of every node's /status (0:
 	// 50ms, 2.5ms more a node beyond 20).
 	Poll time.Duration
-	// Log, when set, hears what the cluster says as it runs (see Line).
+	// Log, when set, hears what the cluster says as it runs (see Line):
+	// one line at a time, from whichever goroutine speaks, and never once
+	// Close has returned.
 	Log func(Line)
 }
 
@@ -368,3 +370,9 @@ func (c *Cluster) checkNodes() error {
 	}
 	return nil
 }
+
+// NodeEnv is set in the environment of every node a cluster starts, to
+// the node's id: New refuses to start a cluster from such a process, which
+// would otherwise start clusters of itself without end (a program that
+// does not run cli.Main when its first argument is "node").
+const NodeEnv = "ELECT_CLUSTER_NODE"

@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -113,5 +114,33 @@ func TestNodeFlags(t *testing.T) {
 	a, b := cluster.FaultFlags(runtime.Faults{Loss: 0.5, Seed: 7}, 0), cluster.FaultFlags(runtime.Faults{Loss: 0.5, Seed: 7}, 1)
 	if len(a) != 2 || a[0] != "--faults" || slices.Equal(a, b) {
 		t.Errorf("nodes 0 and 1: %q and %q; want --faults, seeded apart", a, b)
+	}
+}
+
+// A process started as a cluster's node refuses to start a cluster of its
+// own: a program that does not run cli.Main for "node" would otherwise
+// start clusters of itself without end.
+func TestNodeStartsNoCluster(t *testing.T) {
+	t.Setenv(cluster.NodeEnv, "3")
+	_, err := cluster.New(cluster.Config{Nodes: 3, Dir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "this process is node 3 of a cluster") {
+		t.Fatalf("New from a node: %v", err)
+	}
+}
+
+// Once closed, a cluster starts no node again (a restart in flight would
+// outlive it), and says so.
+func TestActAfterClose(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Nodes: 3, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, act := range []func(context.Context, ...int) error{c.Restart, c.Recover, c.Kill, c.Elect} {
+		if err := act(context.Background(), 1); err == nil || !strings.Contains(err.Error(), "closed") {
+			t.Errorf("an action after Close: %v", err)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"net"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -183,6 +184,7 @@ func (c *Cluster) layout() error {
 		nd.args = c.args(nd, ep, stateDir, strings.Join(peers, ","))
 		nd.proc = supervisor.New(supervisor.Spec{
 			Name: fmt.Sprintf("node %d", nd.id), Binary: cfg.Binary, Args: nd.args,
+			Env:      append(os.Environ(), NodeEnv+"="+strconv.Itoa(nd.id)),
 			StateDir: stateDir, Log: nd.logPath, Banner: fmt.Sprintf("elect cluster: node %d", nd.id), HTTP: ep, Token: token,
 			OnExit: func(err error) {
 				c.died(nd, err)

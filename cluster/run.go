@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,12 @@ import (
 // /elect: the control process asks for an election). The kill or stop of
 // a leading node times the failover after it.
 func (c *Cluster) Act(ctx context.Context, action string, ids []int, leader bool) (string, error) {
+	c.life.RLock()
+	defer c.life.RUnlock()
+	if c.closed {
+		return "", errors.New("the cluster is closed")
+	}
+	ids = slices.Clone(ids) // the leaders are added to a copy, not the caller's slice
 	if leader {
 		c.mu.Lock()
 		for _, n := range c.nodes {

@@ -175,7 +175,10 @@ func (c *Cluster) summary(now time.Time) *Summary {
 		s.Steps = []StepResult{}
 	}
 	for _, st := range s.Steps {
-		if !st.OK && st.Line > 0 {
+		// A step of a file, or of a script built in Go that Run ended
+		// with (its steps have no line); a keyboard's action that found
+		// nothing to do fails no run.
+		if !st.OK && (st.Line > 0 || c.failed) {
 			s.OK = false
 		}
 	}

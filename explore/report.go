@@ -143,9 +143,14 @@ func (r *Report) WriteText(w io.Writer) {
 		reductions = "no reduction"
 	}
 	fmt.Fprintf(w, "states:   %d distinct, %d steps taken, %d pruned (%s), %d where a run ends\n", r.Distinct, r.States, r.Pruned, reductions, r.Ends)
-	fmt.Fprintf(w, "search:   depth %d in %v, %.0f states/s; %d bytes a distinct state kept, and one depth's states whole\n", r.Depth, r.res.Elapsed.Round(time.Millisecond), r.Rate, r.StateBytes)
+	var elapsed time.Duration
+	var cx *Counterexample
+	if r.res != nil { // a Report read back from JSON has no Result
+		elapsed, cx = r.res.Elapsed, r.res.Counterexample
+	}
+	fmt.Fprintf(w, "search:   depth %d in %v, %.0f states/s; %d bytes a distinct state kept, and one depth's states whole\n", r.Depth, elapsed.Round(time.Millisecond), r.Rate, r.StateBytes)
 	fmt.Fprintf(w, "verdict:  %s\n", r.Verdict)
-	if cx := r.res.Counterexample; cx != nil {
+	if cx != nil {
 		for _, v := range cx.Report.Violations {
 			fmt.Fprintf(w, "  VIOLATION %s\n", v)
 		}
@@ -156,7 +161,7 @@ func (r *Report) WriteText(w io.Writer) {
 		for _, f := range r.Files {
 			fmt.Fprintf(w, "wrote %s\n", f)
 		}
-		if len(r.Files) > 0 {
+		if len(r.Files) > 1 { // the trace, then the scenario that replays it
 			fmt.Fprintf(w, "replay: elect sim %s\n", r.Files[1])
 		}
 	}

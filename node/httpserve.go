@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -68,7 +69,7 @@ func (n *Node) Serve(ctx context.Context, opts ServeOptions) error {
 		addr, wide, err = check(httpName, addr)
 	}
 	if err == nil && admin != "" {
-		if admin, _, err = check(adminName, admin); err == nil && admin == addr {
+		if admin, _, err = check(adminName, admin); err == nil && sameAddr(admin, addr) {
 			err = fmt.Errorf("%s %s is the %s address: give the operators an address of their own", adminName, opts.Admin, httpName)
 		}
 	}
@@ -193,4 +194,22 @@ func Loopback(host string) bool {
 	}
 	a, err := netip.ParseAddr(host)
 	return err == nil && a.IsLoopback()
+}
+
+// sameAddr says whether two checked addresses are one: the same socket
+// file however its path is written (unix:n.sock, unix:./n.sock), or the
+// same host and port, a port 0 being a different one each time.
+func sameAddr(a, b string) bool {
+	pa, ua := strings.CutPrefix(a, "unix:")
+	pb, ub := strings.CutPrefix(b, "unix:")
+	if ua || ub {
+		if !ua || !ub {
+			return false
+		}
+		fa, errA := filepath.Abs(pa)
+		fb, errB := filepath.Abs(pb)
+		return errA == nil && errB == nil && fa == fb
+	}
+	_, port, err := net.SplitHostPort(a)
+	return a == b && err == nil && port != "0"
 }

@@ -128,3 +128,21 @@ func TestServeAdmin(t *testing.T) {
 		t.Errorf("the operators' socket still answers after Serve returned")
 	}
 }
+
+func TestSameAddr(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"unix:n.sock", "unix:./n.sock", true},
+		{"unix:/run/a.sock", "unix:/run/b.sock", false},
+		{"unix:n.sock", "127.0.0.1:80", false},
+		{"127.0.0.1:8000", "127.0.0.1:8000", true},
+		{"127.0.0.1:0", "127.0.0.1:0", false}, // two ports the kernel picks
+		{"127.0.0.1:8000", "127.0.0.1:8001", false},
+	} {
+		if got := sameAddr(c.a, c.b); got != c.want {
+			t.Errorf("sameAddr(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
