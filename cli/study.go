@@ -161,8 +161,9 @@ func progress(w io.Writer, quiet bool) func(done, total int) {
 	}
 }
 
-// studyOutcome prints what the study did and each claim's verdict, and
-// ends it with the exit status of its verdict.
+// studyOutcome prints what the study did and each claim's verdict
+// (study.Result.WriteVerdicts), and ends it with the exit status of its
+// verdict.
 func studyOutcome(out, errw io.Writer, res *study.Result, opt study.Options) error {
 	fmt.Fprintf(out, "%d runs run, %d kept from %s\n", res.Ran, res.Kept, opt.Out)
 	if res.Report == "" {
@@ -174,21 +175,7 @@ func studyOutcome(out, errw io.Writer, res *study.Result, opt study.Options) err
 		}
 		return nil
 	}
-	for _, o := range res.Outcomes {
-		fmt.Fprintf(out, "%-9s  %s: %s\n", o.Verdict, o.Claim.ID, o.Claim.Statement())
-		for _, ch := range o.Checks {
-			if ch.Verdict == study.Fails {
-				what := "mean"
-				if ch.Strict {
-					what = "difference" // of a comparison or a trend's step
-				}
-				fmt.Fprintf(out, "           fails at %s: %s %.4g, 95%% interval ±%.3g (%d runs), %s\n", ch.Label, what, ch.Interval.Mean, ch.Interval.Half, len(ch.Runs), failedBy(ch))
-			}
-		}
-		if o.Why != "" {
-			fmt.Fprintf(out, "           %s\n", o.Why)
-		}
-	}
+	res.WriteVerdicts(out)
 	fmt.Fprintf(out, "report: %s (and %s)\n", res.Report, strings.TrimSuffix(res.Report, ".md")+".html")
 	if len(res.Failed) > 0 {
 		bench.WriteFailures(errw, res.Failed)
@@ -217,13 +204,6 @@ func studyOutcome(out, errw io.Writer, res *study.Result, opt study.Options) err
 		return claimsError{undecided: true, msg: msg}
 	}
 	return nil
-}
-
-func failedBy(ch study.Check) string {
-	if ch.Why != "" {
-		return ch.Why
-	}
-	return fmt.Sprintf("%.4g past the bound", ch.By)
 }
 
 func smallArg(small bool) string {
