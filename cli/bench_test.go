@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/bench"
+	"github.com/electgo/elect/torture"
 )
 
 // A sweep split in two shards and merged gives the table of the whole sweep,
@@ -257,7 +258,7 @@ func TestShardsFromTheScheduler(t *testing.T) {
 	if code := Run([]string{"fuzz", "--algo", "vkt", "--runs", "10", "--json", "--out", dir}, &out, &errOut); code != ExitOK {
 		t.Fatalf("fuzz: exit %d: %s", code, errOut.String())
 	}
-	var r fuzzResult
+	var r torture.Result
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.First != 4 || r.Runs != 4 || !strings.Contains(errOut.String(), "Slurm array task 1 (shard 2 of 3)") {
 		t.Errorf("fuzz in Slurm task 1 of 0-2: first %d, runs %d (%v); stderr %q; want runs 4-7", r.First, r.Runs, err, errOut.String())
 	}

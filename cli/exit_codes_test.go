@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/electgo/elect/torture"
 )
 
 // Started with "viz ..." (never so by go test, whose flags come first), this
@@ -125,7 +127,7 @@ func TestExitFuzz(t *testing.T) {
 	}
 	// --json: one object per algorithm, even when failures end the command.
 	_, out, _ := cli(t, "fuzz", "--json", "--algo", "test-wrong-leader", "--runs", "1", "--shrink-budget", "-1", "--out", filepath.Join(dir, "j"))
-	var r fuzzResult
+	var r torture.Result
 	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Failed != 1 || len(r.Failures) != 1 || r.Failures[0].Property == "" {
 		t.Errorf("--json: %v, %+v", err, r)
 	}

@@ -12,10 +12,6 @@ import (
 	"github.com/electgo/elect/torture"
 )
 
-// fuzzResult is one algorithm's campaign in --json form (the object the
-// tests read back).
-type fuzzResult = torture.Result
-
 func newFuzzCmd() *cobra.Command {
 	var algos string
 	var runs, first, maxNodes, budget int
