@@ -1,65 +1,19 @@
 package franklin_test
 
 import (
-	"context"
 	"os"
 	"testing"
-	"time"
 
-	"github.com/electgo/elect/cli"
-	"github.com/electgo/elect/cluster"
+	"github.com/electgo/elect/examples/internal/ringtest"
 )
 
 // The cluster's nodes are processes of this test binary, which registers
-// franklin: started with "node ...", it runs as elect (cli.Main);
-// Config.Binary's default, os.Executable, is then a program that runs
-// `elect node --algo franklin`.
+// franklin (ringtest.NodeMain).
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "node" {
-		os.Exit(cli.Main(os.Args[1:]))
-	}
+	ringtest.NodeMain()
 	os.Exit(m.Run())
 }
 
-// TestCluster: franklin elects the most valued node (1, of value 9) on a
-// ring of five real elect node processes (package cluster), each knowing
-// only its two ring neighbours, within Franklin's bound: with every
-// node initiating at boot, as its model says, and with the control process
-// asking node 2 alone (POST /elect), as the ring document's does.
-func TestCluster(t *testing.T) {
-	for _, c := range []struct {
-		name, initiators string
-		elect            int // -1: none
-	}{
-		{"initiators all", "all", -1},
-		{"elect 2", "none", 2},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			ctx := context.Background()
-			cl, err := cluster.Start(ctx, cluster.Config{Algorithm: "franklin", Topology: "ring", Nodes: 5,
-				Values: []int64{3, 9, 1, 4, 2}, Initiators: c.initiators, Hello: 50 * time.Millisecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cl.Close()
-			if c.elect >= 0 {
-				if err := cl.Elect(ctx, c.elect); err != nil {
-					t.Fatal(err)
-				}
-			}
-			_, err = cl.Wait(ctx, cluster.ExpectLeader(1, 10*time.Second))
-			sum := cl.Finish(err)
-			if err != nil || sum.Control.Elected != 1 || sum.Topology != "ring:5" {
-				t.Fatalf("%v; elected %d on %s, the control process says %q (logs in %s)", err, sum.Control.Elected, sum.Topology, sum.Control.Lines, sum.Dir)
-			}
-			var sent uint64
-			for _, r := range sum.Final {
-				sent += r.Sent
-			}
-			if sent > bound(5)+5 {
-				t.Errorf("%d messages, more than 2n(⌈log₂ n⌉+1) + n = %d", sent, bound(5)+5)
-			}
-			t.Logf("%d messages on 5 processes; election %.0f ms", sent, sum.Control.ElectionMS)
-		})
-	}
-}
+// TestCluster: franklin elects the most valued node on a ring of five real elect
+// node processes (package cluster), within Franklin's bound.
+func TestCluster(t *testing.T) { ringtest.OnCluster(t, "franklin", bound, "2n(⌈log₂ n⌉+1)") }
