@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -86,7 +85,7 @@ func newExploreCmd() *cobra.Command {
 				rep.AddArrangements(arranged)
 			}
 			if cx := res.Counterexample; cx != nil && out != "" {
-				if rep.Files, err = writeCounterexample(out, s, setup, cx); err != nil {
+				if rep.Files, err = runner.WriteCounterexample(out, "--out", s, setup, cx); err != nil {
 					return err
 				}
 			}
@@ -158,38 +157,4 @@ func progressLine(w io.Writer, quiet bool) func(explore.Progress) {
 			fmt.Fprintln(w)
 		}
 	}
-}
-
-// writeCounterexample writes cx to dir: its trace (the header of s, with
-// the schedule's events, as elect check and elect viz read it) and the
-// scenario s with the schedule, which elect sim replays.
-func writeCounterexample(dir string, s *scenario.Scenario, setup *explore.Setup, cx *explore.Counterexample) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("--out: %w", err)
-	}
-	replay := runner.ReplayScenario(s, setup, cx)
-	tracePath, yamlPath := filepath.Join(dir, "counterexample.jsonl"), filepath.Join(dir, "counterexample.yaml")
-	h, err := runner.Header(replay)
-	if err != nil {
-		return nil, err
-	}
-	tf, err := os.Create(tracePath)
-	if err != nil {
-		return nil, fmt.Errorf("--out: %w", err)
-	}
-	err = explore.WriteTrace(tf, h, setup, cx.Steps)
-	if cerr := tf.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", tracePath, err)
-	}
-	b, err := scenario.Format(replay)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(yamlPath, b, 0o644); err != nil {
-		return nil, fmt.Errorf("--out: %w", err)
-	}
-	return []string{tracePath, yamlPath}, nil
 }

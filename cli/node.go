@@ -3,20 +3,14 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"log/slog"
-	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/node"
-	"github.com/electgo/elect/runtime"
 )
 
 // nodeFlags are elect node's options.
@@ -91,115 +85,22 @@ func newNodeCmd() *cobra.Command {
 	return cmd
 }
 
-// config turns the flags into a node.Config, naming the flag at fault.
+// config turns the flags into a node.Config (node.Settings), naming the
+// flag at fault; --http and --admin become the addresses to serve.
 func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
-	var cfg node.Config
-	if f.id < 0 || f.id > 1<<31-1 {
-		return cfg, fmt.Errorf("--id %d: want a non-negative 32-bit integer", f.id)
+	st := node.Settings{
+		ID: f.id, Value: f.value, Listen: f.listen, Peers: f.peers, HTTP: f.http, Admin: f.admin,
+		KeyFile: f.keyFile, StateDir: f.stateDir, Algorithm: f.algo, Params: f.params,
+		Cluster: f.cluster, Hello: f.hello, HelloLoss: f.helloLoss, Broadcast: f.broadcast,
+		Faults: f.faults, Initiator: f.initiator, Size: f.size, CrashOn: f.crashOn,
+		Corrupt: f.corrupt, Insecure: f.insecure, LogLevel: f.logLevel, LogFormat: f.logFormat,
+		LogOutput: cmd.ErrOrStderr(), Label: func(key string) string { return "--" + key },
 	}
-	if f.listen == "" {
-		return cfg, errors.New("--listen is required (e.g. --listen 127.0.0.1:7000)")
+	cfg, serve, err := st.Config()
+	if err == nil {
+		f.http, f.admin = serve.HTTP, serve.Admin
 	}
-	peers, err := node.ParsePeers(f.peers)
-	if err != nil {
-		return cfg, fmt.Errorf("--peers: %w", err)
-	}
-	params := map[string]string{}
-	for _, p := range f.params {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return cfg, fmt.Errorf("--param %q: want NAME=VALUE", p)
-		}
-		params[k] = v
-	}
-	logger, err := newLogger(cmd, f.logLevel, f.logFormat)
-	if err != nil {
-		return cfg, err
-	}
-	cfg = node.Config{
-		ID: algo.NodeID(f.id), Value: f.value, Algorithm: f.algo, Params: params,
-		Cluster: f.cluster, Peers: peers, Hello: f.hello, HelloLoss: f.helloLoss,
-		StateDir: f.stateDir, Logger: logger, Initiator: f.initiator,
-		Size: f.size, CrashOn: f.crashOn, Corrupt: f.corrupt,
-	}
-	if f.size < 0 {
-		return cfg, fmt.Errorf("--size %d: want the number of nodes of the fixed network", f.size)
-	}
-	if f.hello <= 0 {
-		return cfg, fmt.Errorf("--hello %v: want a positive duration", f.hello)
-	}
-	if f.helloLoss < 1 {
-		return cfg, fmt.Errorf("--hello-loss %d: want at least 1", f.helloLoss)
-	}
-	if f.broadcast != "" {
-		if cfg.Broadcast, err = node.ResolveAddr(f.broadcast); err != nil {
-			return cfg, fmt.Errorf("--broadcast: %w", err)
-		}
-	}
-	if f.keyFile != "" {
-		key, err := runtime.ReadKeyFile(f.keyFile)
-		if err != nil {
-			return cfg, fmt.Errorf("--key-file: %w", err)
-		}
-		cfg.Key = key
-	}
-	faults, err := runtime.ParseFaults(f.faults)
-	if err != nil {
-		return cfg, fmt.Errorf("--faults: %w", err)
-	}
-	// Secure by default: beyond loopback, a key, unless told otherwise.
-	listenHost, _, err := net.SplitHostPort(f.listen)
-	if err != nil {
-		return cfg, fmt.Errorf("--listen %q: want HOST:PORT (%v)", f.listen, err)
-	}
-	if !node.Loopback(listenHost) && cfg.Key == nil && !f.insecure {
-		return cfg, fmt.Errorf("--listen %s reaches beyond this machine and there is no --key-file: anyone who reaches it could forge datagrams and lead the cluster; give --key-file (the same file on every node), or --insecure to run so anyway", f.listen)
-	}
-	if f.http != "" {
-		addr, err := guardedAddr("--http", f.http, cfg.Key != nil, f.insecure)
-		if err != nil {
-			return cfg, err
-		}
-		f.http = addr
-	}
-	if f.admin != "" {
-		addr, err := guardedAddr("--admin", f.admin, cfg.Key != nil, f.insecure)
-		if err != nil {
-			return cfg, err
-		}
-		if addr == f.http {
-			return cfg, fmt.Errorf("--admin %s is the --http address: give the operators an address of their own", f.admin)
-		}
-		f.admin = addr
-	}
-	// The listen address is opened last: a bad flag after it would leave
-	// nothing open.
-	tr, err := runtime.ListenUDP(f.listen)
-	if err != nil {
-		return cfg, fmt.Errorf("--listen: %w", err)
-	}
-	cfg.Transport = tr
-	if faults != (runtime.Faults{}) {
-		cfg.Transport, _ = runtime.NewFaulty(tr, faults) // valid: parsed above
-		logger.Warn("injecting faults into what this node sends", "faults", faults.String())
-	}
-	return cfg, nil
-}
-
-// newLogger builds the node's slog logger on stderr.
-func newLogger(cmd *cobra.Command, level, format string) (*slog.Logger, error) {
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
-	}
-	opts := &slog.HandlerOptions{Level: lv}
-	switch format {
-	case "text":
-		return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), opts)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(cmd.ErrOrStderr(), opts)), nil
-	}
-	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+	return cfg, err
 }
 
 // runNode runs the node of cfg until ctx ends, and its HTTP servers on
@@ -212,18 +113,4 @@ func runNode(ctx context.Context, cfg node.Config, f *nodeFlags) error {
 	}
 	return n.Serve(ctx, node.ServeOptions{HTTP: f.http, Admin: f.admin, Insecure: f.insecure,
 		HTTPName: "--http", AdminName: "--admin"})
-}
-
-// guardedAddr reads the address of an HTTP flag that serves POST /elect
-// (--http, --admin), as node.Serve does, naming the flag: beyond loopback
-// it needs the key, or --insecure.
-func guardedAddr(flag, value string, keyed, insecure bool) (string, error) {
-	addr, _, err := node.GuardedHTTPAddr(value, keyed, insecure)
-	if errors.Is(err, node.ErrUnguardedHTTP) {
-		return "", fmt.Errorf("%s %s reaches beyond this machine and there is no --key-file to guard POST /elect; give --key-file, serve on loopback or unix:PATH, or --insecure", flag, value)
-	}
-	if err != nil {
-		return "", fmt.Errorf("%s %w", flag, err)
-	}
-	return addr, nil
 }

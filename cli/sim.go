@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
-	"math"
 	"os"
 	"os/signal"
 	"slices"
@@ -12,12 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/electgo/elect/algo"
-	"github.com/electgo/elect/check"
-	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
-	"github.com/electgo/elect/sim"
-	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/viz"
 )
 
@@ -94,8 +90,8 @@ func (f *scenarioFlags) keepsDemo(cmd *cobra.Command) bool {
 
 // scenario builds the scenario: the built-in demo when nothing is given,
 // otherwise the built-in default, then the file, then
-// the flags that were set. Every error names what is at fault: the flag, or
-// the file, line and field.
+// the flags that were set (runner.Overrides). Every error names what is at
+// fault: the flag, or the file, line and field.
 func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.Scenario, error) {
 	if len(args) > 0 {
 		if f.file != "" {
@@ -117,111 +113,44 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 			return nil, err
 		}
 	}
-	// The scenario package reads algorithm, topology and params as plain
-	// strings; they are checked here, against the registry and the topology
-	// parser, and blamed on the file when the file gave them.
 	set := cmd.Flags().Changed
-	if set("algo") && s.Algorithm != f.algo {
-		s.Algorithm, s.Params = f.algo, nil // the file's parameters belong to its algorithm
+	o := runner.Overrides{
+		Algorithm: given(set, "algo", f.algo), Topology: given(set, "topology", f.topology),
+		Nodes: given(set, "nodes", f.nodes), Seed: given(set, "seed", f.seed),
+		Duration: given(set, "duration", f.duration), Values: given(set, "values", f.values),
+		Delay: given(set, "delay", f.delay), Loss: given(set, "loss", f.loss), Params: f.params,
+		Initiators: given(set, "initiators", f.initiators), Unelected: given(set, "unelected", f.unelected),
+		Stabilization: given(set, "stabilization", f.stabilization), Liveness: given(set, "liveness", f.liveness),
+		Expect: given(set, "expect", f.expect), Mobility: given(set, "mobility", f.mobility),
+		Range:    given(set, "range", f.rangeM),
+		DropLate: f.file == "",
+		Label: func(field string) string {
+			if field == "initiators" && set("initiator") {
+				return "--initiator"
+			}
+			return "--" + cmp.Or(flagOf[field], field)
+		},
+		Note: func(note string) { fmt.Fprintln(cmd.ErrOrStderr(), "elect: note: "+note) },
 	}
-	a, err := algo.Lookup(s.Algorithm)
-	switch {
-	case err != nil && set("algo"):
-		return nil, fmt.Errorf("--algo: %w", err)
-	case err != nil:
-		return nil, s.Blame(err, "algorithm")
+	if set("initiator") {
+		o.Initiators = &f.initiators
+		o.InitiatorsNote = "--initiator is deprecated: use --initiators"
 	}
-	picked := !set("topology") && !s.Sets("topology") && runner.PickTopology(a, s)
-	// Parse reads a count of 0 as none given, as f.nodes is without
-	// --nodes; ParseNodes takes even --nodes 0 at its word.
-	parse := topo.Parse
-	if set("topology") {
-		s.Topology, s.Nodes = f.topology, f.nodes
-	}
-	if set("nodes") {
-		s.Nodes, parse = f.nodes, topo.ParseNodes
-	}
-	if _, err := parse(s.Topology, s.Nodes); err != nil {
-		return nil, blameFlag(cmd, s, err, "topology", "nodes")
-	}
-	if picked {
-		if spec, err := topo.Parse(s.Topology, s.Nodes); err == nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: %s needs a %s network (Model.Topology): it runs on %s (--topology chooses another)\n", a.Name, a.Model.Topology, spec)
-		}
-	}
-	if set("seed") {
-		s.Seed = f.seed
-	}
-	if err := parseFlag(cmd, "duration", f.duration, algo.ParseDuration, &s.Duration); err != nil {
+	if err := o.Apply(s); err != nil {
 		return nil, err
 	}
-	if err := f.checkEnd(cmd, s); err != nil {
-		return nil, err
-	}
-	valueMode := func(v string) (sim.Values, error) {
-		m, err := sim.ParseValueMode(v)
-		return sim.Values{Mode: m}, err
-	}
-	if err := parseFlag(cmd, "values", f.values, valueMode, &s.Values); err != nil {
-		return nil, err
-	}
-	if err := parseFlag(cmd, "delay", f.delay, sim.ParseDelay, &s.Delay); err != nil {
-		return nil, err
-	}
-	if set("loss") {
-		if f.loss < 0 || f.loss >= 1 {
-			return nil, fmt.Errorf("--loss: %v is outside [0, 1)", f.loss)
-		}
-		s.Loss = f.loss
-	}
-	if err := parseFlag(cmd, "stabilization", f.stabilization, algo.ParseDuration, &s.Check.Stabilization); err != nil {
-		return nil, err
-	}
-	if err := parseFlag(cmd, "liveness", f.liveness, algo.ParseDuration, &s.Check.Liveness); err != nil {
-		return nil, err
-	}
-	if err := parseFlag(cmd, "expect", f.expect, check.ParseExpect, &s.Check.Expect); err != nil {
-		return nil, err
-	}
-	if set("mobility") {
-		s.Mobility = f.mobility
-	}
-	if set("mobility") || s.Mobility != "" {
-		if _, err := mobility.Parse(s.Mobility); err != nil {
-			return nil, blameFlag(cmd, s, err, "mobility")
-		}
-	}
-	if set("range") {
-		if !(f.rangeM > 0) || math.IsInf(f.rangeM, 0) {
-			return nil, fmt.Errorf("--range: %v is not a number of metres > 0", f.rangeM)
-		}
-		s.Range = f.rangeM
-	}
-	if s.Range != 0 && s.Mobility == "" {
-		return nil, blameFlag(cmd, s, runner.ErrRangeAlone, "range")
-	}
-	given, err := runner.ParseGiven("--param", f.params)
-	if err == nil {
-		err = runner.SetParams(s, a, given)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s, f.setInitiators(cmd, s, a, given)
+	return s, nil
 }
 
-// parseFlag sets *dst to the value of the flag name, read by parse, when
-// the flag was given.
-func parseFlag[T any](cmd *cobra.Command, name, value string, parse func(string) (T, error), dst *T) error {
-	if !cmd.Flags().Changed(name) {
+// flagOf names the flags whose names are not their fields' (runner.Overrides).
+var flagOf = map[string]string{"algorithm": "algo", "params": "param"}
+
+// given is &v when the flag name was given, else nil.
+func given[T any](set func(string) bool, name string, v T) *T {
+	if !set(name) {
 		return nil
 	}
-	v, err := parse(value)
-	if err != nil {
-		return fmt.Errorf("--%s: %w", name, err)
-	}
-	*dst = v
-	return nil
+	return &v
 }
 
 // blameFlag blames err on those of the flags names that were given, or, when
@@ -238,46 +167,6 @@ func blameFlag(cmd *cobra.Command, s *scenario.Scenario, err error, names ...str
 		return fmt.Errorf("%s: %w", strings.Join(given, ", "), err)
 	}
 	return s.Blame(err, names...)
-}
-
-// checkEnd refuses an event after the run's end (scenario.CheckEnd),
-// except the demo's own, which a --duration that ends the run before them
-// leaves out, saying so: the user wrote the duration, not those events.
-func (f *scenarioFlags) checkEnd(cmd *cobra.Command, s *scenario.Scenario) error {
-	if f.file == "" {
-		if late := s.Late(); len(late) > 0 {
-			at := make([]string, len(late))
-			for i, a := range late {
-				at[i] = a.At.String()
-			}
-			s.Events = slices.DeleteFunc(s.Events, func(a sim.Action) bool { return a.At > s.Duration })
-			fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: the run ends at %v (--duration), before the demo's events at %s: they are left out\n", s.Duration, strings.Join(at, ", "))
-		}
-	}
-	flag := ""
-	if cmd.Flags().Changed("duration") {
-		flag = "--duration"
-	}
-	return s.CheckEnd(flag)
-}
-
-// setInitiators takes --initiators and --unelected into the scenario and
-// checks them against the network, blaming the flag or the file.
-func (f *scenarioFlags) setInitiators(cmd *cobra.Command, s *scenario.Scenario, a *algo.Algorithm, given []runner.Given) error {
-	set := cmd.Flags().Changed
-	initiators, unelected := "", ""
-	for _, name := range []string{"initiators", "initiator"} {
-		if set(name) {
-			initiators, s.Initiators = "--"+name, f.initiators
-		}
-	}
-	if set("initiator") {
-		fmt.Fprintln(cmd.ErrOrStderr(), "elect: note: --initiator is deprecated: use --initiators")
-	}
-	if set("unelected") {
-		unelected, s.Unelected = "--unelected", f.unelected
-	}
-	return runner.CheckNodeSets(s, a, given, initiators, unelected)
 }
 
 func newSimCmd() *cobra.Command {
