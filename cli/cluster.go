@@ -117,15 +117,15 @@ func runCluster(ctx context.Context, cmd *cobra.Command, cfg *clusterConfig, f c
 	var quitOnce sync.Once
 	doQuit := func() { quitOnce.Do(func() { close(quit) }) }
 	scriptDone := make(chan error, 1)
-	if cfg.script != nil {
-		go func() { scriptDone <- c.Run(runCtx, cfg.script) }()
+	if cfg.Script != nil {
+		go func() { scriptDone <- c.Run(runCtx, cfg.Script) }()
 	}
 	in := cmd.InOrStdin()
 	inTTY := false
 	if fi, ok := in.(*os.File); ok && term.IsTerminal(int(fi.Fd())) {
 		inTTY = true
 	}
-	if cfg.script == nil || inTTY {
+	if cfg.Script == nil || inTTY {
 		if inTTY {
 			view.logf(0, "commands: k N kill, s N stop, r N restart (fresh), c N recover, p print, q quit (then Enter)")
 		}
@@ -141,16 +141,16 @@ func runCluster(ctx context.Context, cmd *cobra.Command, cfg *clusterConfig, f c
 	var runErr error
 	select {
 	case <-ctx.Done():
-		if cfg.script != nil {
+		if cfg.Script != nil {
 			runErr = errors.New("interrupted before the script ended")
 		}
 	case <-quit:
-		if cfg.script != nil {
+		if cfg.Script != nil {
 			runErr = errors.New("quit before the script ended")
 		}
 	case runErr = <-scriptDone:
 	case <-limit:
-		if cfg.script != nil {
+		if cfg.Script != nil {
 			runErr = fmt.Errorf("the script did not end within --duration %v", f.duration)
 		}
 	}

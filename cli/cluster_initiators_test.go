@@ -55,7 +55,7 @@ func TestClusterInitiatorsBoot(t *testing.T) {
 			if c.param != "" {
 				cfg.params["initiators"] = c.param
 			}
-			err := f.faultsAndInitiators(cmd, cfg, nil)
+			err := f.merge(cmd, cfg, nil)
 			var cl *cluster.Cluster
 			if err == nil {
 				cl, err = cfg.newCluster(cmd, nil)
