@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,36 +12,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/bench"
-	"github.com/electgo/elect/mobility"
-	"github.com/electgo/elect/sim"
 )
 
-// benchFlags define a sweep.
+// benchFlags define a sweep: its options, and how it runs.
 type benchFlags struct {
-	experiments  string
-	algos        string
-	topologies   []string
-	sizes        string
-	seeds        int
-	delay        string
-	values       string
-	params       []string
-	jobs         int
-	out          string
-	format       string
-	plotSize     string
-	style        bench.Style
-	shard        string
-	quiet        bool
-	mobility     []string
-	speeds       string
-	duration     string
-	outsideModel bool
+	opt   bench.Options
+	jobs  int
+	out   string
+	style bench.Style
+	shard string
+	quiet bool
 }
-
-var defaultTopologies = []string{"layered:{n}@2..8", "geometric:{n}:d10@16..2048*2"}
 
 // stillFigures and movingFigures name the plots, for the help.
 var stillFigures, movingFigures = bench.FigureNames()
@@ -128,115 +111,56 @@ func newBenchCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, partition, merge, mobile")
-	fl.StringVar(&f.algos, "algos", "vkt", "algorithms, comma-separated; a variant is NAME:PARAM=VALUE[:PARAM=VALUE], e.g. vkt,vkt:medium=broadcast")
-	fl.StringArrayVar(&f.topologies, "topology", nil, "topology with {n} for the size, and its sizes after @ (repeatable; default "+strings.Join(defaultTopologies, " and ")+")")
-	fl.StringVar(&f.sizes, "sizes", "", "sizes for the topologies given without @: 50,100 or 2..12 or 16..4096*2")
-	fl.IntVar(&f.seeds, "seeds", 3, "seeds per combination (1..N)")
-	fl.StringVar(&f.delay, "delay", "uniform:1ms:5ms", "link delay")
-	fl.StringVar(&f.values, "values", "random", "node values: id or random")
-	fl.StringArrayVarP(&f.params, "param", "p", nil, "algorithm parameter NAME=VALUE, for the algorithms that have it (repeatable)")
+	fl.StringVar(&f.opt.Experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, partition, merge, mobile")
+	fl.StringVar(&f.opt.Algorithms, "algos", "vkt", "algorithms, comma-separated; a variant is NAME:PARAM=VALUE[:PARAM=VALUE], e.g. vkt,vkt:medium=broadcast")
+	fl.StringArrayVar(&f.opt.Topologies, "topology", nil, "topology with {n} for the size, and its sizes after @ (repeatable; default "+strings.Join(bench.DefaultTopologies, " and ")+")")
+	fl.StringVar(&f.opt.Sizes, "sizes", "", "sizes for the topologies given without @: 50,100 or 2..12 or 16..4096*2")
+	fl.IntVar(&f.opt.Seeds, "seeds", 3, "seeds per combination (1..N)")
+	fl.StringVar(&f.opt.Delay, "delay", "uniform:1ms:5ms", "link delay")
+	fl.StringVar(&f.opt.Values, "values", "random", "node values: id or random")
+	fl.StringArrayVarP(&f.opt.Params, "param", "p", nil, "algorithm parameter NAME=VALUE, for the algorithms that have it (repeatable)")
 	fl.IntVar(&f.jobs, "jobs", runtime.NumCPU(), "runs at once")
 	fl.StringVar(&f.out, "out", "bench-out", "directory for the results, table and plots")
-	fl.StringVar(&f.format, "format", "png", plotFormatDoc)
-	fl.StringVar(&f.plotSize, "plot-size", "", plotSizeDoc)
+	fl.StringVar(&f.opt.Format, "format", "png", plotFormatDoc)
+	fl.StringVar(&f.opt.PlotSize, "plot-size", "", plotSizeDoc)
 	fl.StringVar(&f.shard, "shard", "", "run only part K of N of the sweep (K/N); in a Slurm job array or a Kubernetes Indexed Job the task's own by default")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
-	fl.StringArrayVar(&f.mobility, "mobility", nil, "how nodes move, {v} standing for each speed (repeatable; default "+bench.DefaultMobility+" when --speeds is given)")
-	fl.StringVar(&f.speeds, "speeds", "", "node speeds in m/s for moving networks: 0,1,2,5,10,20")
-	fl.StringVar(&f.duration, "duration", "", "virtual time of each run, instead of the experiment's own")
-	fl.BoolVar(&f.outsideModel, "outside-model", false, "also run experiments that an algorithm's model does not admit (crash without Model.Crash, partition and merge without Model.Partition, mobile without Model.Mobility), to document how it fails")
+	fl.StringArrayVar(&f.opt.Mobility, "mobility", nil, "how nodes move, {v} standing for each speed (repeatable; default "+bench.DefaultMobility+" when --speeds is given)")
+	fl.StringVar(&f.opt.Speeds, "speeds", "", "node speeds in m/s for moving networks: 0,1,2,5,10,20")
+	fl.StringVar(&f.opt.Duration, "duration", "", "virtual time of each run, instead of the experiment's own")
+	fl.BoolVar(&f.opt.OutsideModel, "outside-model", false, "also run experiments that an algorithm's model does not admit (crash without Model.Crash, partition and merge without Model.Partition, mobile without Model.Mobility), to document how it fails")
 	cmd.AddCommand(newBenchPlotCmd())
 	return cmd
 }
 
-// sweep builds the sweep the flags describe.
+// sweep builds the sweep the flags describe (bench.Options.Sweep), saying
+// which flag is at fault.
 func (f *benchFlags) sweep() (*bench.Sweep, error) {
-	sw := &bench.Sweep{Params: map[string]string{}, OutsideModel: f.outsideModel}
-	sw.Experiments = splitList(f.experiments)
-	sw.Algorithms = splitList(f.algos)
-	if len(sw.Experiments) == 0 || len(sw.Algorithms) == 0 {
-		return nil, fmt.Errorf("--experiments and --algos need at least one name each")
-	}
-	for _, a := range sw.Algorithms {
-		if _, _, err := bench.Variant(a); err != nil {
-			return nil, fmt.Errorf("--algos: %w", err)
+	sw, err := f.opt.Sweep()
+	var e *bench.OptionError
+	if errors.As(err, &e) {
+		switch {
+		case errors.Is(e.Err, bench.ErrNoNames):
+			return nil, fmt.Errorf("--experiments and --algos need at least one name each")
+		case e.Option == "Style":
+			return nil, e.Err
+		case e.Item != "":
+			return nil, fmt.Errorf("%s %s: %w", benchFlagNames[e.Option], e.Item, e.Err)
 		}
+		return nil, fmt.Errorf("%s: %w", benchFlagNames[e.Option], e.Err)
 	}
-	var sizes []int
-	if f.sizes != "" {
-		var err error
-		if sizes, err = bench.ParseSizes(f.sizes); err != nil {
-			return nil, fmt.Errorf("--sizes: %w", err)
-		}
-	}
-	tops := f.topologies
-	if len(tops) == 0 {
-		tops = defaultTopologies
-	}
-	for _, t := range tops {
-		topo, err := bench.ParseTopology(t, sizes)
-		if err != nil {
-			return nil, fmt.Errorf("--topology: %w", err)
-		}
-		sw.Topologies = append(sw.Topologies, topo)
-	}
-	if f.seeds < 1 || f.seeds > bench.MaxRuns {
-		return nil, fmt.Errorf("--seeds: %d, want 1 to %d", f.seeds, bench.MaxRuns)
-	}
-	for s := 1; s <= f.seeds; s++ {
-		sw.Seeds = append(sw.Seeds, uint64(s))
-	}
-	var err error
-	if sw.Delay, err = sim.ParseDelay(f.delay); err != nil {
-		return nil, fmt.Errorf("--delay: %w", err)
-	}
-	mode, err := sim.ParseValueMode(f.values)
 	if err != nil {
-		return nil, fmt.Errorf("--values: %w", err)
-	}
-	sw.Values = sim.Values{Mode: mode}
-	for _, p := range f.params {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--param %q: want NAME=VALUE", p)
-		}
-		if err := sw.CheckParam(k, v); err != nil {
-			return nil, fmt.Errorf("--param %s: %w", p, err)
-		}
-		sw.Params[k] = v
-	}
-	if f.speeds != "" {
-		if sw.Speeds, err = bench.ParseSpeeds(f.speeds); err != nil {
-			return nil, fmt.Errorf("--speeds: %w", err)
-		}
-	}
-	for _, m := range f.mobility {
-		// Checked filled in with a speed: a template is not a spec itself.
-		if _, err := mobility.Parse(bench.MobilityAt(m, 1)); err != nil {
-			return nil, fmt.Errorf("--mobility %q: %w", m, err)
-		}
-		sw.Mobility = append(sw.Mobility, m)
-	}
-	if f.duration != "" {
-		if sw.Duration, err = algo.ParseDuration(f.duration); err != nil {
-			return nil, fmt.Errorf("--duration: %w", err)
-		}
-	}
-	if f.style, err = bench.ParseStyle(f.format, f.plotSize); err != nil {
 		return nil, err
 	}
-	return sw, nil
+	f.style, err = f.opt.Style()
+	return sw, err
 }
 
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
+// benchFlagNames are the flags of bench.Options' fields.
+var benchFlagNames = map[string]string{
+	"Algorithms": "--algos", "Topologies": "--topology", "Sizes": "--sizes", "Seeds": "--seeds",
+	"Delay": "--delay", "Values": "--values", "Params": "--param", "Speeds": "--speeds",
+	"Mobility": "--mobility", "Duration": "--duration",
 }
 
 // shardOf is the shard a command runs: --shard K/N when given, else the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -113,7 +112,7 @@ failed to complete. The file's format: docs/studies.md.`,
 func (f *studyFlags) options(cmd *cobra.Command, st *study.Study) (study.Options, error) {
 	opt := study.Options{Small: f.small, Out: f.out, Jobs: f.jobs, Sweeps: f.sweeps, Fresh: f.fresh, Log: cmd.ErrOrStderr()}
 	if opt.Out == "" {
-		opt.Out = defaultStudyOut(st, f.small)
+		opt.Out = st.DefaultOut(f.small)
 	}
 	var err error
 	if opt.Style, err = bench.ParseStyle(f.format, f.plotSize); err != nil {
@@ -132,14 +131,6 @@ func (f *studyFlags) options(cmd *cobra.Command, st *study.Study) (study.Options
 	}
 	opt.Progress = progress(cmd.ErrOrStderr(), f.quiet)
 	return opt, nil
-}
-
-func defaultStudyOut(st *study.Study, small bool) string {
-	form := "full"
-	if small {
-		form = "small"
-	}
-	return filepath.Join("study-out", st.Name+"-"+form)
 }
 
 // progress is a progress bar on w for the runs of a sweep or a study, made
@@ -162,55 +153,31 @@ func progress(w io.Writer, quiet bool) func(done, total int) {
 }
 
 // studyOutcome prints what the study did and each claim's verdict
-// (study.Result.WriteVerdicts), and ends it with the exit status of its
+// (study.Result.WriteSummary), and ends it with the exit status of its
 // verdict.
 func studyOutcome(out, errw io.Writer, res *study.Result, opt study.Options) error {
-	fmt.Fprintf(out, "%d runs run, %d kept from %s\n", res.Ran, res.Kept, opt.Out)
-	if res.Report == "" {
-		fmt.Fprintf(out, "shard %d/%d written; once every shard is done: elect study merge %s%s --out %s, then elect study %s%s --out %s\n",
-			opt.Shard.K, opt.Shard.N, res.Study.File, smallArg(opt.Small), opt.Out, res.Study.File, smallArg(opt.Small), opt.Out)
-		if len(res.Failed) > 0 {
-			bench.WriteFailures(errw, res.Failed)
-			return fmt.Errorf("%d runs failed (listed above)", len(res.Failed))
-		}
-		return nil
-	}
-	res.WriteVerdicts(out)
-	fmt.Fprintf(out, "report: %s (and %s)\n", res.Report, strings.TrimSuffix(res.Report, ".md")+".html")
+	res.WriteSummary(out, opt)
 	if len(res.Failed) > 0 {
 		bench.WriteFailures(errw, res.Failed)
+		if res.Report == "" {
+			return fmt.Errorf("%d runs failed (listed above)", len(res.Failed))
+		}
 		return fmt.Errorf("%d runs failed (listed above) and are not counted: the study is incomplete", len(res.Failed))
 	}
-	if res.Missing > 0 {
-		fmt.Fprintf(out, "%d runs of the study are not in %s: the verdicts rest on the others\n", res.Missing, opt.Out)
-	}
-	count := func(v study.Verdict) int {
-		n := 0
-		for _, o := range res.Outcomes {
-			if o.Verdict == v {
-				n++
-			}
-		}
-		return n
+	if res.Report == "" {
+		return nil
 	}
 	switch res.Verdict() {
 	case study.Fails:
-		return claimsError{msg: fmt.Sprintf("%d of %d claims fail (see %s)", count(study.Fails), len(res.Outcomes), res.Report)}
+		return claimsError{msg: fmt.Sprintf("%d of %d claims fail (see %s)", res.Count(study.Fails), len(res.Outcomes), res.Report)}
 	case study.Undecided:
-		msg := fmt.Sprintf("%d of %d claims are undecided: more seeds may decide them (see %s)", count(study.Undecided), len(res.Outcomes), res.Report)
-		if res.Missing > 0 && count(study.Undecided) == 0 {
+		msg := fmt.Sprintf("%d of %d claims are undecided: more seeds may decide them (see %s)", res.Count(study.Undecided), len(res.Outcomes), res.Report)
+		if res.Missing > 0 && res.Count(study.Undecided) == 0 {
 			msg = fmt.Sprintf("every claim holds on the runs there are, but %d runs are missing", res.Missing)
 		}
 		return claimsError{undecided: true, msg: msg}
 	}
 	return nil
-}
-
-func smallArg(small bool) string {
-	if small {
-		return " --small"
-	}
-	return ""
 }
 
 func newStudyMergeCmd() *cobra.Command {
@@ -230,16 +197,13 @@ missing shard, or a run that two shards give differently, is an error.
 				return err
 			}
 			if out == "" {
-				out = defaultStudyOut(st, small)
+				out = st.DefaultOut(small)
 			}
 			files, err := st.Merge(out, small)
 			if err != nil {
 				return err
 			}
-			for _, f := range files {
-				fmt.Fprintf(cmd.OutOrStdout(), "merged: %s\n", f)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "report with: elect study %s%s --out %s\n", args[0], smallArg(small), out)
+			study.WriteMerged(cmd.OutOrStdout(), files, args[0], small, out)
 			return nil
 		},
 	}
