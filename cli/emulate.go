@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -11,19 +10,9 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/emulate"
-	"github.com/electgo/elect/metrics"
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/trace"
 )
-
-// differentError is what --compare returns when the emulated run's final
-// leaders are not the simulated run's.
-type differentError struct{ nodes int }
-
-func (e differentError) Error() string {
-	return fmt.Sprintf("the final leaders differ from the simulator's on %d node(s)", e.nodes)
-}
 
 func newEmulateCmd() *cobra.Command {
 	var f scenarioFlags
@@ -86,10 +75,9 @@ func newEmulateCmd() *cobra.Command {
 			// would write.
 			var h trace.Header
 			if tracePath != "" || serve != "" {
-				if h, err = runner.Header(s); err != nil {
+				if h, err = emulate.TraceHeader(s); err != nil {
 					return err
 				}
-				h.MessageBound, h.MaxDelay = "", 0 // real nodes' traces hold no message events
 			}
 			var tf *traceFile
 			var tw *trace.Writer
@@ -130,30 +118,12 @@ func newEmulateCmd() *cobra.Command {
 				logf("logs and state kept in %s", res.Dir)
 			}
 			sum := res.Emulated
-			out := cmd.OutOrStdout()
 			var cmp *emulate.Comparison
 			if compare {
 				cmp = emulate.Compare(res.Emulated, res.Simulated)
 			}
-			switch {
-			case asJSON && cmp != nil:
-				if err := json.NewEncoder(out).Encode(cmp); err != nil {
-					return err
-				}
-			case asJSON:
-				if err := metrics.WriteJSON(out, sum); err != nil {
-					return err
-				}
-			default:
-				if err := metrics.WriteText(out, sum); err != nil {
-					return err
-				}
-				if cmp != nil {
-					fmt.Fprintf(out, "\nbeside the simulator (same scenario, seed %d):\n", s.Seed)
-					if err := cmp.WriteText(out); err != nil {
-						return err
-					}
-				}
+			if err := emulate.WriteReport(cmd.OutOrStdout(), sum, cmp, s.Seed, asJSON); err != nil {
+				return err
 			}
 			if ls != nil {
 				ls.finish(ctx, cmd)
@@ -162,7 +132,7 @@ func newEmulateCmd() *cobra.Command {
 				return violationError{sum.ViolationCount}
 			}
 			if cmp != nil && !cmp.SameFinalLeaders {
-				return differentError{len(cmp.Differences)}
+				return emulate.DifferentError{Nodes: len(cmp.Differences)}
 			}
 			return nil
 		},

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,45 +13,33 @@ import (
 
 // liveServer shows a run on a web page while it goes (--serve).
 type liveServer struct {
-	live *viz.Live
-	srv  *http.Server
-	url  string
+	*viz.LiveServer
+	live *viz.Live // the run's observer
 }
 
 // serveLive starts the page of a run with header h on addr.
 func serveLive(cmd *cobra.Command, addr string, h trace.Header) (*liveServer, error) {
-	live, err := viz.NewLive(h)
+	s, err := viz.ListenLive(addr, h, func(err error) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "elect: --serve: %v\n", err)
+	})
+	var le *viz.ListenError
+	if errors.As(err, &le) {
+		return nil, fmt.Errorf("--serve: %w", le.Err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		live.Release()
-		return nil, fmt.Errorf("--serve: %w", err)
-	}
-	ls := &liveServer{live: live, url: fmt.Sprintf("http://%s/", ln.Addr()),
-		srv: &http.Server{Handler: live.Handler(), ReadHeaderTimeout: 5 * time.Second}}
-	go func() {
-		if err := ls.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "elect: --serve: %v\n", err)
-		}
-	}()
-	fmt.Fprintf(cmd.ErrOrStderr(), "watch the run at %s\n", ls.url)
-	return ls, nil
+	fmt.Fprintf(cmd.ErrOrStderr(), "watch the run at %s\n", s.URL)
+	return &liveServer{s, s.Live}, nil
 }
 
 // finish marks the run over and keeps the page up until ctx ends (Ctrl-C),
 // so that it can still be replayed.
 func (ls *liveServer) finish(ctx context.Context, cmd *cobra.Command) {
-	ls.live.Close()
-	fmt.Fprintf(cmd.ErrOrStderr(), "the run is over; its page stays at %s until Ctrl-C\n", ls.url)
+	ls.Live.Close()
+	fmt.Fprintf(cmd.ErrOrStderr(), "the run is over; its page stays at %s until Ctrl-C\n", ls.URL)
 	<-ctx.Done()
 	ls.close()
 }
 
-func (ls *liveServer) close() {
-	shut, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	ls.srv.Shutdown(shut)
-	ls.live.Release()
-}
+func (ls *liveServer) close() { ls.Close() }

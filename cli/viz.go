@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -35,7 +33,6 @@ func newVizCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--addr: %w", err)
 			}
-			srv := &http.Server{Handler: r.Handler(), ReadHeaderTimeout: 5 * time.Second}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "replaying %s at http://%s/ (reading it through)\n", args[0], ln.Addr())
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -56,13 +53,7 @@ func newVizCmd() *cobra.Command {
 				}
 				fmt.Fprintf(out, "read %d events in %.1f s\n", r.Events(), time.Since(start).Seconds())
 			}()
-			go func() {
-				<-ctx.Done()
-				shut, cancel := context.WithTimeout(context.Background(), time.Second)
-				defer cancel()
-				srv.Shutdown(shut)
-			}()
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			if err := viz.Serve(ctx, ln, r.Handler()); err != nil {
 				return err
 			}
 			select {
