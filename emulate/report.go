@@ -21,7 +21,7 @@ func TraceHeader(s *scenario.Scenario) (trace.Header, error) {
 	if err != nil {
 		return h, err
 	}
-	h.MessageBound, h.MaxDelay = "", 0
+	h.MessageBound, h.MaxDelay = "", 0 // real nodes' traces hold no message events
 	return h, nil
 }
 

@@ -14,7 +14,6 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/metrics"
-	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
@@ -295,11 +294,10 @@ func keepFor(dir string, seed uint64, s *scenario.Scenario, run *Config) (*kept,
 	if dir == "" {
 		return k, nil
 	}
-	h, err := runner.Header(s)
+	h, err := TraceHeader(s)
 	if err != nil {
 		return nil, err
 	}
-	h.MessageBound, h.MaxDelay = "", 0 // real nodes' traces hold no message events
 	if k.trace, err = os.Create(filepath.Join(dir, fmt.Sprintf("soak-%d.jsonl", seed))); err != nil {
 		return nil, err
 	}
