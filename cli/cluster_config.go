@@ -97,33 +97,9 @@ func (f *clusterFlags) merge(cmd *cobra.Command, cfg *clusterConfig, s *cluster.
 		KeyFile: f.keyFile, LogLevel: f.logLevel, BasePort: f.basePort, Dir: f.dir, Keep: f.keep, Poll: f.poll,
 		Name: func(field string) string { return clusterFlagOf[field] },
 		Note: func(text string) { fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: %s\n", text) }}
-	if fl.Changed("algo") {
-		over.Algorithm = &f.algo
-	}
-	if fl.Changed("nodes") {
-		over.Nodes = &f.nodes
-	}
-	if fl.Changed("topology") {
-		over.Topology = &f.topology
-	}
-	if fl.Changed("seed") {
-		over.Seed = &f.seed
-	}
-	if fl.Changed("hello") {
-		over.Hello = &f.hello
-	}
-	if fl.Changed("hello-loss") {
-		over.HelloLoss = &f.helloLoss
-	}
-	if fl.Changed("initiators") {
-		over.Initiators = &f.initiators
-	}
-	if fl.Changed("corrupt") {
-		over.Corrupt = &f.corrupt
-	}
-	if fl.Changed("values") {
-		over.Values = &f.values
-	}
+	over.Algorithm, over.Nodes, over.Topology = given(fl.Changed, "algo", f.algo), given(fl.Changed, "nodes", f.nodes), given(fl.Changed, "topology", f.topology)
+	over.Seed, over.Hello, over.HelloLoss = given(fl.Changed, "seed", f.seed), given(fl.Changed, "hello", f.hello), given(fl.Changed, "hello-loss", f.helloLoss)
+	over.Initiators, over.Corrupt, over.Values = given(fl.Changed, "initiators", f.initiators), given(fl.Changed, "corrupt", f.corrupt), given(fl.Changed, "values", f.values)
 	if cfg.algo != "" {
 		over.Algorithm = &cfg.algo
 	}

@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,8 +14,8 @@ import (
 // heatmaps draws h's measure over the sweep's sizes (rows) and speeds
 // (columns), one map for each experiment, algorithm, topology and mobility
 // of the sweep, named heatmap-EXPERIMENT-MEASURE-ALGORITHM[-TOPOLOGY]. It
-// returns the files written, and why maps were not drawn.
-func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]string, []string, error) {
+// returns the figures written, and why maps were not drawn.
+func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]figure, []string, error) {
 	m, err := bench.MeasureOf(h.Measure)
 	if err != nil {
 		return nil, nil, err
@@ -40,7 +41,8 @@ func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]string, []
 		templates[g.tmpl] = true
 		motions[g.motion] = true
 	}
-	var files, notes []string
+	var files []figure
+	var notes []string
 	for _, g := range groups {
 		var sizes []int
 		var speeds []float64
@@ -109,7 +111,9 @@ func heatmaps(d *sweepData, h Heatmap, dir string, st bench.Style) ([]string, []
 			notes = append(notes, fmt.Sprintf("%s: %v", name, err))
 			continue
 		}
-		files = append(files, written...)
+		for _, f := range written {
+			files = append(files, figure{filepath.Join(d.sw.Name, filepath.Base(f)), g.alg})
+		}
 	}
 	return files, notes, nil
 }

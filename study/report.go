@@ -28,8 +28,14 @@ type sweepData struct {
 	results []*bench.Result
 	points  []bench.Point
 	missing int
-	figures []string // paths relative to Out
+	figures []figure
 	notes   []string // figures not drawn, and why
+}
+
+// figure is a figure file of a sweep: its path relative to Out, and the
+// algorithm it draws alone ("" for a figure of every algorithm).
+type figure struct {
+	path, alg string
 }
 
 // report judges the claims on every result Out holds and writes the
@@ -51,7 +57,7 @@ func (s *Study) report(res *Result, opt Options) error {
 		// Only the rows of this form's runs count (Run never keeps others;
 		// a file edited by hand might hold some).
 		rs = slices.DeleteFunc(rs, func(r *bench.Result) bool {
-			return r.Index < 0 || r.Index >= len(all) || r.Run != all[r.Index]
+			return !ofForm(r, all)
 		})
 		have := map[int]bool{}
 		for _, r := range rs {
@@ -69,7 +75,9 @@ func (s *Study) report(res *Result, opt Options) error {
 		if err := d.draw(opt); err != nil {
 			return err
 		}
-		res.Files = append(res.Files, d.figures...)
+		for _, f := range d.figures {
+			res.Files = append(res.Files, f.path)
+		}
 		data = append(data, d)
 	}
 	for _, d := range data {
@@ -125,18 +133,16 @@ func (d *sweepData) draw(opt Options) error {
 			return err
 		}
 		for _, f := range plots.Files {
-			d.figures = append(d.figures, filepath.Join(d.sw.Name, part.dir, filepath.Base(f)))
+			d.figures = append(d.figures, figure{filepath.Join(d.sw.Name, part.dir, filepath.Base(f)), part.alg})
 		}
 		d.notes = append(d.notes, plots.Skipped...)
 	}
 	for _, h := range d.sw.Heatmaps {
-		files, notes, err := heatmaps(d, h, dir, opt.Style)
+		figs, notes, err := heatmaps(d, h, dir, opt.Style)
 		if err != nil {
 			return err
 		}
-		for _, f := range files {
-			d.figures = append(d.figures, filepath.Join(d.sw.Name, filepath.Base(f)))
-		}
+		d.figures = append(d.figures, figs...)
 		d.notes = append(d.notes, notes...)
 	}
 	return nil
@@ -145,8 +151,8 @@ func (d *sweepData) draw(opt Options) error {
 // plotGroup is the points of one set of figures, drawn in dir (under
 // the sweep's directory).
 type plotGroup struct {
-	dir    string
-	points []bench.Point
+	dir, alg string // alg: the algorithm of a set per algorithm
+	points   []bench.Point
 }
 
 // maxLines is the most lines a figure of moving networks carries before
@@ -173,7 +179,7 @@ func (d *sweepData) plotGroups() []plotGroup {
 	}
 	var out []plotGroup
 	for _, a := range algs {
-		g := plotGroup{dir: filepath.Join("by-algorithm", fileSafe(a))}
+		g := plotGroup{dir: filepath.Join("by-algorithm", fileSafe(a)), alg: a}
 		for _, p := range d.points {
 			if p.Algorithm == a {
 				g.points = append(g.points, p)
@@ -314,16 +320,15 @@ func writeOutcome(b *bytes.Buffer, o Outcome, data []*sweepData, s *Study, opt O
 			continue
 		}
 		for _, f := range d.figures {
-			if !shown(f, opt.Style) || !figureOf(f, c.Measure.Name, d.form.Experiments, c.Where.Experiments) {
+			if !shown(f.path, opt.Style) || !figureOf(f.path, c.Measure.Name, d.form.Experiments, c.Where.Experiments) {
 				continue
 			}
-			// A figure of one algorithm (by-algorithm/ALG/, or a heat
-			// map's -ALG) shows only where the claim reads that algorithm.
-			if alg := figureAlgorithm(f, d); alg != "" && len(c.Where.Algorithms) > 0 &&
-				!slices.ContainsFunc(c.Where.Algorithms, func(a string) bool { return fileSafe(a) == alg }) {
+			// A figure of one algorithm shows only where the claim reads
+			// that algorithm.
+			if f.alg != "" && len(c.Where.Algorithms) > 0 && !slices.Contains(c.Where.Algorithms, f.alg) {
 				continue
 			}
-			figs = append(figs, f)
+			figs = append(figs, f.path)
 		}
 	}
 	for _, f := range figs {
@@ -388,8 +393,8 @@ func writeSweep(b *bytes.Buffer, d *sweepData, s *Study, opt Options) {
 		p("```\n%s```\n\n", t.String())
 	}
 	for _, fig := range d.figures {
-		if shown(fig, opt.Style) {
-			p("- [%s](%s)\n", filepath.Base(fig), filepath.ToSlash(fig))
+		if shown(fig.path, opt.Style) {
+			p("- [%s](%s)\n", filepath.Base(fig.path), filepath.ToSlash(fig.path))
 		}
 	}
 	for _, n := range d.notes {
@@ -431,24 +436,6 @@ func measureOf(name string) string {
 		}
 	}
 	return best
-}
-
-// figureAlgorithm is the algorithm (as fileSafe writes it) whose figure
-// path is, "" for a figure of every algorithm.
-func figureAlgorithm(path string, d *sweepData) string {
-	dir := filepath.Base(filepath.Dir(path))
-	if filepath.Base(filepath.Dir(filepath.Dir(path))) == "by-algorithm" {
-		return dir
-	}
-	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if strings.HasPrefix(base, "heatmap-") {
-		for _, a := range d.form.Algorithms {
-			if strings.HasSuffix(base, "-"+fileSafe(a)) || strings.Contains(base, "-"+fileSafe(a)+"-") {
-				return fileSafe(a)
-			}
-		}
-	}
-	return ""
 }
 
 // shown says whether a figure file is the one of its figure the report

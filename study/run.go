@@ -189,7 +189,7 @@ func (s *Study) Run(opt Options) (*Result, error) {
 		all, _ := form.Runs()
 		for _, r := range old {
 			switch {
-			case r.Index < 0 || r.Index >= len(all) || r.Run != all[r.Index]:
+			case !ofForm(r, all):
 				if !opt.Fresh {
 					return nil, fmt.Errorf("%s: %s is not the sweep's run %d: the file holds another sweep's results; give another --out, or --fresh", p.path, r.Label(), r.Index)
 				}
@@ -307,6 +307,12 @@ func (s *Study) claimManifest(opt Options, selected []*Sweep) (map[string]bool, 
 	return stale, os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
+// ofForm says whether r is a run of the form whose runs are all: the run
+// of its index, not one of another sweep or another statement of this one.
+func ofForm(r *bench.Result, all []bench.Run) bool {
+	return r.Index >= 0 && r.Index < len(all) && r.Run == all[r.Index]
+}
+
 func resultsPath(out string, sw *Sweep, shard bench.Shard) string {
 	name := "results.csv"
 	if shard.N > 1 {
@@ -343,29 +349,19 @@ func (s *Study) Merge(out string, small bool) ([]string, error) {
 		if len(names) == 0 {
 			return nil, fmt.Errorf("sweep %s: no shard's results in %s (results-K-of-N.csv)", sw.Name, dir)
 		}
-		var bases []string
-		var sets [][]*bench.Result
-		for _, n := range names {
-			bases = append(bases, filepath.Base(n))
-			rs, err := bench.ReadResults(n)
-			if err != nil {
-				return nil, err
-			}
-			sets = append(sets, rs)
-		}
-		if miss := bench.MissingShards(bases); len(miss) > 0 {
-			return nil, fmt.Errorf("sweep %s: shards %v are missing from %s", sw.Name, miss, dir)
-		}
-		merged, err := bench.Merge(sets...)
+		merged, miss, err := bench.MergeFiles(names...)
 		if err != nil {
 			return nil, fmt.Errorf("sweep %s: %w", sw.Name, err)
+		}
+		if len(miss) > 0 {
+			return nil, fmt.Errorf("sweep %s: shards %v are missing from %s", sw.Name, miss, dir)
 		}
 		all, err := sw.Form(small).Runs()
 		if err != nil {
 			return nil, err
 		}
 		for _, r := range merged {
-			if r.Index < 0 || r.Index >= len(all) || r.Run != all[r.Index] {
+			if !ofForm(r, all) {
 				return nil, fmt.Errorf("sweep %s: run %d of the shards (%s) is not the %s form's: are these shards of this study's %s form?", sw.Name, r.Index, r.Label(), formName(small), formName(small))
 			}
 		}
