@@ -3,75 +3,38 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/electgo/elect/cluster"
 )
 
-// clusterCommand is a parsed keyboard command.
-type clusterCommand struct {
-	action string // kill, stop, restart, recover, print, help, quit; "" for nothing
-	ids    []int
-	leader bool
-}
-
-var clusterVerbs = map[string]string{
-	"k": "kill", "kill": "kill", "s": "stop", "stop": "stop",
-	"r": "restart", "restart": "restart", "c": "recover", "recover": "recover",
-	"e": "elect", "elect": "elect",
-	"p": "print", "print": "print", "h": "help", "help": "help", "?": "help",
-	"q": "quit", "quit": "quit", "exit": "quit",
-}
-
-// parseClusterCommand reads one line typed by the user.
-func parseClusterCommand(line string, n int) (clusterCommand, error) {
+// parseClusterCommand reads one line typed by the user: the keyboard's own
+// print, help and quit, or an action step (cluster.ParseCommand). Its
+// action is "" for an empty line.
+func parseClusterCommand(line string, n int) (cluster.Step, error) {
 	words := strings.Fields(line)
 	if len(words) == 0 {
-		return clusterCommand{}, nil
+		return cluster.Step{}, nil
 	}
-	verb, ok := clusterVerbs[strings.ToLower(words[0])]
-	if !ok {
-		return clusterCommand{}, fmt.Errorf("unknown command %q (k N, s N, r N, c N, e N, p, q; h for help)", words[0])
-	}
-	cmd := clusterCommand{action: verb}
-	switch verb {
-	case "print", "help", "quit":
+	if verb, ok := keyboardVerbs[strings.ToLower(words[0])]; ok {
 		if len(words) > 1 {
-			return cmd, fmt.Errorf("%s takes no argument", verb)
+			return cluster.Step{Action: verb}, fmt.Errorf("%s takes no argument", verb)
 		}
-		return cmd, nil
+		return cluster.Step{Action: verb}, nil
 	}
-	if len(words) == 1 {
-		return cmd, fmt.Errorf("%s which node? (%s N, N from 0 to %d, or %s leader)", verb, words[0], n-1, words[0])
+	st, err := cluster.ParseCommand(line, n)
+	if errors.Is(err, cluster.ErrUnknownCommand) {
+		err = fmt.Errorf("%w (k N, s N, r N, c N, e N, p, q; h for help)", err)
 	}
-	for _, w := range words[1:] {
-		for _, part := range strings.Split(w, ",") {
-			if part == "" {
-				continue
-			}
-			if part == "leader" {
-				cmd.leader = true
-				continue
-			}
-			id, err := strconv.Atoi(part)
-			if err != nil || id < 0 {
-				return cmd, fmt.Errorf("%s %s: %q is not a node id", verb, strings.Join(words[1:], " "), part)
-			}
-			if id >= n {
-				return cmd, fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, n-1)
-			}
-			cmd.ids = append(cmd.ids, id)
-		}
-	}
-	if cmd.leader && len(cmd.ids) > 0 {
-		return cmd, fmt.Errorf("%s: give node ids or leader, not both", verb)
-	}
-	return cmd, nil
+	return st, err
 }
+
+// keyboardVerbs are the commands that act on the view, not on nodes.
+var keyboardVerbs = map[string]string{"p": "print", "print": "print", "h": "help", "help": "help", "?": "help", "q": "quit", "quit": "quit", "exit": "quit"}
 
 const clusterHelp = `commands (then Enter):
   k N, kill N      SIGKILL node N (N may be "leader"; several ids: k 1 2 3)
@@ -85,7 +48,6 @@ const clusterHelp = `commands (then Enter):
 // clusterCommands reads commands from in until it ends or ctx does, and
 // does them to c, saying what became of each in view.
 func clusterCommands(ctx context.Context, c *cluster.Cluster, view *clusterView, in io.Reader, tty bool, quit func()) {
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		if ctx.Err() != nil {
@@ -97,7 +59,7 @@ func clusterCommands(ctx context.Context, c *cluster.Cluster, view *clusterView,
 			view.logf(now(), "error: %v", err)
 			continue
 		}
-		switch cmd.action {
+		switch cmd.Action {
 		case "":
 		case "quit":
 			quit()
@@ -107,20 +69,13 @@ func clusterCommands(ctx context.Context, c *cluster.Cluster, view *clusterView,
 		case "print":
 			view.printf("%s\n", strings.Join(liveLines(c.Config(), c.Snapshot())[1:], "\n"))
 		default:
-			start := time.Now()
-			res := cluster.StepResult{Step: strings.TrimSpace(sc.Text()), StartMS: ms(c.Since(start))}
-			msg, err := c.Act(ctx, cmd.action, cmd.ids, cmd.leader)
-			res.TookMS, res.OK, res.Result = ms(time.Since(start)), err == nil, msg
-			if err != nil {
-				res.Error = err.Error()
-				if msg != "" {
-					view.logf(now(), "%s", msg)
-				}
-				view.logf(now(), "error: %v", err)
-			} else {
-				view.logf(now(), "%s", msg)
+			res, err := c.Do(ctx, cmd)
+			if res.Result != "" || err == nil {
+				view.logf(now(), "%s", res.Result)
 			}
-			c.Record(res)
+			if err != nil {
+				view.logf(now(), "error: %v", err)
+			}
 		}
 	}
 	if ctx.Err() != nil {

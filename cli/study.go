@@ -42,42 +42,8 @@ func newStudyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "study FILE",
 		Short: "Run a study file: its sweeps, and the verdict on each published claim it states",
-		Long: `Run a study: one YAML file that states the experiments (bench's sweeps:
-experiments, algorithms, topologies and sizes, mobility, seeds) and what the
-literature claims about their measures, each claim with its source. Every
-claim is checked against the 95% confidence interval of its points (Student
-t over the seeds):
-
-  holds      the interval lies on the claimed side
-  fails      it lies wholly on the other side (by how much is said)
-  undecided  it straddles the bound: the report says how many seeds would
-             decide it, and an undecided claim never passes
-
-Each sweep's runs are also held to the specification (safety and liveness):
-a run that breaks it fails the study.
-
-Files, in OUT (--out, default study-out/NAME-FORM):
-  report.md, report.html  each claim's verdict, its points and intervals,
-                 the figures that bear on it, the sweeps, elect's version,
-                 and the commands that rerun any line
-  SWEEP/results.csv       one row per run (as elect bench writes it)
-  SWEEP/summary.csv       every measure's mean, 95% interval and runs
-  SWEEP/*.png             the sweep's figures, and its heat maps
-  study.json              which study and form OUT holds
-
-A study cut short resumes: the runs OUT already holds are not run again
-(--fresh runs them again). --small runs the small form each sweep states
-(the one CI runs). A large study splits with --shard K/N (or the task's
-shard in a Slurm array or a Kubernetes Indexed Job): each shard writes
-SWEEP/results-K-of-N.csv, "elect study merge FILE --out OUT" joins them,
-and "elect study FILE --out OUT" then writes the report.
-
-Measures: ` + strings.Join(bench.Measures(), ", ") + `.
-
-Exit status: 0 when every claim holds, 2 when one fails, 3 when none fails
-and some are undecided (or runs are missing), 1 on bad input or when runs
-failed to complete. The file's format: docs/studies.md.`,
-		Args: cobra.ExactArgs(1),
+		Long:  helpText("study", "measures", strings.Join(bench.Measures(), ", ")),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := study.Load(args[0])
 			if err != nil {
@@ -186,11 +152,8 @@ func newStudyMergeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge FILE",
 		Short: "Join the shards' results of a study (SWEEP/results-K-of-N.csv) into SWEEP/results.csv",
-		Long: `Join the results files that the shards of a study wrote into OUT (one
-SWEEP/results-K-of-N.csv per shard and sweep) into SWEEP/results.csv. A
-missing shard, or a run that two shards give differently, is an error.
-"elect study FILE --out OUT" then runs nothing and writes the report.`,
-		Args: cobra.ExactArgs(1),
+		Long:  helpText("study-merge"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := study.Load(args[0])
 			if err != nil {

@@ -50,7 +50,7 @@ type Cluster struct {
 	roundAt   time.Time     // when the last round started
 	agreedKey string
 	failovers []*failover
-	steps     []StepResult // of scripts, and of what Record was given
+	steps     []StepResult // of scripts, and of the steps Do ran
 	events    []Event      // what the control process was told (control.go)
 	failed    bool         // a start, a script or the run failed: the directory is kept
 	script    string       // the file of the script run

@@ -143,4 +143,32 @@ func TestActAfterClose(t *testing.T) {
 			t.Errorf("an action after Close: %v", err)
 		}
 	}
+	// A step run by Do fails the same way, and the summary keeps it.
+	st, err := cluster.ParseCommand("r 1", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Do(context.Background(), st)
+	if err == nil || res.OK || res.Step != "restart 1" || res.Error != err.Error() {
+		t.Errorf("Do after Close: %+v, %v", res, err)
+	}
+	if steps := c.Summary().Steps; len(steps) != 1 || steps[0] != res {
+		t.Errorf("the summary's steps: %+v, want [%+v]", steps, res)
+	}
+}
+
+// A wait that its context ends says what it waited for, and wraps the
+// context's error.
+func TestWaitCutShort(t *testing.T) {
+	c, err := cluster.New(cluster.Config{Nodes: 3, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = c.Wait(ctx, cluster.ExpectLeader(1, time.Minute))
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "expect leader 1 within 1m0s: cut short after") {
+		t.Errorf("Wait with its context ended: %v", err)
+	}
 }

@@ -127,7 +127,8 @@ func (c *Cluster) act1(ctx context.Context, action string, n *clusterNode) (stri
 
 // Wait waits until x holds or x.Within (0: DefaultWithin) passes, at the
 // end of a poll round, and returns how long it took; its error says what
-// kept x from holding at the last round.
+// kept x from holding at the last round, and wraps ctx's error when ctx
+// ended the wait.
 func (c *Cluster) Wait(ctx context.Context, x Expect) (time.Duration, error) {
 	if x.Within <= 0 {
 		x.Within = DefaultWithin
@@ -140,7 +141,7 @@ func (c *Cluster) Wait(ctx context.Context, x Expect) (time.Duration, error) {
 	for {
 		if err := c.awaitRound(wctx, next); err != nil {
 			if ctx.Err() != nil {
-				return 0, ctx.Err()
+				return 0, fmt.Errorf("%s: cut short after %v (%s): %w", x.describe(), time.Since(start).Round(time.Millisecond), last, ctx.Err())
 			}
 			return 0, fmt.Errorf("not met within %v: %s", x.Within, last)
 		}
@@ -246,23 +247,8 @@ func (c *Cluster) run(ctx context.Context, s *Script) error {
 			return ctx.Err()
 		case <-time.After(time.Until(due)):
 		}
-		start := time.Now()
-		res := StepResult{Line: st.Line, Step: st.describe(), StartMS: msOf(start.Sub(t0))}
-		var err error
-		if st.Action == "expect" {
-			var took time.Duration
-			if took, err = c.Wait(ctx, st.Expect); err == nil {
-				res.Result = fmt.Sprintf("met after %.0f ms", msOf(took))
-			}
-		} else {
-			res.Result, err = c.Act(ctx, st.Action, st.Nodes, st.Leader)
-		}
+		res, err := c.Do(ctx, st)
 		prevEnd = time.Now()
-		res.TookMS, res.OK = msOf(prevEnd.Sub(start)), err == nil
-		if err != nil {
-			res.Error = err.Error()
-		}
-		c.Record(res)
 		at := prevEnd.Sub(t0)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -278,11 +264,4 @@ func (c *Cluster) run(ctx context.Context, s *Script) error {
 		}
 	}
 	return nil
-}
-
-// Record keeps the result of a step or command for the summary.
-func (c *Cluster) Record(r StepResult) {
-	c.mu.Lock()
-	c.steps = append(c.steps, r)
-	c.mu.Unlock()
 }

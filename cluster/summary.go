@@ -92,7 +92,7 @@ type Summary struct {
 	Leaders    []int             `json:"leaders"`          // per component, the leader all its nodes follow, or -1
 	Final      []NodeRow         `json:"final"`            // every node at the end
 	Failovers  []Failover        `json:"failovers"`        // every leading node killed or stopped
-	Steps      []StepResult      `json:"steps"`            // of the script, and what Record was given
+	Steps      []StepResult      `json:"steps"`            // of the script, and the steps Do ran
 	// Control is what the ring document's control process reports: the
 	// elected node, the failures and their phases, the jokers.
 	Control Outcome `json:"control"`

@@ -1,0 +1,89 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// commandVerbs are the words of an action step's one-line form: each
+// action by its name and its first letter (c for recover, r being
+// restart).
+var commandVerbs = map[string]string{
+	"k": "kill", "kill": "kill", "s": "stop", "stop": "stop",
+	"r": "restart", "restart": "restart", "c": "recover", "recover": "recover",
+	"e": "elect", "elect": "elect",
+}
+
+// ErrUnknownCommand is the error of ParseCommand, wrapped, when a line's
+// first word is no action.
+var ErrUnknownCommand = errors.New("unknown command")
+
+// ParseCommand reads an action step in its one-line form, the form that a
+// summary's steps are written in and that elect cluster's keyboard takes:
+// an action (kill, stop, restart, recover, elect, or its first letter; c
+// for recover), then the nodes, ids separated by spaces or commas, or
+// "leader" for the node leading at the time. nodes is the cluster's size,
+// the bound of the ids. Do runs the step.
+func ParseCommand(line string, nodes int) (Step, error) {
+	st := Step{At: -1, Expect: noExpect(0)}
+	words := strings.Fields(line)
+	if len(words) == 0 {
+		return st, fmt.Errorf("%w: the line is empty", ErrUnknownCommand)
+	}
+	verb, ok := commandVerbs[strings.ToLower(words[0])]
+	if !ok {
+		return st, fmt.Errorf("%w %q", ErrUnknownCommand, words[0])
+	}
+	st.Action = verb
+	if len(words) == 1 {
+		return st, fmt.Errorf("%s which node? (%s N, N from 0 to %d, or %s leader)", verb, words[0], nodes-1, words[0])
+	}
+	for _, w := range words[1:] {
+		for _, part := range strings.Split(w, ",") {
+			switch id, err := strconv.Atoi(part); {
+			case part == "":
+			case part == "leader":
+				st.Leader = true
+			case err != nil || id < 0:
+				return st, fmt.Errorf("%s %s: %q is not a node id", verb, strings.Join(words[1:], " "), part)
+			case id >= nodes:
+				return st, fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, nodes-1)
+			default:
+				st.Nodes = append(st.Nodes, id)
+			}
+		}
+	}
+	if st.Leader && len(st.Nodes) > 0 {
+		return st, fmt.Errorf("%s: give node ids or leader, not both", verb)
+	}
+	return st, nil
+}
+
+// Do runs one step now, an action (Act) or an expectation (Wait), with no
+// regard to its At and After, and records what became of it in the
+// summary's steps. The error is the step's failure, as in the result.
+func (c *Cluster) Do(ctx context.Context, st Step) (StepResult, error) {
+	start := time.Now()
+	res := StepResult{Line: st.Line, Step: st.describe(), StartMS: msOf(c.Since(start))}
+	var err error
+	if st.Action == "expect" {
+		var took time.Duration
+		if took, err = c.Wait(ctx, st.Expect); err == nil {
+			res.Result = fmt.Sprintf("met after %.0f ms", msOf(took))
+		}
+	} else {
+		res.Result, err = c.Act(ctx, st.Action, st.Nodes, st.Leader)
+	}
+	res.TookMS, res.OK = msOf(time.Since(start)), err == nil
+	if err != nil {
+		res.Error = err.Error()
+	}
+	c.mu.Lock()
+	c.steps = append(c.steps, res)
+	c.mu.Unlock()
+	return res, err
+}
