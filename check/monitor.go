@@ -249,6 +249,8 @@ type Monitor struct {
 	// review once it is done (those it rebuilds are reviewed anyway).
 	reviewLater []compRef
 
+	gray grayLinks // the links with a direction cut
+
 	due    dueQueue
 	queued [][2]queuedDue // by component slot: safety, liveness (schedule)
 
@@ -309,9 +311,25 @@ func (m *Monitor) Observe(e *trace.Event) {
 			}
 			return
 		}
+		if l := edgeOf(e.Node, e.Peer); m.gray.hidden(l) {
+			m.gray.networkSays(l, true)
+			return
+		}
 		m.linkUp(e.Node, e.Peer)
 	case trace.LinkDown:
+		if l := edgeOf(e.Node, e.Peer); m.gray.hidden(l) {
+			m.gray.networkSays(l, false)
+			return
+		}
 		m.linkDown(e.Node, e.Peer)
+	case trace.Cut:
+		m.cutDir(e.Node, e.Peer)
+	case trace.Uncut:
+		m.uncutDir(e.Node, e.Peer)
+	case trace.ClockRate, trace.ClockJumped, trace.Slowed:
+		// A gray fault of a node, as it begins or ends, is a change of its
+		// component: the bounds run again from here.
+		m.touch(e.Node)
 	case trace.Crashed:
 		m.crash(e.Node)
 	case trace.Restarted, trace.Recovered:

@@ -466,7 +466,9 @@ func checkInvariants(m *Monitor) error {
 // and when each node last saw a change.
 type oracle struct {
 	n        int
-	up       map[topo.Edge]bool
+	up       map[topo.Edge]bool // carrying both ways: in the network, no direction cut
+	phys     map[topo.Edge]bool // in the network
+	cut      map[[2]algo.NodeID]bool
 	alive    []bool
 	value    []int64
 	status   []algo.Status
@@ -480,12 +482,17 @@ type oracle struct {
 }
 
 func newOracle(n int) *oracle {
-	o := &oracle{n: n, up: map[topo.Edge]bool{}, alive: make([]bool, n), value: make([]int64, n),
+	o := &oracle{n: n, up: map[topo.Edge]bool{}, phys: map[topo.Edge]bool{}, cut: map[[2]algo.NodeID]bool{}, alive: make([]bool, n), value: make([]int64, n),
 		status: make([]algo.Status, n), touchedT: make([]time.Duration, n)}
 	for v := range o.status {
 		o.status[v].Leader = algo.None
 	}
 	return o
+}
+
+// cutAny says a direction of link k is cut.
+func (o *oracle) cutAny(k topo.Edge) bool {
+	return o.cut[[2]algo.NodeID{k.A, k.B}] || o.cut[[2]algo.NodeID{k.B, k.A}]
 }
 
 func (o *oracle) linked(a, b algo.NodeID) bool {
@@ -509,8 +516,21 @@ func (o *oracle) apply(e trace.Event) {
 	case trace.NodeAdded:
 		o.alive[v], o.value[v] = true, e.Value
 	case trace.LinkUp, trace.LinkDown:
-		o.up[topo.Edge{A: e.Node, B: e.Peer}] = e.Kind == trace.LinkUp
-		o.touchedT[e.Node], o.touchedT[e.Peer] = o.now, o.now
+		k := topo.Edge{A: e.Node, B: e.Peer}
+		o.phys[k] = e.Kind == trace.LinkUp
+		if !o.cutAny(k) {
+			o.up[k] = o.phys[k]
+			o.touchedT[e.Node], o.touchedT[e.Peer] = o.now, o.now
+		}
+	case trace.Cut, trace.Uncut:
+		o.cut[[2]algo.NodeID{e.Node, e.Peer}] = e.Kind == trace.Cut
+		k := topo.Edge{A: min(e.Node, e.Peer), B: max(e.Node, e.Peer)}
+		if up := o.phys[k] && !o.cutAny(k); up != o.up[k] {
+			o.up[k] = up
+			o.touchedT[e.Node], o.touchedT[e.Peer] = o.now, o.now
+		}
+	case trace.ClockRate, trace.ClockJumped, trace.Slowed:
+		o.touchedT[v] = o.now
 	case trace.Crashed:
 		if o.alive[v] {
 			o.alive[v] = false

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -90,8 +91,21 @@ func (r *refChecker) apply(e trace.Event) {
 	case trace.NodeAdded:
 		r.touch(v)
 	case trace.LinkUp, trace.LinkDown:
-		r.touch(e.Node)
-		r.touch(e.Peer)
+		if !o.cutAny(topo.Edge{A: e.Node, B: e.Peer}) {
+			r.touch(e.Node)
+			r.touch(e.Peer)
+		}
+	case trace.Cut, trace.Uncut:
+		// A change when the link starts or stops carrying both ways.
+		was := o.linked(e.Node, e.Peer)
+		o.apply(e)
+		if o.linked(e.Node, e.Peer) != was {
+			r.touch(e.Node)
+			r.touch(e.Peer)
+		}
+		return
+	case trace.ClockRate, trace.ClockJumped, trace.Slowed:
+		r.touch(v)
 	case trace.Crashed:
 		if o.alive[v] {
 			r.touch(v)

@@ -9,6 +9,8 @@ package check
 //	TIME node ID value=V          # NodeAdded
 //	TIME link A B                 # LinkUp (also link_up)
 //	TIME link_down A B
+//	TIME cut A B | uncut A B      # Cut, Uncut: the direction A -> B
+//	TIME clock N PPM | slow N NS  # ClockRate, Slowed
 //	TIME crash N | restart N | recover N
 //	TIME status N leader=L|none Norm|Elect|Wait [index=NUM,ID]
 //	TIME value N V                # ValueChanged
@@ -228,6 +230,22 @@ func parseEvent(f []string) (trace.Event, error) {
 		}
 		if e.Node > e.Peer {
 			e.Node, e.Peer = e.Peer, e.Node
+		}
+	case "cut", "uncut":
+		e.Kind = map[string]trace.Kind{"cut": trace.Cut, "uncut": trace.Uncut}[f[1]]
+		if err := ids(2); err != nil {
+			return e, err
+		}
+	case "clock", "slow":
+		e.Kind = map[string]trace.Kind{"clock": trace.ClockRate, "slow": trace.Slowed}[f[1]]
+		if err := want(2); err != nil {
+			return e, err
+		}
+		if e.Node, err = parseID(args[0]); err != nil {
+			return e, err
+		}
+		if e.Value, err = strconv.ParseInt(args[1], 10, 64); err != nil {
+			return e, err
 		}
 	case "crash", "restart", "recover", "elect", "timer":
 		e.Kind = map[string]trace.Kind{"crash": trace.Crashed, "restart": trace.Restarted,

@@ -214,7 +214,7 @@ func (d *decoder) check(n *yaml.Node, path string, c *Check) error {
 	return nil
 }
 
-var eventFields = []string{"at", "crash", "restart", "recover", "partition", "heal", "link_down", "link_up", "elect", "crash_on", "corrupt"}
+var eventFields = []string{"at", "crash", "restart", "recover", "partition", "heal", "link_down", "link_up", "elect", "crash_on", "corrupt", "cut", "uncut", "loss", "clock", "slow"}
 
 func (d *decoder) events(n *yaml.Node, path string) ([]sim.Action, error) {
 	n = Resolve(n)
@@ -307,6 +307,8 @@ func (d *decoder) event(n *yaml.Node, path string) (sim.Action, error) {
 		}
 	case sim.LinkDown, sim.LinkUp:
 		err = d.link(e.V, apath, &a)
+	case sim.Cut, sim.Uncut, sim.LossDir, sim.Clock, sim.Slow:
+		err = d.grayEvent(e.V, apath, &a)
 	}
 	if err != nil {
 		return sim.Action{}, err

@@ -156,6 +156,8 @@ func formatAction(a sim.Action) (string, error) {
 		return "heal: true", nil
 	case sim.LinkDown, sim.LinkUp:
 		return fmt.Sprintf("%s: [%d, %d]", a.Kind, a.Link.A, a.Link.B), nil
+	case sim.Cut, sim.Uncut, sim.LossDir, sim.Clock, sim.Slow:
+		return formatGray(a), nil
 	case sim.Partition:
 		var parts []string
 		for _, g := range a.Groups {

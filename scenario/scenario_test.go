@@ -364,7 +364,7 @@ var errorCases = []struct {
 		`an event needs exactly one action besides "at" (got crash, restart)`},
 	{"event no action", "events:\n- at: 1s\n", "t.yaml:2:3: events[0]: ", `exactly one action besides "at" (got none)`},
 	{"event unknown field", "events:\n- at: 1s\n  explode: 3\n", `t.yaml:3:3: events[0]: unknown field "explode"`,
-		"(known: at, crash, restart, recover, partition, heal, link_down, link_up, elect, crash_on, corrupt)"},
+		"(known: at, crash, restart, recover, partition, heal, link_down, link_up, elect, crash_on, corrupt, cut, uncut, loss, clock, slow)"},
 	{"event duplicate at", "events:\n- at: 1s\n  at: 2s\n  crash: 1\n", "t.yaml:3:3: events[0]: ", `duplicate field "at" (first on line 2)`},
 	{"event duplicate action", "events:\n- at: 1s\n  crash: 1\n  crash: 2\n", "t.yaml:4:3: events[0]: ", `duplicate field "crash"`},
 	{"event negative at", "events:\n- {at: -1s, crash: 1}\n", "t.yaml:2:8: events[0].at: ", "negative duration"},

@@ -42,13 +42,37 @@ const (
 	// with no Data, 1 added to the Value of Peer): an alteration that never
 	// cancels, even on a message that passes the same joker twice.
 	Corrupt
+	// Cut cuts one direction of a link, gray: from then on what Link.A
+	// sends Link.B is dropped as it arrives (trace.CutOff), while B is
+	// still heard by A. Uncut lets it carry again.
+	Cut
+	Uncut
+	// Clock sets the clocks of Nodes: Rate, when set, is the rate they run
+	// at from now on (1: true time), and Jump moves them by that much,
+	// forward or back. A node's Env.Now follows its clock, and a timer it
+	// sets for d expires after d/Rate of true time; a timer already set
+	// keeps its expiry when the rate changes or the clock jumps, as a
+	// monotonic timer does (the real node's clock, node.Gray).
+	Clock
+	// Slow makes every input to Nodes (a message, a timer's expiry) handled
+	// By late, in the order they came, from now on; By 0 ends it (what is
+	// queued still comes late). An ending For, when set, schedules that.
+	Slow
+	// LossDir sets the loss probability of one direction of a link, Link.A
+	// to Link.B, to Rate, on top of the run's loss (0: none of its own).
+	LossDir
 )
 
 var actionNames = [...]string{
 	Crash: "crash", Restart: "restart", Recover: "recover", Partition: "partition",
 	Heal: "heal", LinkDown: "link_down", LinkUp: "link_up", ElectAt: "elect",
-	CrashOn: "crash_on", Corrupt: "corrupt",
+	CrashOn: "crash_on", Corrupt: "corrupt", Cut: "cut", Uncut: "uncut",
+	Clock: "clock", Slow: "slow", LossDir: "loss",
 }
+
+// Gray says the action is a gray failure: a link cut one way or lossy one
+// way, a clock, a slow node.
+func (k ActionKind) Gray() bool { return k >= Cut && k <= LossDir }
 
 func (k ActionKind) String() string {
 	if int(k) < len(actionNames) {
@@ -84,8 +108,8 @@ func (r Rect) Contains(p topo.Point) bool {
 }
 
 // Action is one entry of a run's timeline. Actions at time 0 run right after
-// every node has booted, except the arming of faults (CrashOn, Corrupt),
-// which holds from the boot on.
+// every node has booted, except the arming of faults (CrashOn, Corrupt) and
+// gray failures (Gray), which hold from the boot on.
 type Action struct {
 	At    time.Duration
 	Kind  ActionKind
@@ -96,7 +120,12 @@ type Action struct {
 	// leader that the most live nodes follow (the highest id among equals),
 	// so that "the leader crashes" can be written for any network.
 	Leader bool
-	Link   topo.Edge // LinkDown, LinkUp
+	Link   topo.Edge // LinkDown, LinkUp; Cut, Uncut, LossDir: from A to B
+	// Rate is a Clock's rate (0: unchanged) or a LossDir's probability.
+	Rate float64
+	// Jump is how far a Clock moves the clocks; By how late a Slow node
+	// handles its inputs, and For, when set, how long it lasts.
+	Jump, By, For time.Duration
 	// Groups are the sides of a Partition, in the order written.
 	Groups []Group
 	// Where says where the action was written ("run.yaml:12"), for errors.

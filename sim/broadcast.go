@@ -75,10 +75,19 @@ func (e *Engine) deliverBroadcast(ev event) {
 			e.drop(from, to, m, trace.Lost)
 			continue
 		}
-		e.emitMsg(trace.Delivered, to, from, m, 0)
-		e.call = calling{kind: callReceive, msg: m}
-		nd.m.Receive(e.point(k), m)
-		e.noteStatus()
+		if e.gray != nil {
+			switch {
+			case e.lostOneWay(from, to):
+				e.drop(from, to, m, trace.Lost)
+				continue
+			case e.gray.cut(from, to):
+				e.drop(from, to, m, trace.CutOff)
+				continue
+			case e.deferDelivery(k, m):
+				continue
+			}
+		}
+		e.receive(k, m)
 	}
 	e.flights.release(ev.slot)
 }

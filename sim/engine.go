@@ -213,6 +213,9 @@ type Engine struct {
 	// Injected faults: crashes armed on a message type, jokers.
 	crashOn map[algo.NodeID]algo.MsgType
 	jokers  map[algo.NodeID]bool
+	// gray holds the gray failures' state, nil in a run without one
+	// (gray.go).
+	gray *grayState
 }
 
 // New validates a configuration and prepares a run.
@@ -263,6 +266,7 @@ func New(cfg Config) (*Engine, error) {
 			return nil, fmt.Errorf("%s: %s: %w", where, a.Kind, err)
 		}
 	}
+	e.grayInit()
 	values, err := cfg.Values.Resolve(n, e.rng)
 	if err != nil {
 		return nil, err
@@ -362,6 +366,11 @@ func (e *Engine) nbrsOf(nd *node) []algo.NodeID {
 
 func (e *Engine) validate(a *Action) error {
 	n := e.graph.N()
+	if a.Kind.Gray() {
+		if err := validateGray(a, n); err != nil {
+			return err
+		}
+	}
 	for _, v := range a.Nodes {
 		if v < 0 || int(v) >= n {
 			return fmt.Errorf("node %d does not exist (the network has nodes 0..%d)", v, n-1)
@@ -477,7 +486,7 @@ func (e *Engine) Run() Result {
 func (e *Engine) steps() {
 	for i := range e.cfg.Timeline {
 		a := &e.cfg.Timeline[i]
-		if a.At == 0 && (a.Kind == CrashOn || a.Kind == Corrupt) {
+		if a.At == 0 && (a.Kind == CrashOn || a.Kind == Corrupt || a.Kind.Gray()) {
 			e.act(a) // faults armed at 0 hold from the boot on
 			continue
 		}
@@ -508,8 +517,10 @@ func (e *Engine) steps() {
 			e.deliver(ev)
 		case evBroadcast:
 			e.deliverBroadcast(ev)
-		case evTimer:
+		case evTimer, evLateTimer:
 			e.fire(ev)
+		case evLateDeliver:
+			e.deliverLate(ev)
 		case evAction:
 			e.act(&e.cfg.Timeline[ev.slot])
 		case evMove:
@@ -667,7 +678,7 @@ func (e *Engine) send(to algo.NodeID, m algo.Message) {
 		e.drop(from, to, &m, trace.NoLink)
 		return
 	}
-	if e.cfg.Loss > 0 && e.rng.Float64() < e.cfg.Loss {
+	if e.cfg.Loss > 0 && e.rng.Float64() < e.cfg.Loss || e.gray != nil && e.lostOneWay(from, to) {
 		e.drop(from, to, &m, trace.Lost)
 		return
 	}
@@ -697,15 +708,25 @@ func (e *Engine) deliver(ev event) {
 	if len(e.crashOn) > 0 {
 		e.diesOn(to, m.Type) // then the link is gone, and the message with it
 	}
-	if !e.linkSurvived(nd, m.From, ev.gen, ev.slot) {
+	switch {
+	case !e.linkSurvived(nd, m.From, ev.gen, ev.slot):
 		e.drop(m.From, to, m, trace.LinkBroke)
-	} else {
-		e.emitMsg(trace.Delivered, to, m.From, m, 0)
-		e.call = calling{kind: callReceive, msg: m}
-		nd.m.Receive(e.point(ev.node), m)
-		e.noteStatus()
+	case e.gray != nil && e.gray.cut(m.From, to):
+		e.drop(m.From, to, m, trace.CutOff)
+	case e.gray != nil && e.deferDelivery(ev.node, m):
+	default:
+		e.receive(ev.node, m)
 	}
 	e.flights.release(ev.slot)
+}
+
+// receive hands message m to the node whose record is nodes[k].
+func (e *Engine) receive(k int32, m *algo.Message) {
+	nd := &e.nodes[k]
+	e.emitMsg(trace.Delivered, nd.id, m.From, m, 0)
+	e.call = calling{kind: callReceive, msg: m}
+	nd.m.Receive(e.point(k), m)
+	e.noteStatus()
 }
 
 func (e *Engine) fire(ev event) {
@@ -719,6 +740,13 @@ func (e *Engine) fire(ev event) {
 	nd := &e.nodes[ev.node]
 	if !nd.alive {
 		return
+	}
+	if e.gray != nil && ev.kind == evTimer {
+		if at, _, late := e.gray.late(nd.id, e.now); late {
+			ev.at, ev.kind = at, evLateTimer
+			e.schedule(ev)
+			return
+		}
 	}
 	e.stats.Timers++
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.TimerFired, Node: nd.id, Peer: algo.None, Timer: algo.Timer(ev.slot)})
@@ -736,6 +764,9 @@ func (e *Engine) setTimer(t algo.Timer, d time.Duration) {
 	*gen++
 	if d < 0 {
 		d = 0
+	}
+	if e.gray != nil {
+		d = e.gray.timer(e.env.v, d)
 	}
 	e.schedule(event{at: e.now + int64(d), kind: evTimer, node: e.env.k, gen: *gen, slot: int32(t)})
 }

@@ -18,9 +18,14 @@ type env struct {
 	nd *node
 }
 
-func (en *env) ID() algo.NodeID                        { return en.v }
-func (en *env) Value() int64                           { return en.nd.value }
-func (en *env) Now() time.Duration                     { return time.Duration(en.e.now) }
+func (en *env) ID() algo.NodeID { return en.v }
+func (en *env) Value() int64    { return en.nd.value }
+func (en *env) Now() time.Duration {
+	if en.e.gray != nil {
+		return time.Duration(en.e.gray.now(en.v, en.e.now))
+	}
+	return time.Duration(en.e.now)
+}
 func (en *env) Rand() *rand.Rand                       { return en.e.rng }
 func (en *env) Neighbors() []algo.NodeID               { return en.e.nbrsOf(en.nd) }
 func (en *env) Send(to algo.NodeID, m algo.Message)    { en.e.send(to, m) }

@@ -112,6 +112,8 @@ func (e *Engine) act(a *Action) {
 		for _, v := range a.Nodes {
 			e.jokers[v] = true
 		}
+	case Cut, Uncut, Clock, Slow, LossDir:
+		e.actGray(a)
 	case LinkDown, LinkUp:
 		e.keepRange()
 		k := a.Link
@@ -248,6 +250,9 @@ func (e *Engine) crash(v algo.NodeID) {
 	nd.m = nil
 	nd.alive = false
 	nd.status = algo.Status{Leader: algo.None}
+	if e.gray != nil {
+		e.gray.crashed(v)
+	}
 	timers := e.nodeTimers(k)
 	for i := range timers {
 		timers[i]++ // pending expiries die with the node

@@ -10,11 +10,13 @@ import (
 type eventKind uint8
 
 const (
-	evDeliver   eventKind = iota // slot: the message's slot in the flights; gen: link removals at sending (low 32 bits)
-	evTimer                      // slot: timer number; gen: timer generation
-	evAction                     // slot: index into the timeline
-	evMove                       // the motion's next change (Engine.change)
-	evBroadcast                  // node: the sender's record; slot as evDeliver (the links' since say who heard it)
+	evDeliver     eventKind = iota // slot: the message's slot in the flights; gen: link removals at sending (low 32 bits)
+	evTimer                        // slot: timer number; gen: timer generation
+	evAction                       // slot: index into the timeline
+	evMove                         // the motion's next change (Engine.change)
+	evBroadcast                    // node: the sender's record; slot as evDeliver (the links' since say who heard it)
+	evLateDeliver                  // a message a slow node handles late (gray.go): node: its record; slot as evDeliver; gen: the node's crashes then
+	evLateTimer                    // a timer's expiry a slow node handles late: as evTimer
 )
 
 // event is one entry of the queue. It is kept small (24 bytes) because the

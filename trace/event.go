@@ -8,6 +8,7 @@ package trace
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -58,6 +59,24 @@ const (
 	// the events after it do (a partition's links going down), for the
 	// run's story: the trace hash passes over it.
 	Acted
+	// Cut and Uncut are gray failures of one direction of a link: from Cut
+	// on, what Node sends Peer is not received (Peer may still be heard by
+	// Node); Uncut ends it. While either direction of a link is cut, the
+	// checker holds its ends to no agreement across it, as if it were down.
+	Cut
+	Uncut
+	// ClockRate says Node's clock runs at Value parts per million of true
+	// time from now on (1,000,000: true time; 1,200,000: 20% fast): its
+	// Env.Now advances, and its timers expire, at that rate.
+	ClockRate
+	// ClockJumped says Node's clock (its Env.Now) jumped by Value
+	// nanoseconds, forward or back; its timers already set keep their
+	// expiries, as a monotonic timer does when the wall clock jumps.
+	ClockJumped
+	// Slowed says every input to Node is handled Value nanoseconds late
+	// from now on (0: on time again): a long pause, a swapping host, a
+	// saturated queue.
+	Slowed
 	numKinds
 )
 
@@ -66,7 +85,16 @@ var kindNames = [...]string{
 	Restarted: "restart", Recovered: "recover", ElectCalled: "elect", Sent: "send",
 	Delivered: "deliver", Dropped: "drop", TimerFired: "timer", StatusChanged: "status",
 	ValueChanged: "value", End: "end", Reported: "report", Panicked: "panic", Acted: "act",
+	Cut: "cut", Uncut: "uncut", ClockRate: "clock", ClockJumped: "jump", Slowed: "slow",
 }
+
+// Gray says events of kind k are gray failures: a link cut one way, a
+// clock's rate or jump, a slow node.
+func (k Kind) Gray() bool { return k >= Cut && k <= Slowed }
+
+// PPM is a clock rate's Value for a ClockRate event: rate in parts per
+// million, rounded.
+func PPM(rate float64) int64 { return int64(math.Round(rate * 1e6)) }
 
 // HasNode says events of kind k name a node: all but End and Acted, whose
 // Node is 0 and not written.
@@ -93,11 +121,14 @@ const (
 	// LinkBroke: the link went down (or an end crashed) while the message was
 	// in flight.
 	LinkBroke
+	// CutOff: the direction from the sender to the receiver was cut (a
+	// gray failure, Cut) when the message arrived.
+	CutOff
 	// NumDropReasons is the number of drop reasons.
 	NumDropReasons
 )
 
-var reasonNames = [...]string{NoLink: "no_link", Lost: "loss", LinkBroke: "link_down"}
+var reasonNames = [...]string{NoLink: "no_link", Lost: "loss", LinkBroke: "link_down", CutOff: "cut"}
 
 func (r DropReason) String() string {
 	if r < NumDropReasons {

@@ -49,7 +49,7 @@ func (h *Hasher) Add(e *Event) {
 	h.word(uint64(e.At) ^ uint64(e.Kind)<<56)
 	h.word(uint64(uint32(e.Node)) | uint64(uint32(e.Peer))<<32)
 	switch e.Kind {
-	case NodeAdded, ValueChanged:
+	case NodeAdded, ValueChanged, ClockRate, ClockJumped, Slowed:
 		h.word(uint64(e.Value))
 	case Sent, Delivered, Dropped:
 		h.message(&e.Msg, e.Reason)

@@ -78,7 +78,7 @@ func (tw *Writer) Observe(e *Event) {
 		b = appendInt(b, "peer", int64(e.Peer))
 	}
 	switch e.Kind {
-	case NodeAdded, ValueChanged:
+	case NodeAdded, ValueChanged, ClockRate, ClockJumped, Slowed:
 		b = appendInt(b, "value", e.Value)
 	case LinkUp, LinkDown:
 		if e.Moved {
@@ -402,8 +402,22 @@ func (tr *Reader) decode(raw []byte, e *Event) error {
 		e.Peer = id
 	}
 	switch kind {
-	case NodeAdded, ValueChanged:
+	case NodeAdded, ValueChanged, ClockJumped:
 		e.Value = j.Value
+	case ClockRate:
+		if j.Value <= 0 {
+			return fmt.Errorf("clock event with rate %d ppm: want more than 0", j.Value)
+		}
+		e.Value = j.Value
+	case Slowed:
+		if j.Value < 0 {
+			return fmt.Errorf("slow event by %d ns: want 0 or more", j.Value)
+		}
+		e.Value = j.Value
+	case Cut, Uncut:
+		if e.Peer == algo.None || e.Peer == e.Node {
+			return fmt.Errorf("%s event without a \"peer\" other than its node", j.Ev)
+		}
 	case LinkUp, LinkDown:
 		if e.Peer == algo.None {
 			return fmt.Errorf("%s event without \"peer\"", j.Ev)

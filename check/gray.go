@@ -1,0 +1,90 @@
+package check
+
+import (
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/ids"
+	"github.com/electgo/elect/topo"
+)
+
+// grayLinks are the links with a direction cut (trace.Cut). The
+// specification holds nodes to agree only across links that carry both
+// ways: a node that hears its leader but is not heard by it is no more
+// bound to it than one across a partition. A link with a direction cut is
+// therefore down for the Monitor until both directions carry again, and
+// what the network says of it meanwhile (LinkUp, LinkDown) is kept for
+// then.
+type grayLinks struct {
+	cut map[[2]algo.NodeID]bool // the directions cut, from -> to
+	up  map[topo.Edge]bool      // of the links with a direction cut: in the network
+}
+
+func edgeOf(a, b algo.NodeID) topo.Edge {
+	if a > b {
+		a, b = b, a
+	}
+	return topo.Edge{A: a, B: b}
+}
+
+// cutsOf counts the directions of link e that are cut.
+func (g *grayLinks) cutsOf(e topo.Edge) int {
+	n := 0
+	if g.cut[[2]algo.NodeID{e.A, e.B}] {
+		n++
+	}
+	if g.cut[[2]algo.NodeID{e.B, e.A}] {
+		n++
+	}
+	return n
+}
+
+// hidden says link e has a direction cut: its LinkUp and LinkDown are only
+// noted (networkSays), not applied.
+func (g *grayLinks) hidden(e topo.Edge) bool {
+	_, ok := g.up[e]
+	return ok
+}
+
+// networkSays notes the network's word on a hidden link.
+func (g *grayLinks) networkSays(e topo.Edge, up bool) { g.up[e] = up }
+
+// cutDir cuts direction from -> to: the first cut of a link takes it down.
+func (m *Monitor) cutDir(from, to algo.NodeID) {
+	g := &m.gray
+	if g.cut == nil {
+		g.cut, g.up = map[[2]algo.NodeID]bool{}, map[topo.Edge]bool{}
+	}
+	dir := [2]algo.NodeID{from, to}
+	if g.cut[dir] {
+		return
+	}
+	g.cut[dir] = true
+	e := edgeOf(from, to)
+	if g.hidden(e) {
+		return
+	}
+	_, up := ids.Find(m.linksOf(from), to)
+	g.up[e] = up
+	if up {
+		m.linkDown(e.A, e.B)
+	}
+}
+
+// uncutDir lets direction from -> to carry again: the link is back once
+// neither direction is cut and the network has it.
+func (m *Monitor) uncutDir(from, to algo.NodeID) {
+	g := &m.gray
+	dir := [2]algo.NodeID{from, to}
+	if !g.cut[dir] {
+		return
+	}
+	delete(g.cut, dir)
+	e := edgeOf(from, to)
+	if g.cutsOf(e) > 0 {
+		return
+	}
+	up := g.up[e]
+	delete(g.up, e)
+	if up {
+		m.linkUp(e.A, e.B)
+	}
+}
