@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/electgo/elect/internal/blame"
 )
@@ -94,6 +95,19 @@ type Model struct {
 	// a simulated run of the algorithm never runs out of events. Drivers
 	// refuse to run it without a time limit, which would never end.
 	Heartbeats bool
+	// The gray failures the algorithm is meant to keep the specification
+	// under (the simulator's cut, clock and slow events; node.Gray on real
+	// nodes). OneWay: links cut in one direction, while the checker holds
+	// nodes to agree only across links that carry both ways. Drift: clocks
+	// running at any rate from 1-Drift to 1+Drift of true time (0: true
+	// time only). Jumps: clocks jumping forward or back. Slow: nodes
+	// handling their inputs up to that late. An Asynchronous algorithm
+	// assumes no timing at all, so it keeps the specification under any
+	// drift, jump and slowness, whatever these say.
+	OneWay bool
+	Drift  float64
+	Jumps  bool
+	Slow   time.Duration
 }
 
 // Instantiate resolves raw parameters against the algorithm's declarations and

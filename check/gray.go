@@ -8,11 +8,16 @@ import (
 
 // grayLinks are the links with a direction cut (trace.Cut). The
 // specification holds nodes to agree only across links that carry both
-// ways: a node that hears its leader but is not heard by it is no more
-// bound to it than one across a partition. A link with a direction cut is
-// therefore down for the Monitor until both directions carry again, and
-// what the network says of it meanwhile (LinkUp, LinkDown) is kept for
-// then.
+// ways: a node that is not heard by its leader is no more bound to it
+// than one across a partition, so two leaders either side of a cut are no
+// violation. A link with a direction cut is therefore down for the
+// Monitor until both directions carry again, and what the network says of
+// it meanwhile (LinkUp, LinkDown) is kept for then. Nor is a component
+// that holds an end of a cut link held to liveness while the cut lasts
+// (halfLinked): its nodes may rightly follow a leader they still hear
+// across it. Every cut and uncut is a change of the components of both
+// ends, whose bounds then run again: once the last cut ends, they must
+// settle.
 type grayLinks struct {
 	cut map[[2]algo.NodeID]bool // the directions cut, from -> to
 	up  map[topo.Edge]bool      // of the links with a direction cut: in the network
@@ -58,6 +63,8 @@ func (m *Monitor) cutDir(from, to algo.NodeID) {
 		return
 	}
 	g.cut[dir] = true
+	m.touch(from)
+	m.touch(to)
 	e := edgeOf(from, to)
 	if g.hidden(e) {
 		return
@@ -78,6 +85,8 @@ func (m *Monitor) uncutDir(from, to algo.NodeID) {
 		return
 	}
 	delete(g.cut, dir)
+	m.touch(from)
+	m.touch(to)
 	e := edgeOf(from, to)
 	if g.cutsOf(e) > 0 {
 		return
@@ -87,4 +96,15 @@ func (m *Monitor) uncutDir(from, to algo.NodeID) {
 	if up {
 		m.linkUp(e.A, e.B)
 	}
+}
+
+// halfLinked says component c holds an end of a link cut one way (see
+// grayLinks): it is not held to liveness while the cut lasts.
+func (m *Monitor) halfLinked(c int32) bool {
+	for dir := range m.gray.cut {
+		if m.compOf(dir[0]) == c || m.compOf(dir[1]) == c {
+			return true
+		}
+	}
+	return false
 }

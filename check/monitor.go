@@ -692,7 +692,7 @@ func (m *Monitor) safetyViolation(c int32) {
 
 func (m *Monitor) livenessViolation(c int32, why string) {
 	cs := &m.comps[c]
-	if cs.reportedL || !m.inScope(c) {
+	if cs.reportedL || !m.inScope(c) || len(m.gray.cut) > 0 && m.halfLinked(c) {
 		return
 	}
 	cs.reportedL = true
@@ -941,7 +941,7 @@ func (m *Monitor) endViolations(cases []endCase) {
 // exempt reports whether component c is exempt from the end's judgement
 // (Config.Unelected, Config.UnelectedUninitiated).
 func (m *Monitor) exempt(c int32) bool {
-	if m.cfg.UnelectedUninitiated && m.comps[c].initiated == 0 {
+	if m.cfg.UnelectedUninitiated && m.comps[c].initiated == 0 || len(m.gray.cut) > 0 && m.halfLinked(c) {
 		return true
 	}
 	for _, v := range m.cfg.Unelected {

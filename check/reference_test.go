@@ -96,14 +96,11 @@ func (r *refChecker) apply(e trace.Event) {
 			r.touch(e.Peer)
 		}
 	case trace.Cut, trace.Uncut:
-		// A change when the link starts or stops carrying both ways.
-		was := o.linked(e.Node, e.Peer)
-		o.apply(e)
-		if o.linked(e.Node, e.Peer) != was {
+		// A change of both ends when it changes what is cut.
+		if o.cut[[2]algo.NodeID{e.Node, e.Peer}] != (e.Kind == trace.Cut) {
 			r.touch(e.Node)
 			r.touch(e.Peer)
 		}
-		return
 	case trace.ClockRate, trace.ClockJumped, trace.Slowed:
 		r.touch(v)
 	case trace.Crashed:
@@ -299,7 +296,7 @@ func (r *refChecker) safety(c *refComp) {
 }
 
 func (r *refChecker) liveness(c *refComp) {
-	if c.reportedL || !r.inScope(c) {
+	if c.reportedL || !r.inScope(c) || r.halfLinked(c) {
 		return
 	}
 	c.reportedL = true
@@ -340,6 +337,7 @@ func (r *refChecker) end(quiescent bool) {
 		for _, v := range r.cfg.Unelected {
 			exempt = exempt || slices.Contains(c.members, v)
 		}
+		exempt = exempt || r.halfLinked(c)
 		if exempt {
 			continue
 		}
@@ -369,4 +367,14 @@ func sortedElections(es []Election) []Election {
 		return cmp.Or(cmp.Compare(a.End, b.End), cmp.Compare(a.Start, b.Start), cmp.Compare(a.Nodes, b.Nodes))
 	})
 	return out
+}
+
+// halfLinked says c holds an end of a direction cut.
+func (r *refChecker) halfLinked(c *refComp) bool {
+	for dir, cut := range r.o.cut {
+		if cut && (slices.Contains(c.members, dir[0]) || slices.Contains(c.members, dir[1])) {
+			return true
+		}
+	}
+	return false
 }

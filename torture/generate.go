@@ -2,6 +2,7 @@ package torture
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/topo"
 )
 
 // Faults says which kinds of fault a generated scenario may hold.
@@ -25,19 +27,46 @@ type Faults struct {
 	// assume a bound (algo.Model.BoundedDelay): for the others no delay
 	// is a fault, and every delay model is drawn in their model too.
 	Late bool
+	// Gray failures (algo.Model's OneWay, Drift, Jumps, Slow): links cut
+	// one way; clocks at rates 1±d for d from DriftFrom to Drift (none when
+	// Drift is 0); clock jumps; nodes slow by SlowFrom to Slow (none when
+	// Slow is 0). In a model the draws start at 0; beyond it, at the
+	// model's bound.
+	OneWay, Jumps    bool
+	Drift, DriftFrom float64
+	Slow, SlowFrom   time.Duration
 }
+
+// Timing-free algorithms (Model.Asynchronous) are drawn clocks up to this
+// far from true time, and slowness up to this late, in their model.
+const (
+	anyDrift = 0.5
+	anySlow  = 2 * time.Second
+)
 
 // Tolerated is what an algorithm's model declares it keeps the
 // specification under: the faults of in-model runs.
 func Tolerated(m algo.Model) Faults {
-	return Faults{Loss: m.Loss, Crash: m.Crash, Partition: m.Partition, Mobility: m.Mobility}
+	f := Faults{Loss: m.Loss, Crash: m.Crash, Partition: m.Partition, Mobility: m.Mobility,
+		OneWay: m.OneWay, Drift: m.Drift, Jumps: m.Jumps, Slow: m.Slow}
+	if m.Asynchronous {
+		f.Drift, f.Jumps, f.Slow = anyDrift, true, anySlow
+	}
+	return f
 }
 
 // Untolerated is every fault the model does not declare: what an
-// out-of-model run adds, to document how the algorithm fails.
+// out-of-model run adds, to document how the algorithm fails. Beyond a
+// bounded drift or slowness it draws rates up to 5 times true time's, and
+// slowness up to 5 s past the bound.
 func Untolerated(m algo.Model) Faults {
-	return Faults{Loss: !m.Loss, Crash: !m.Crash, Partition: !m.Partition, Mobility: !m.Mobility && m.Topology == "",
-		Jokers: m.Topology == "ring", Late: m.BoundedDelay}
+	f := Faults{Loss: !m.Loss, Crash: !m.Crash, Partition: !m.Partition, Mobility: !m.Mobility && m.Topology == "",
+		Jokers: m.Topology == "ring", Late: m.BoundedDelay, OneWay: !m.OneWay}
+	if !m.Asynchronous {
+		f.Drift, f.DriftFrom, f.Jumps = 4, m.Drift, !m.Jumps
+		f.Slow, f.SlowFrom = m.Slow+5*time.Second, m.Slow
+	}
+	return f
 }
 
 func (f Faults) String() string {
@@ -45,7 +74,9 @@ func (f Faults) String() string {
 	for _, x := range []struct {
 		on   bool
 		name string
-	}{{f.Loss, "loss"}, {f.Crash, "crash"}, {f.Partition, "partition"}, {f.Mobility, "mobility"}, {f.Jokers, "jokers"}, {f.Late, "late"}} {
+	}{{f.Loss, "loss"}, {f.Crash, "crash"}, {f.Partition, "partition"}, {f.Mobility, "mobility"}, {f.Jokers, "jokers"}, {f.Late, "late"},
+		{f.OneWay, "one-way"}, {f.Drift > 0, fmt.Sprintf("drift %g-%g", f.DriftFrom, f.Drift)}, {f.Jumps, "jumps"},
+		{f.Slow > 0, fmt.Sprintf("slow %v-%v", f.SlowFrom, f.Slow)}} {
 		if x.on {
 			s = append(s, x.name)
 		}
@@ -105,7 +136,7 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 	last := time.Duration(0)
 	add := func(act sim.Action) {
 		s.Events = append(s.Events, act)
-		last = max(last, act.At)
+		last = max(last, act.At+act.For) // a slow spell's end is a change too
 	}
 	at := func(from time.Duration) time.Duration {
 		return from + time.Duration(rng.Int64N(int64(15*time.Second)))/time.Millisecond*time.Millisecond
@@ -164,6 +195,7 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 			add(sim.Action{At: at(0), Kind: sim.ElectAt, Nodes: []algo.NodeID{algo.NodeID(rng.IntN(n))}})
 		}
 	}
+	gray(f, g.Edges(), moving, n, rng, at, add)
 	s.SortEvents()
 	// The checker's bounds leave room for the algorithm's own timers, and
 	// the run lasts past the last event by the liveness bound and a
@@ -175,6 +207,58 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 		s.Duration = 0
 	}
 	return s
+}
+
+// gray draws the gray failures f allows: links cut one way (not on moving
+// nodes, which have no fixed links), clock rates and jumps, slow spells.
+func gray(f Faults, edges []topo.Edge, moving bool, n int, rng *rand.Rand, at func(time.Duration) time.Duration, add func(sim.Action)) {
+	if f.OneWay && !moving {
+		for range rng.IntN(3) {
+			if len(edges) == 0 {
+				break
+			}
+			k := edges[rng.IntN(len(edges))]
+			if rng.IntN(2) == 0 {
+				k.A, k.B = k.B, k.A
+			}
+			t := at(500 * time.Millisecond)
+			add(sim.Action{At: t, Kind: sim.Cut, Link: k})
+			if rng.IntN(3) != 0 {
+				add(sim.Action{At: at(t + time.Millisecond), Kind: sim.Uncut, Link: k})
+			}
+		}
+	}
+	node := func() []algo.NodeID { return []algo.NodeID{algo.NodeID(rng.IntN(n))} }
+	if f.Drift > 0 {
+		for range rng.IntN(3) {
+			d := f.DriftFrom + (f.Drift-f.DriftFrom)*rng.Float64()
+			rate := 1 + d
+			if rng.IntN(2) == 0 { // as far slow as fast, and never stopped
+				rate = 1 - d
+				if d >= 0.9 {
+					rate = 1 / (1 + d)
+				}
+			}
+			add(sim.Action{At: at(0), Kind: sim.Clock, Nodes: node(), Rate: math.Round(rate*1000) / 1000})
+		}
+	}
+	if f.Jumps {
+		for range rng.IntN(2) {
+			j := time.Duration(1+rng.Int64N(int64(time.Hour/time.Millisecond))) * time.Millisecond
+			if rng.IntN(2) == 0 {
+				j = -j
+			}
+			add(sim.Action{At: at(0), Kind: sim.Clock, Nodes: node(), Jump: j})
+		}
+	}
+	if f.Slow > 0 {
+		for range rng.IntN(2) {
+			by := f.SlowFrom + time.Duration(rng.Int64N(int64(f.Slow-f.SlowFrom)+1))
+			by = max(by/time.Millisecond*time.Millisecond, time.Millisecond)
+			span := time.Duration(1+rng.IntN(10)) * time.Second
+			add(sim.Action{At: at(0), Kind: sim.Slow, Nodes: node(), By: by, For: span})
+		}
+	}
 }
 
 // topology draws a network spec of n nodes of the kind a needs.
