@@ -419,6 +419,20 @@ var errorCases = []struct {
 	{"heal null", "events:\n- {at: 1s, heal: }\n", "events[0].heal: ", "heal takes true, got nothing"},
 	{"heal list", "events:\n- {at: 1s, heal: [true]}\n", "events[0].heal: ", "heal takes true, got a list"},
 
+	// gray failures
+	{"cut to itself", "events:\n- {at: 1s, cut: {from: 2, to: 2}}\n", "t.yaml:2:17: events[0].cut: ", "from and to are both node 2"},
+	{"cut without to", "events:\n- {at: 1s, cut: {from: 2}}\n", "events[0].cut: ", "want {from: ..., to: ...}"},
+	{"cut as a list", "events:\n- {at: 1s, uncut: [2, 3]}\n", "events[0].uncut: ", "want a mapping"},
+	{"cut unknown field", "events:\n- {at: 1s, cut: {from: 1, to: 2, both: true}}\n", "events[0].cut: ", `unknown field "both" (known: from, to)`},
+	{"loss without rate", "events:\n- {at: 1s, loss: {from: 1, to: 2}}\n", "events[0].loss: ", "want {from: ..., to: ..., rate: ...}"},
+	{"loss certain", "events:\n- {at: 1s, loss: {from: 1, to: 2, rate: 1}}\n", "events[0].loss.rate: ", "loss 1 is outside [0, 1)"},
+	{"clock stopped", "events:\n- {at: 1s, clock: {node: 1, rate: 0}}\n", "events[0].clock.rate: ", "clock rate \"0\": want a number above 0"},
+	{"clock neither", "events:\n- {at: 1s, clock: {node: 1}}\n", "events[0].clock: ", "want {node: N, rate: R} or {node: N, jump: D}"},
+	{"clock jump zero", "events:\n- {at: 1s, clock: {node: 1, jump: 0s}}\n", "events[0].clock.jump: ", `jump "0s": want a duration other than 0`},
+	{"clock jump words", "events:\n- {at: 1s, clock: {node: 1, jump: back}}\n", "events[0].clock.jump: ", `jump "back"`},
+	{"slow without by", "events:\n- {at: 1s, slow: {node: 1, for: 2s}}\n", "events[0].slow: ", "want {node: N, by: D}"},
+	{"slow negative", "events:\n- {at: 1s, slow: {node: 1, by: -2s}}\n", "events[0].slow.by: ", "negative duration"},
+
 	// links
 	{"link_down same", "events:\n- {at: 1s, link_down: [3, 3]}\n", "t.yaml:2:23: events[0].link_down: ", "two different nodes, got 3 twice"},
 	{"link_down same spelled apart", "events:\n- {at: 1s, link_down: [3, 03]}\n", "events[0].link_down: ", "got 3 twice"},
