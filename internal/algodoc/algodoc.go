@@ -44,7 +44,11 @@ func Model(m algo.Model) string {
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{m.Loss, "loss"}, {m.Crash, "crashes"}, {m.Partition, "partitions"}, {m.Mobility, "mobility"}} {
+	}{{m.Loss, "loss"}, {m.Crash, "crashes"}, {m.Partition, "partitions"}, {m.Mobility, "mobility"},
+		{m.OneWay, "links cut one way"}, {m.Asynchronous, "any clock drift, clock jumps and slow nodes"},
+		{!m.Asynchronous && m.Drift > 0, fmt.Sprintf("clock drift within %g%%", m.Drift*100)},
+		{!m.Asynchronous && m.Jumps, "clock jumps"},
+		{!m.Asynchronous && m.Slow > 0, fmt.Sprintf("nodes up to %v slow", m.Slow)}} {
 		if f.on {
 			tol = append(tol, f.name)
 		}
