@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,9 +15,11 @@ import (
 
 // Story gathers a run's faults from its event stream, in words and in time
 // order (Summary.Faults): a machine's panic, the crashes, restarts and recoveries, the
-// requests to elect after the start, and the links that went down or came
+// requests to elect after the start, the links that went down or came
 // back other than by movement (partitions, heals, link_down and link_up
-// events). It is a trace.Observer, so that one run reads the same from the
+// events), and the gray failures (a direction of a link cut or carrying
+// again, a clock's rate or jump, a node slowed or on time again). It is a
+// trace.Observer, so that one run reads the same from the
 // simulator, from its trace read back by elect check, and from the
 // emulator: each tells what its events say, and nothing else.
 //
@@ -49,6 +52,9 @@ type gathering struct {
 	leaders     []algo.NodeID  // of the crashed nodes, those that led
 	link        [2]algo.NodeID // the first link, named when it is the only one
 	text        string         // a panic's, without its frames
+	// value is a gray failure's (a clock's rate or jump, a slowness):
+	// only events of one value are gathered.
+	value int64
 }
 
 // together is how far apart the events of one fault may be. The simulator
@@ -106,6 +112,10 @@ func (st *Story) Observe(e *trace.Event) {
 		if !e.Moved && !st.toldBy(e.At) {
 			st.add(e)
 		}
+	case trace.Cut, trace.Uncut, trace.ClockRate, trace.ClockJumped, trace.Slowed:
+		if !st.toldBy(e.At) {
+			st.add(e)
+		}
 	}
 }
 
@@ -130,13 +140,14 @@ func (st *Story) lead(v algo.NodeID, leads bool) {
 // add gathers a fault event into the open moment, or opens a new one.
 func (st *Story) add(e *trace.Event) {
 	g := &st.open
-	if g.events == 0 || g.kind != e.Kind || e.At-g.first > together {
+	if g.events == 0 || g.kind != e.Kind || e.At-g.first > together || e.Kind.Gray() && g.value != e.Value {
 		st.flush()
-		*g = gathering{kind: e.Kind, first: e.At, link: [2]algo.NodeID{e.Node, e.Peer}}
+		*g = gathering{kind: e.Kind, first: e.At, link: [2]algo.NodeID{e.Node, e.Peer}, value: e.Value}
 	}
 	g.events++
 	g.last = e.At
-	if e.Kind != trace.LinkDown && e.Kind != trace.LinkUp && !slices.Contains(g.nodes, e.Node) {
+	linkish := e.Kind == trace.LinkDown || e.Kind == trace.LinkUp || e.Kind == trace.Cut || e.Kind == trace.Uncut
+	if !linkish && !slices.Contains(g.nodes, e.Node) {
 		g.nodes = append(g.nodes, e.Node)
 	}
 }
@@ -181,6 +192,35 @@ func (st *Story) flush() {
 			}
 			what = fmt.Sprintf("%s links %s", group(uint64(g.events)), change)
 		}
+	case trace.Cut, trace.Uncut:
+		change := "cut one way"
+		if g.kind == trace.Uncut {
+			change = "carries again"
+		}
+		what = fmt.Sprintf("link %d→%d %s", g.link[0], g.link[1], change)
+		if g.events > 1 {
+			if g.kind == trace.Uncut {
+				change = "carry again"
+			}
+			what = fmt.Sprintf("%s link directions %s", group(uint64(g.events)), change)
+		}
+	case trace.ClockRate:
+		clocks := verb(g.nodes, "the clock of ", "the clocks of ") + nodes(g.nodes)
+		what = clocks + verb(g.nodes, " runs ", " run ") + rateWords(g.value)
+	case trace.ClockJumped:
+		clocks := verb(g.nodes, "the clock of ", "the clocks of ") + nodes(g.nodes) + verb(g.nodes, " jumps", " jump")
+		if g.value < 0 {
+			what = clocks + " back " + natural(MS(-time.Duration(g.value)))
+		} else {
+			what = clocks + " forward " + natural(MS(time.Duration(g.value)))
+		}
+	case trace.Slowed:
+		if g.value == 0 {
+			what = nodes(g.nodes) + " " + verb(g.nodes, "is", "are") + " on time again"
+		} else {
+			what = fmt.Sprintf("%s %s slowed: %s inputs handled %s late", nodes(g.nodes), verb(g.nodes, "is", "are"),
+				verb(g.nodes, "its", "their"), natural(MS(time.Duration(g.value))))
+		}
 	}
 	if g.last > g.first {
 		what += " (over " + natural(MS(g.last-g.first)) + ")"
@@ -194,6 +234,20 @@ func (st *Story) flush() {
 func (st *Story) Fill(s *Summary) {
 	st.flush()
 	s.Faults = st.moments
+}
+
+// rateWords says at what rate a clock runs, given in parts per million of
+// true time: "at ×0.8 (20% slow)", "true again".
+func rateWords(ppm int64) string {
+	if ppm == 1e6 {
+		return "true again"
+	}
+	off, how := ppm-1e6, "fast"
+	if off < 0 {
+		off, how = -off, "slow"
+	}
+	return fmt.Sprintf("at ×%s (%s%% %s)", strconv.FormatFloat(float64(ppm)/1e6, 'f', -1, 64),
+		strconv.FormatFloat(float64(off)/1e4, 'f', -1, 64), how)
 }
 
 // leaderWord names the leaders among crashed nodes.

@@ -177,3 +177,60 @@ func TestRatesOnlyOverAMinute(t *testing.T) {
 		}
 	}
 }
+
+// Gray failures are told as they struck: a direction of a link cut or
+// carrying again, clocks at a rate (those at one rate gathered, others
+// apart), true again, jumping, nodes slowed and on time again; those an
+// Acted event tells are left to it.
+func TestStoryGray(t *testing.T) {
+	s, ms := time.Second, time.Millisecond
+	gray := func(at time.Duration, k trace.Kind, v algo.NodeID, value int64) trace.Event {
+		return trace.Event{At: at, Kind: k, Node: v, Peer: algo.None, Value: value}
+	}
+	cut := func(at time.Duration, k trace.Kind, from, to algo.NodeID) trace.Event {
+		return trace.Event{At: at, Kind: k, Node: from, Peer: to}
+	}
+	events := []trace.Event{
+		{Kind: trace.NodeAdded, Node: 0, Peer: algo.None},
+		cut(1*s, trace.Cut, 6, 2),
+		cut(2*s, trace.Cut, 2, 6), cut(2*s, trace.Cut, 1, 0),
+		gray(3*s, trace.ClockRate, 3, 800000), gray(3*s, trace.ClockRate, 5, 800000), gray(3*s, trace.ClockRate, 4, 1200000),
+		gray(4*s, trace.ClockJumped, 3, -int64(time.Hour)),
+		gray(5*s, trace.ClockJumped, 3, int64(1500*ms)), gray(5*s+10*ms, trace.ClockJumped, 7, int64(1500*ms)),
+		gray(6*s, trace.Slowed, 4, int64(200*ms)),
+		gray(7*s, trace.Slowed, 4, 0), gray(7*s, trace.Slowed, 5, 0),
+		gray(8*s, trace.ClockRate, 3, 1000000),
+		cut(9*s, trace.Uncut, 6, 2),
+		cut(10*s, trace.Uncut, 2, 6), cut(10*s, trace.Uncut, 1, 0),
+		{At: 11 * s, Kind: trace.Acted, Text: "node 3's clock goes wild"},
+		gray(11*s, trace.ClockRate, 3, 2000000),
+		{At: 12 * s, Kind: trace.End},
+	}
+	want := []string{
+		"1 link 6→2 cut one way",
+		"2 2 link directions cut one way",
+		"3 the clocks of nodes 3 and 5 run at ×0.8 (20% slow)",
+		"3 the clock of node 4 runs at ×1.2 (20% fast)",
+		"4 the clock of node 3 jumps back 3600 s",
+		"5 the clocks of nodes 3 and 7 jump forward 1.5 s (over 10.0 ms)",
+		"6 node 4 is slowed: its inputs handled 200.0 ms late",
+		"7 nodes 4 and 5 are on time again",
+		"8 the clock of node 3 runs true again",
+		"9 link 6→2 carries again",
+		"10 2 link directions carry again",
+		"11 node 3's clock goes wild",
+	}
+	st := NewStory()
+	for i := range events {
+		st.Observe(&events[i])
+	}
+	var sum Summary
+	st.Fill(&sum)
+	var got []string
+	for _, m := range sum.Faults {
+		got = append(got, fmt.Sprintf("%g %s", m.AtMS/1000, m.What))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("faults:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -41,11 +41,39 @@ type expected struct {
 	// Moving, for a mobile run, are where the nodes must be drawn (in
 	// metres) at some moments.
 	Moving []positions `json:"moving,omitempty"`
-	Final  []nodeView  `json:"final"`
-	Before struct {
+	// Gray, for a run with gray failures, are what the page must show of
+	// them at some moments, and GrayMarks the kinds of mark the timeline
+	// must have.
+	Gray      []grayView `json:"gray,omitempty"`
+	GrayMarks []string   `json:"gray_marks,omitempty"`
+	Final     []nodeView `json:"final"`
+	Before    struct {
 		MS    float64    `json:"ms"`
 		Nodes []nodeView `json:"nodes"`
 	} `json:"before"`
+}
+
+// grayView is what the page must show of a run's gray failures at a
+// moment: the links drawn as arrows (to hears from, not the other way),
+// the links cut both ways (not drawn), the nodes whose clock runs off true
+// time (their rate, ppm) or that are slow (by how much, ns), the clocks
+// whose jump is drawn; and, clicking Node (when Details is set), what its
+// details must say, each text in the element of that id.
+type grayView struct {
+	MS       float64            `json:"ms"`
+	OneWay   []arrow            `json:"one_way"`
+	BothWays [][2]int           `json:"both_ways"`
+	Rate     map[string]float64 `json:"rate"`
+	Slow     map[string]float64 `json:"slow"`
+	Flashes  []int              `json:"flashes"`
+	Node     int                `json:"node"`
+	Details  map[string]string  `json:"details,omitempty"`
+}
+
+// arrow is a link drawn one way.
+type arrow struct {
+	From int `json:"from"`
+	To   int `json:"to"`
 }
 
 // positions are every node's place at a moment.
@@ -345,4 +373,47 @@ func TestBrowserEmptyTrace(t *testing.T) {
 	}
 	_, srv := serveReplay(t, path)
 	drive(t, srv.URL+"/", expected{Empty: true})
+}
+
+// TestBrowserGray replays a run with gray failures (testdata/gray.jsonl,
+// in chunks of 5 events, so that the moments are reached both by the
+// server's states and by the page's own replay): at each moment the page
+// draws a link cut one way as an arrow the way it carries and one cut
+// both ways not at all, lists the nodes off true time and the slow ones,
+// draws a clock's jump a moment, and a node's details say its clock, its
+// pace and its links cut; the timeline marks each kind.
+func TestBrowserGray(t *testing.T) {
+	browser(t)
+	none := map[string]float64{}
+	clock := map[string]float64{"3": 800000}
+	slow := map[string]float64{"4": 200e6}
+	want := expected{GrayMarks: []string{"gray-cut", "gray-uncut", "clock", "jump", "slow"}}
+	// Out of order, the page jumps back and forth; the last is pictured.
+	want.Gray = []grayView{
+		{MS: 4500, BothWays: [][2]int{{2, 6}}, Rate: clock, Slow: slow,
+			Node: 2, Details: map[string]string{"detail-cuts": "to 6: 6 does not hear 2, cut both ways"}},
+		{MS: 1500, OneWay: []arrow{{2, 6}}, Rate: none, Slow: none,
+			Node: 6, Details: map[string]string{"detail-cuts": "to 2: 2 does not hear 6", "detail-clock": "true time", "detail-slow": "on time"}},
+		{MS: 7500, Rate: none, Slow: none, Node: 2, Details: map[string]string{"detail-cuts": "none"}},
+		{MS: 5500, OneWay: []arrow{{6, 2}}, Rate: clock, Slow: slow,
+			Node: 6, Details: map[string]string{"detail-cuts": "from 2: 6 does not hear 2"}},
+		{MS: 500, Rate: none, Slow: none},
+		{MS: 3500, OneWay: []arrow{{2, 6}}, Rate: clock, Slow: slow,
+			Node: 4, Details: map[string]string{"detail-slow": "inputs handled 200 ms late"}},
+		{MS: 6200, OneWay: []arrow{{6, 2}}, Rate: none, Slow: slow,
+			Node: 3, Details: map[string]string{"detail-clock": "true time; jumped -1 h in all, last at 2.500 s by -1 h"}},
+		{MS: 2600, OneWay: []arrow{{2, 6}}, Rate: clock, Slow: none, Flashes: []int{3},
+			Node: 3, Details: map[string]string{"detail-clock": "×0.8 (800000 ppm of true time); jumped -1 h in all, last at 2.500 s by -1 h"}},
+	}
+	_, srv := serveReplayChunks(t, grayTrace, 5)
+	shot := drive(t, srv.URL+"/", want)
+	if dst := os.Getenv("VIZ_GRAY_SCREENSHOT"); dst != "" {
+		b, err := os.ReadFile(shot)
+		if err == nil {
+			err = os.WriteFile(dst, b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -22,13 +23,19 @@ const chunkEvents = 1 << 16
 // a multiple of its element's size, so that the page reads it through
 // typed arrays without a copy or a parse:
 //
-//	header: 8 uint32: magic, version, events, nodes, links, message types,
-//	        keyframe bytes, text bytes
+//	header: 10 uint32: magic, version, events, nodes, links, message types,
+//	        keyframe bytes, text bytes, cuts, gray nodes
 //	keyframe (padded to 8 bytes), the state before the chunk's first event:
 //	  float64 first event, ms, elections, leaderless ms, alive ms,
 //	          alive nodes, led nodes, sent in all
-//	  float64 sent[types], value[nodes], idxNum[nodes]
-//	  int32   leader[nodes], idxID[nodes], links[2*links] (pairs a < b)
+//	  float64 sent[types], value[nodes], idxNum[nodes],
+//	          gray[5*gray nodes]: for each node that does not run true, its
+//	          clock's rate (ppm), how late it is (ns), how far its clock
+//	          jumped in all (ns), when it last jumped (ms, -1: never) and
+//	          by how much (ns)
+//	  int32   leader[nodes], idxID[nodes], links[2*links] (pairs a < b),
+//	          cuts[2*cuts] (pairs from, to: what from sends to is lost),
+//	          grayNodes[gray nodes] (in order, as gray's)
 //	  uint8   alive[nodes], state[nodes]
 //	events (padded to 8 bytes), in columns:
 //	  float64 t[events] (ns), b[events]
@@ -39,6 +46,8 @@ const chunkEvents = 1 << 16
 // What a, b, c and flag hold depends on the kind (trace.Kind):
 //
 //	node, value:          b value
+//	clock, jump, slow:    b value (ppm, ns, ns)
+//	cut, uncut:           node the sender whose messages to peer are lost
 //	send, deliver, drop:  a message type (index in the header's, -1 if none);
 //	                      flag the drop's reason (trace.DropReason)
 //	status:               a leader, b and c the index, flag the state code
@@ -48,8 +57,8 @@ const chunkEvents = 1 << 16
 //	end:                  flag 1 if quiescent
 const (
 	chunkMagic   = 0x68636c65 // "elch"
-	chunkVersion = 1
-	chunkHeader  = 8 * 4
+	chunkVersion = 2
+	chunkHeader  = 10 * 4
 )
 
 // chunkBuilder gathers the events of a chunk.
@@ -58,6 +67,8 @@ type chunkBuilder struct {
 	keyframe []byte
 	nodes    int
 	links    int
+	cuts     int
+	grays    int
 	types    int
 	t, b     []float64
 	node     []int32
@@ -78,7 +89,7 @@ func newChunkBuilder(first int, s *runState, spent *chunkBuilder) *chunkBuilder 
 			a: spent.a[:0], c: spent.c[:0], kind: spent.kind[:0], flag: spent.flag[:0], keyframe: spent.keyframe[:0]}
 	}
 	c.first, c.nodes, c.types = first, s.n, len(s.sent)
-	c.keyframe, c.links = encodeKeyframe(c.keyframe, s, first)
+	c.keyframe, c.links, c.cuts, c.grays = encodeKeyframe(c.keyframe, s, first)
 	return c
 }
 
@@ -90,7 +101,7 @@ func (c *chunkBuilder) add(e *trace.Event) {
 	var b float64
 	var flag uint8
 	switch e.Kind {
-	case trace.NodeAdded, trace.ValueChanged:
+	case trace.NodeAdded, trace.ValueChanged, trace.ClockRate, trace.ClockJumped, trace.Slowed:
 		b = float64(e.Value)
 	case trace.Sent, trace.Delivered, trace.Dropped:
 		a = -1
@@ -135,7 +146,7 @@ func (c *chunkBuilder) encode(b []byte) []byte {
 	}
 	n := len(c.t)
 	b = slices.Grow(b, chunkHeader+len(c.keyframe)+pad8(34*n)+len(text))
-	for _, x := range []int{chunkMagic, chunkVersion, n, c.nodes, c.links, c.types, len(c.keyframe), len(text)} {
+	for _, x := range []int{chunkMagic, chunkVersion, n, c.nodes, c.links, c.types, len(c.keyframe), len(text), c.cuts, c.grays} {
 		b = binary.LittleEndian.AppendUint32(b, uint32(x))
 	}
 	b = append(b, c.keyframe...)
@@ -151,21 +162,27 @@ func (c *chunkBuilder) encode(b []byte) []byte {
 }
 
 // encodeKeyframe appends to b s as a chunk's keyframe, before event
-// first, and says how many links it holds.
-func encodeKeyframe(b []byte, s *runState, first int) ([]byte, int) {
-	links := s.sortedLinks()
-	b = slices.Grow(b, 64+8*len(s.sent)+27*s.n+4*len(links))
+// first, and says how many links, directions cut and gray nodes it holds.
+func encodeKeyframe(b []byte, s *runState, first int) ([]byte, int, int, int) {
+	links, cuts, grays := s.sortedLinks(), s.sortedCuts(), s.sortedGray()
+	b = slices.Grow(b, 64+8*len(s.sent)+27*s.n+4*len(links)+4*len(cuts)+44*len(grays))
 	b = appendFloats(b, []float64{float64(first), s.msNow, s.elections, s.leaderlessMS, s.aliveMS,
 		float64(s.aliveN), float64(s.ledN), s.sentTotal})
 	b = appendFloats(b, s.sent)
 	b = appendFloats(b, s.value)
 	b = appendFloats(b, s.idxNum)
+	for _, v := range grays {
+		g := s.gray[v]
+		b = appendFloats(b, []float64{g.rate, g.slow, g.jumped, g.jumpMS, g.jumpBy})
+	}
 	b = appendInts(b, s.leader)
 	b = appendInts(b, s.idxID)
 	b = appendInts(b, links)
+	b = appendInts(b, cuts)
+	b = appendInts(b, grays)
 	b = append(b, s.alive...)
 	b = append(b, s.state...)
-	return padTo8(b), len(links) / 2
+	return padTo8(b), len(links) / 2, len(cuts) / 2, len(grays)
 }
 
 func appendFloats(b []byte, xs []float64) []byte {
@@ -198,8 +215,8 @@ func decodeKeyframe(b []byte) (*runState, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	nodes, links, types, kf := h[3], h[4], h[5], h[6]
-	if kf < 64+8*types+26*nodes+8*links || chunkHeader+kf > len(b) {
+	nodes, links, types, kf, cuts, grays := h[3], h[4], h[5], h[6], h[8], h[9]
+	if kf < 64+8*types+26*nodes+8*links+8*cuts+44*grays || chunkHeader+kf > len(b) {
 		return nil, 0, fmt.Errorf("a keyframe of %d bytes for %d nodes", kf, nodes)
 	}
 	off := chunkHeader
@@ -226,20 +243,30 @@ func decodeKeyframe(b []byte) (*runState, int, error) {
 	}
 	head := f64s(8)
 	s := &runState{n: nodes, msNow: head[1], elections: head[2], leaderlessMS: head[3], aliveMS: head[4],
-		aliveN: int(head[5]), ledN: int(head[6]), sentTotal: head[7], links: make(map[uint64]struct{}, links)}
+		aliveN: int(head[5]), ledN: int(head[6]), sentTotal: head[7], links: make(map[uint64]struct{}, links),
+		cuts: make(map[uint64]struct{}, cuts), gray: make(map[int32]grayNode, grays)}
 	s.sent, s.value, s.idxNum = f64s(types), f64s(nodes), f64s(nodes)
+	gray := f64s(5 * grays)
 	s.leader, s.idxID = i32s(nodes), i32s(nodes)
 	pairs := i32s(2 * links)
 	for j := 0; j < len(pairs); j += 2 {
 		s.links[s.linkKey(algo.NodeID(pairs[j]), algo.NodeID(pairs[j+1]))] = struct{}{}
+	}
+	pairs = i32s(2 * cuts)
+	for j := 0; j < len(pairs); j += 2 {
+		s.cuts[uint64(pairs[j])*uint64(nodes)+uint64(pairs[j+1])] = struct{}{}
+	}
+	for j, v := range i32s(grays) {
+		g := gray[5*j:]
+		s.gray[v] = grayNode{rate: g[0], slow: g[1], jumped: g[2], jumpMS: g[3], jumpBy: g[4]}
 	}
 	s.alive, s.state = u8s(nodes), u8s(nodes)
 	return s, int(head[0]), nil
 }
 
 // chunkHead reads a chunk's header.
-func chunkHead(b []byte) ([8]int, error) {
-	var h [8]int
+func chunkHead(b []byte) ([10]int, error) {
+	var h [10]int
 	if len(b) < chunkHeader {
 		return h, fmt.Errorf("a chunk of %d bytes", len(b))
 	}
@@ -353,6 +380,53 @@ func (e *chunkEvent) describe(types []string) string {
 		return "panicked " + e.text
 	case trace.Acted:
 		return e.text
+	case trace.Cut:
+		return fmt.Sprintf("link %d→%d cut one way: %d no longer hears %d", e.node, e.peer, e.peer, e.node)
+	case trace.Uncut:
+		return fmt.Sprintf("link %d→%d carries again", e.node, e.peer)
+	case trace.ClockRate:
+		if e.b == 1e6 {
+			return "clock runs true again"
+		}
+		return "clock runs at " + rateWord(e.b)
+	case trace.ClockJumped:
+		return "clock jumps " + jumpWord(e.b)
+	case trace.Slowed:
+		if e.b == 0 {
+			return "handles its inputs on time again"
+		}
+		return "slowed: handles its inputs " + durationWord(e.b) + " late"
 	}
 	return e.kind.String()
+}
+
+// rateWord writes a clock's rate, given in parts per million of true
+// time, as a factor: "×0.8".
+func rateWord(ppm float64) string {
+	return "×" + strconv.FormatFloat(ppm/1e6, 'f', -1, 64)
+}
+
+// jumpWord writes a clock's jump, given in nanoseconds, signed: "+2 s",
+// "-1 h".
+func jumpWord(ns float64) string {
+	if ns < 0 {
+		return "-" + durationWord(-ns)
+	}
+	return "+" + durationWord(ns)
+}
+
+// durationWord writes a duration of ns nanoseconds (0 or more) short, in
+// its largest unit, as the page does (web/common.js): "200 ms", "1.5 s",
+// "1 h".
+func durationWord(ns float64) string {
+	units := []struct {
+		ns   float64
+		name string
+	}{{3600e9, "h"}, {60e9, "min"}, {1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}}
+	for _, u := range units {
+		if ns >= u.ns {
+			return strconv.FormatFloat(math.Round(ns/u.ns*1000)/1000, 'f', -1, 64) + " " + u.name
+		}
+	}
+	return strconv.FormatFloat(ns, 'f', -1, 64) + " ns"
 }

@@ -279,7 +279,9 @@ func kindNames() []string {
 }
 
 // nodeHistory is GET /node: a node's last changes (status, crash,
-// restart, recovery, election asked) and messages (sent or received)
+// restart, recovery, election asked, its gray failures: a direction of
+// one of its links cut or carrying again, its clock's rate or jump, its
+// slowness) and messages (sent or received)
 // before an event, newest first, looking back at most LookedBack events.
 type nodeHistory struct {
 	Changes    []moment `json:"changes"`
@@ -314,7 +316,8 @@ func (x *Index) history(v, before int) (nodeHistory, error) {
 		for j := min(len(evs), before-k*x.per) - 1; j >= 0; j-- {
 			e := &evs[j]
 			h.LookedBack++
-			if int(e.node) != v {
+			// A direction cut is a change of both its ends.
+			if int(e.node) != v && !((e.kind == trace.Cut || e.kind == trace.Uncut) && int(e.peer) == v) {
 				continue
 			}
 			m := moment{MS: e.ns / 1e6}
@@ -324,7 +327,8 @@ func (x *Index) history(v, before int) (nodeHistory, error) {
 					m.What = e.describe(x.header.Messages)
 					h.Messages = append(h.Messages, m)
 				}
-			case trace.StatusChanged, trace.Crashed, trace.Restarted, trace.Recovered, trace.ElectCalled, trace.Reported, trace.Panicked:
+			case trace.StatusChanged, trace.Crashed, trace.Restarted, trace.Recovered, trace.ElectCalled, trace.Reported, trace.Panicked,
+				trace.Cut, trace.Uncut, trace.ClockRate, trace.ClockJumped, trace.Slowed:
 				if len(h.Changes) < historyChanges {
 					m.What = e.describe(x.header.Messages)
 					h.Changes = append(h.Changes, m)

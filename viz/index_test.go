@@ -71,7 +71,7 @@ func TestIndexChunks(t *testing.T) {
 			t.Fatalf("chunk %d says %v, want first event %d at %v", k, c, first, events[first].At)
 		}
 		_, at, err := decodeKeyframe(b)
-		want, _ := encodeKeyframe(nil, s, first)
+		want, _, _, _ := encodeKeyframe(nil, s, first)
 		if got := b[chunkHeader : chunkHeader+len(want)]; string(got) != string(want) || at != first || err != nil {
 			t.Fatalf("chunk %d's keyframe is not the state before event %d", k, first)
 		}

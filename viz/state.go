@@ -8,7 +8,8 @@ import (
 )
 
 // runState is what the page shows at a moment of a run: each node's value,
-// life, state, leader and election index, the links up, and the counters.
+// life, state, leader and election index, its gray failures (clock,
+// slowness), the links up and the directions cut, and the counters.
 // The server keeps one, advanced over every event as it reads the trace,
 // and writes it into each chunk as the chunk's keyframe; the page's apply
 // (web/data.js) is its twin, advancing a keyframe to any event of the
@@ -27,7 +28,16 @@ type runState struct {
 	idxNum []float64
 	idxID  []int32
 	links  map[uint64]struct{} // a*n+b for the link a-b, a < b
-	sent   []float64           // sends by message type
+	// cuts are the directions of links cut (trace.Cut), from*n+to: what
+	// from sends to is not received. A direction is cut whether the link
+	// is up or not; the page draws a link up with one direction cut as an
+	// arrow the other way, and one cut both ways as down.
+	cuts map[uint64]struct{}
+	// gray holds the nodes whose clock or pace is not true (trace's
+	// ClockRate, ClockJumped, Slowed): few, so kept apart from the
+	// per-node arrays. A node not in it runs true (grayTrue).
+	gray map[int32]grayNode
+	sent []float64 // sends by message type
 	// elections counts elections started: a node's status naming an
 	// index of its own it did not hold before.
 	elections float64
@@ -38,9 +48,42 @@ type runState struct {
 	aliveN, ledN          int
 	msNow                 float64
 	sentTotal             float64
-	// linkKeys and linkPairs are sortedLinks' memory.
+	// linkKeys and linkPairs are sortedLinks' memory, cutKeys and
+	// cutPairs sortedCuts'.
 	linkKeys  []uint64
 	linkPairs []int32
+	cutKeys   []uint64
+	cutPairs  []int32
+}
+
+// grayNode is a node's gray state: its clock's rate in parts per million
+// of true time, how late it handles its inputs (ns), how far its clock
+// jumped in all (ns), and when it last jumped (ms, -1: never) and by how
+// much (ns).
+type grayNode struct {
+	rate, slow, jumped, jumpMS, jumpBy float64
+}
+
+// grayTrue is the gray state of a node that runs true: every node's at
+// the start.
+var grayTrue = grayNode{rate: 1e6, jumpMS: -1}
+
+// grayOf is node v's gray state.
+func (s *runState) grayOf(v int32) grayNode {
+	if g, ok := s.gray[v]; ok {
+		return g
+	}
+	return grayTrue
+}
+
+// setGray sets node v's gray state, keeping s.gray to the nodes that do
+// not run true.
+func (s *runState) setGray(v int32, g grayNode) {
+	if g == grayTrue {
+		delete(s.gray, v)
+		return
+	}
+	s.gray[v] = g
 }
 
 // normCode is the state code of algo.Norm.
@@ -54,7 +97,8 @@ func newRunState(n, types int) *runState {
 	s := &runState{
 		n: n, value: make([]float64, n), alive: make([]uint8, n), leader: make([]int32, n),
 		state: make([]uint8, n), idxNum: make([]float64, n), idxID: make([]int32, n),
-		links: map[uint64]struct{}{}, sent: make([]float64, types),
+		links: map[uint64]struct{}{}, cuts: map[uint64]struct{}{}, gray: map[int32]grayNode{},
+		sent: make([]float64, types),
 	}
 	for v := range s.leader {
 		s.leader[v], s.idxID[v] = -1, -1 // no leader, no index yet
@@ -113,6 +157,27 @@ func (s *runState) apply(e *trace.Event) {
 		if int(e.Peer) >= 0 && int(e.Peer) < s.n {
 			delete(s.links, s.linkKey(e.Node, e.Peer))
 		}
+	case trace.Cut:
+		if p := int(e.Peer); p >= 0 && p < s.n && p != v {
+			s.cuts[uint64(v)*uint64(s.n)+uint64(p)] = struct{}{}
+		}
+	case trace.Uncut:
+		if p := int(e.Peer); p >= 0 && p < s.n {
+			delete(s.cuts, uint64(v)*uint64(s.n)+uint64(p))
+		}
+	case trace.ClockRate:
+		g := s.grayOf(int32(v))
+		g.rate = float64(e.Value)
+		s.setGray(int32(v), g)
+	case trace.ClockJumped:
+		g := s.grayOf(int32(v))
+		g.jumped += float64(e.Value)
+		g.jumpMS, g.jumpBy = ms, float64(e.Value)
+		s.setGray(int32(v), g)
+	case trace.Slowed:
+		g := s.grayOf(int32(v))
+		g.slow = float64(e.Value)
+		s.setGray(int32(v), g)
 	case trace.Crashed:
 		if s.alive[v] == 1 {
 			s.ledN -= s.led(v)
@@ -153,4 +218,36 @@ func (s *runState) sortedLinks() []int32 {
 	}
 	s.linkKeys, s.linkPairs = keys, out
 	return out
+}
+
+// sortedCuts lists the directions cut as pairs from, to, in order, in
+// memory of s's own that the next call reuses.
+func (s *runState) sortedCuts() []int32 {
+	keys := s.cutKeys[:0]
+	for k := range s.cuts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := s.cutPairs[:0]
+	for _, k := range keys {
+		out = append(out, int32(k/uint64(s.n)), int32(k%uint64(s.n)))
+	}
+	s.cutKeys, s.cutPairs = keys, out
+	return out
+}
+
+// sortedGray lists the nodes that do not run true, in order.
+func (s *runState) sortedGray() []int32 {
+	vs := make([]int32, 0, len(s.gray))
+	for v := range s.gray {
+		vs = append(vs, v)
+	}
+	slices.Sort(vs)
+	return vs
+}
+
+// cut says the direction from -> to is cut.
+func (s *runState) cut(from, to int) bool {
+	_, ok := s.cuts[uint64(from)*uint64(s.n)+uint64(to)]
+	return ok
 }

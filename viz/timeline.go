@@ -33,7 +33,9 @@ type mark struct {
 // election started, leader elected, message lost (a loss burst shows as
 // marks close together, merged), cut (links going down at one instant,
 // not by movement: a partition) and heal (links coming back at one
-// instant).
+// instant), and the gray failures, each a kind of its own: a direction of
+// a link cut (gray-cut) or carrying again (gray-uncut), a clock's new
+// rate (clock) or jump (jump), a node slowed or on time again (slow).
 type marks struct {
 	list []mark
 	// last is each kind's last mark in list.
@@ -93,6 +95,46 @@ func (m *marks) see(e *trace.Event, s *runState) {
 		case e.Status.State == algo.Norm && e.Status.Leader == v && !(s.state[v] == normCode && s.leader[v] == int32(v)):
 			m.add(e.At, "elected", func() string { return fmt.Sprintf("node %d becomes leader", v) })
 		}
+	case trace.Cut, trace.Uncut:
+		p := e.Peer
+		if int(v) >= s.n || int(p) < 0 || int(p) >= s.n {
+			return
+		}
+		back := s.cut(int(p), int(v)) // the other direction is cut
+		if e.Kind == trace.Cut {
+			m.add(e.At, "gray-cut", func() string {
+				if back {
+					return fmt.Sprintf("link %d→%d cut: %d-%d now cut both ways", v, p, v, p)
+				}
+				return fmt.Sprintf("link %d→%d cut one way: %d no longer hears %d", v, p, p, v)
+			})
+		} else {
+			m.add(e.At, "gray-uncut", func() string {
+				if back {
+					return fmt.Sprintf("link %d→%d carries again (%d→%d still cut)", v, p, p, v)
+				}
+				return fmt.Sprintf("link %d→%d carries again", v, p)
+			})
+		}
+	case trace.ClockRate:
+		ppm := float64(e.Value)
+		m.add(e.At, "clock", func() string {
+			if ppm == 1e6 {
+				return fmt.Sprintf("node %d's clock runs true again", v)
+			}
+			return fmt.Sprintf("node %d's clock runs at %s", v, rateWord(ppm))
+		})
+	case trace.ClockJumped:
+		by := float64(e.Value)
+		m.add(e.At, "jump", func() string { return fmt.Sprintf("node %d's clock jumps %s", v, jumpWord(by)) })
+	case trace.Slowed:
+		by := float64(e.Value)
+		m.add(e.At, "slow", func() string {
+			if by == 0 {
+				return fmt.Sprintf("node %d handles its inputs on time again", v)
+			}
+			return fmt.Sprintf("node %d handles its inputs %s late", v, durationWord(by))
+		})
 	case trace.Dropped:
 		if e.Reason == trace.Lost {
 			peer := e.Peer

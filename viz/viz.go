@@ -2,8 +2,10 @@
 // a trace file (elect viz TRACE). The page draws the network at the nodes'
 // positions (or a layout of its own for networks without), each node in
 // the colour of its leader with its state, messages moving along the
-// links, a timeline to play, pause, scrub and change speed, counters and a
-// chart of them. Every asset is embedded in the binary: nothing is fetched
+// links, the gray failures (a link cut one way as an arrow the way it
+// still carries, a clock off true time, a clock's jump, a slow node), a
+// timeline to play, pause, scrub and change speed, counters and a chart of
+// them. Every asset is embedded in the binary: nothing is fetched
 // from the internet.
 //
 // The page never holds a whole run: the server cuts it into chunks of

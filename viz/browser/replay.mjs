@@ -3,8 +3,9 @@
 // EXPECTED holds each node's final state and its state at an earlier
 // moment ("before"), and says whether the page shows a live run; the page
 // must show both, read from the nodes'
-// data-leader, data-state and data-alive attributes. Exit status 1 and a
-// line per mismatch when it does not.
+// data-leader, data-state and data-alive attributes. For a run with gray
+// failures ("gray") it checks what the page draws of them at some moments.
+// Exit status 1 and a line per mismatch when it does not.
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
@@ -63,6 +64,42 @@ try {
           }
         }
       }
+    }
+    if (want.gray) {
+      // Gray failures: at each moment, the links drawn one way and those
+      // cut both ways, the nodes off true time or slow (the list's
+      // data-rate and data-slow), the clocks whose jump is drawn, and the
+      // details of a node clicked.
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      for (const g of want.gray) {
+        const got = await page.evaluate(async (ms) => {
+          await window.viz.seek(ms);
+          await window.viz.idle();
+          const v = window.viz.view, rate = {}, slow = {};
+          for (const li of document.querySelectorAll('#nodes li')) {
+            if (li.dataset.rate) rate[li.dataset.nodeId] = Number(li.dataset.rate);
+            if (li.dataset.slow) slow[li.dataset.nodeId] = Number(li.dataset.slow);
+          }
+          return { one_way: v.oneWay, both_ways: v.bothWays, flashes: v.flashes, rate, slow };
+        }, g.ms);
+        for (const k of ['one_way', 'both_ways', 'flashes', 'rate', 'slow']) {
+          const w = g[k] ?? [];
+          if (!same(got[k], w)) failures.push(`at ${g.ms} ms: ${k} ${JSON.stringify(got[k])}, want ${JSON.stringify(w)}`);
+        }
+        if (!g.details) continue;
+        await page.click('#net', { position: await page.evaluate((v) => {
+          const [x, y] = window.viz.view.xy(v);
+          return { x, y };
+        }, g.node) });
+        await idle();
+        for (const [id, text] of Object.entries(g.details)) {
+          const el = await page.$(`#${id}`);
+          const shown = el ? await el.textContent() : '(none)';
+          if (shown !== text) failures.push(`at ${g.ms} ms node ${g.node}'s ${id} says ${JSON.stringify(shown)}, want ${JSON.stringify(text)}`);
+        }
+      }
+      const kinds = await page.$$eval('#marks .mark', (ms) => ms.map((m) => m.dataset.kind));
+      for (const k of want.gray_marks || []) if (!kinds.includes(k)) failures.push(`no ${k} mark on the timeline: ${kinds.join(',')}`);
     }
     if (want.empty) {
       for (const b of ['#play', '#next', '#end', '#start']) { await page.click(b); await idle(); }

@@ -11,34 +11,43 @@ export const NS = 1e6;           // nanoseconds per millisecond
 const CACHED_CHUNKS = 8;         // chunks the page keeps: a few MB each
 
 // gen numbers what states hold: a state's linksGen changes whenever its
-// links do, its nodesGen whenever a node's look does (life, state,
-// leader), so that a picture of either can be kept until then.
+// links do (up, down, a direction cut or carrying again), its nodesGen
+// whenever a node's look does (life, state, leader, gray state), so that a
+// picture of either can be kept until then.
 let gen = 0;
+
+// GRAY_TRUE is the gray state of a node that runs true: its clock at
+// 1,000,000 ppm of true time, on time, never jumped. A state's gray map
+// holds only the nodes that do not (viz/state.go's grayNode).
+export const GRAY_TRUE = Object.freeze({ rate: 1e6, slow: 0, jumped: 0, jumpMS: -1, jumpBy: 0 });
+const isTrue = (g) => g.rate === 1e6 && g.slow === 0 && g.jumped === 0 && g.jumpMS === -1 && g.jumpBy === 0;
 
 // decodeChunk reads a chunk as viz/chunk.go writes it, as views on the
 // fetched bytes.
 function decodeChunk(buf) {
-  const h = new Uint32Array(buf, 0, 8);
-  if (h[0] !== 0x68636c65 || h[1] !== 1) throw new Error('the server sent a chunk this page cannot read');
-  const [n, nodes, links, types, kfBytes, textBytes] = h.slice(2);
-  let off = 32;
+  const h = new Uint32Array(buf, 0, 10);
+  if (h[0] !== 0x68636c65 || h[1] !== 2) throw new Error('the server sent a chunk this page cannot read');
+  const [n, nodes, links, types, kfBytes, textBytes, cuts, grays] = h.slice(2);
+  let off = 40;
   const take = (Type, len) => { const a = new Type(buf, off, len); off += Type.BYTES_PER_ELEMENT * len; return a; };
   const head = take(Float64Array, 8);
   const kf = {
     i: head[0], t: head[1], elections: head[2], leaderlessTime: head[3], aliveTime: head[4],
     aliveN: head[5], ledN: head[6], sentTotal: head[7],
     sent: take(Float64Array, types), value: take(Float64Array, nodes), idxNum: take(Float64Array, nodes),
+    gray: take(Float64Array, 5 * grays),
     leader: take(Int32Array, nodes), idxID: take(Int32Array, nodes), links: take(Int32Array, 2 * links),
+    cuts: take(Int32Array, 2 * cuts), grayNodes: take(Int32Array, grays),
     alive: take(Uint8Array, nodes), state: take(Uint8Array, nodes),
   };
-  off = 32 + kfBytes;
+  off = 40 + kfBytes;
   const ch = {
     first: head[0], n, kf,
     t: take(Float64Array, n), b: take(Float64Array, n),
     node: take(Int32Array, n), peer: take(Int32Array, n), a: take(Int32Array, n), c: take(Int32Array, n),
     kind: take(Uint8Array, n), flag: take(Uint8Array, n),
   };
-  off = 32 + kfBytes + Math.ceil(34 * n / 8) * 8;
+  off = 40 + kfBytes + Math.ceil(34 * n / 8) * 8;
   ch.text = JSON.parse(new TextDecoder().decode(new Uint8Array(buf, off, textBytes)));
   return ch;
 }
@@ -133,11 +142,16 @@ export class Model {
 
   // fromKeyframe is a state of its own, the chunk's first.
   fromKeyframe(ch) {
-    const k = ch.kf, links = new Set();
+    const k = ch.kf, links = new Set(), cuts = new Set(), gray = new Map();
     for (let j = 0; j < k.links.length; j += 2) links.add(k.links[j] * this.n + k.links[j + 1]);
+    for (let j = 0; j < k.cuts.length; j += 2) cuts.add(k.cuts[j] * this.n + k.cuts[j + 1]);
+    k.grayNodes.forEach((v, j) => {
+      const g = k.gray.subarray(5 * j, 5 * j + 5);
+      gray.set(v, { rate: g[0], slow: g[1], jumped: g[2], jumpMS: g[3], jumpBy: g[4] });
+    });
     return {
       i: k.i, t: k.t, value: k.value.slice(), alive: k.alive.slice(), leader: k.leader.slice(),
-      state: k.state.slice(), idxNum: k.idxNum.slice(), idxID: k.idxID.slice(), links, sent: k.sent.slice(),
+      state: k.state.slice(), idxNum: k.idxNum.slice(), idxID: k.idxID.slice(), links, cuts, gray, sent: k.sent.slice(),
       sentTotal: k.sentTotal, elections: k.elections, leaderlessTime: k.leaderlessTime, aliveTime: k.aliveTime,
       aliveN: k.aliveN, ledN: k.ledN, linksGen: ++gen, nodesGen: ++gen,
     };
@@ -200,13 +214,19 @@ export class Model {
       return;
     }
     if (v < 0 || v >= this.n) return;
-    if (kind !== K.link_up && kind !== K.link_down) s.nodesGen = ++gen;
+    if (kind !== K.link_up && kind !== K.link_down && kind !== K.cut && kind !== K.uncut) s.nodesGen = ++gen;
     const led = () => (s.alive[v] && s.state[v] === this.normCode && s.leader[v] >= 0 ? 1 : 0);
     switch (kind) {
       case K.node: s.value[v] = ch.b[j]; if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; } break;
       case K.value: s.value[v] = ch.b[j]; break;
       case K.link_up: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.add(this.linkKey(v, p)); s.linksGen = ++gen; } break; }
       case K.link_down: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.delete(this.linkKey(v, p)); s.linksGen = ++gen; } break; }
+      // A direction cut: what v sends p is lost.
+      case K.cut: { const p = ch.peer[j]; if (p >= 0 && p < this.n && p !== v) { s.cuts.add(v * this.n + p); s.linksGen = ++gen; } break; }
+      case K.uncut: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.cuts.delete(v * this.n + p); s.linksGen = ++gen; } break; }
+      case K.clock: this.setGray(s, v, (g) => { g.rate = ch.b[j]; }); break;
+      case K.jump: this.setGray(s, v, (g) => { g.jumped += ch.b[j]; g.jumpMS = t; g.jumpBy = ch.b[j]; }); break;
+      case K.slow: this.setGray(s, v, (g) => { g.slow = ch.b[j]; }); break;
       case K.crash:
         if (s.alive[v]) { s.ledN -= led(); s.alive[v] = 0; s.aliveN--; }
         s.leader[v] = -1; s.state[v] = 0;
@@ -223,6 +243,19 @@ export class Model {
     }
   }
 
+  // grayOf is node v's gray state in state s; setGray changes it, keeping
+  // s.gray to the nodes that do not run true.
+  grayOf(s, v) { return s.gray.get(v) || GRAY_TRUE; }
+  setGray(s, v, change) {
+    const g = { ...this.grayOf(s, v) };
+    change(g);
+    if (isTrue(g)) s.gray.delete(v); else s.gray.set(v, g);
+  }
+
+  // cut says the direction from -> to is cut in state s: what from sends
+  // to is lost.
+  cut(s, from, to) { return s.cuts.has(from * this.n + to); }
+
   // linkKey is the number that stands for the link a-b in a state's set
   // (numbers hash and compare faster than strings); ends splits it.
   linkKey(a, b) { return a < b ? a * this.n + b : b * this.n + a; }
@@ -236,7 +269,7 @@ export class Model {
     if (ch.peer[j] !== -1) e.peer = ch.peer[j];
     if (kind === 'send' || kind === 'deliver' || kind === 'drop') e.msg = { type: this.types[ch.a[j]] };
     if (kind === 'status') { e.leader = ch.a[j]; e.state = this.states[ch.flag[j]]; e.index = [ch.b[j], ch.c[j]]; }
-    if (kind === 'node' || kind === 'value') e.value = ch.b[j];
+    if (kind === 'node' || kind === 'value' || kind === 'clock' || kind === 'jump' || kind === 'slow') e.value = ch.b[j];
     if (kind === 'report' || kind === 'panic' || kind === 'act') e.text = ch.text[ch.a[j]];
     return e;
   }

@@ -1,13 +1,31 @@
 // network.js: the network's picture on the canvas #net: links, nodes in
 // their leaders' colours, messages in flight (or a step's arrow), the node
-// selected; zooming with the wheel, panning by dragging, fitting again on a
+// selected, and the gray failures: a link cut one way as a dashed arrow the
+// way it still carries, a clock off true time ringed with its rate, a slow
+// node haloed with its lateness, a clock's jump as a ring widening a
+// moment; zooming with the wheel, panning by dragging, fitting again on a
 // double click, and picking a node with a click.
 
-import { $, leaderColour, typeColour } from './common.js';
+import { $, leaderColour, typeColour, CUT_COLOUR, CLOCK_COLOUR, SLOW_COLOUR, rateWord, duration, jumpWord } from './common.js';
 import { NS } from './data.js';
 
 const MAX_MESSAGES_DRAWN = 3000; // beyond that, an aggregate count instead
 const EVERYONE = -2;             // the peer of a broadcast's send: every node in range
+const JUMP_FLASH_MS = 1000;      // a clock's jump shows this long (real time, at the view's speed)
+
+// clockIcon draws a small clock centred at (x, y), and leaves the fill
+// style colour for its label; hourglassIcon an hourglass. (Drawn: an
+// emoji's font is not everywhere.)
+function clockIcon(g, x, y, colour) {
+  g.strokeStyle = g.fillStyle = colour; g.lineWidth = 1;
+  g.beginPath(); g.arc(x, y, 3.5, 0, 2 * Math.PI); g.stroke();
+  g.beginPath(); g.moveTo(x, y - 2.5); g.lineTo(x, y); g.lineTo(x + 2, y); g.stroke();
+}
+
+function hourglassIcon(g, x, y, colour) {
+  g.strokeStyle = g.fillStyle = colour; g.lineWidth = 1;
+  g.beginPath(); g.moveTo(x - 3, y - 4); g.lineTo(x + 3, y - 4); g.lineTo(x - 3, y + 4); g.lineTo(x + 3, y + 4); g.closePath(); g.fill();
+}
 
 // Network draws view's moment (view.js: its state, event i, ms, whether it
 // plays and how fast, the node selected) with the nodes at pos (layout.js);
@@ -158,6 +176,7 @@ export class Network {
     }
     const g = layer(c);
     this.messages(g);
+    this.jumps(g, off);
     if (this.view.selected >= 0) {
       const v = this.view.selected;
       g.beginPath(); g.arc(sx[v], sy[v], this.radius() + 7, 0, 2 * Math.PI); g.strokeStyle = '#0a58ca'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
@@ -170,16 +189,50 @@ export class Network {
 
   radius() { const n = this.model.n; return n > 1000 ? 2 : n > 200 ? 4 : 8; }
 
+  // drawLinks draws the links up; of those with a direction cut, one cut
+  // one way as a dashed arrow from the node still heard to the one that
+  // hears it (oneWay lists them, for tests), one cut both ways not at all,
+  // as a link down (bothWays lists them).
   drawLinks(g, off) {
-    const s = this.view.state, n = this.model.n, sx = this.sx, sy = this.sy;
+    const s = this.view.state, m = this.model, n = m.n, sx = this.sx, sy = this.sy, cuts = s.cuts;
+    const anyCut = cuts.size > 0;
     g.strokeStyle = '#ccc'; g.lineWidth = 1;
     g.beginPath();
     for (const k of s.links) {
       const a = Math.floor(k / n), b = k - a * n;
       if (off(a) && off(b)) continue;
+      if (anyCut && (cuts.has(a * n + b) || cuts.has(b * n + a))) continue;
       g.moveTo(sx[a], sy[a]); g.lineTo(sx[b], sy[b]);
     }
     g.stroke();
+    this.oneWay = []; this.bothWays = [];
+    if (!anyCut) return;
+    const stop = this.radius() + 3;
+    g.strokeStyle = g.fillStyle = CUT_COLOUR; g.lineWidth = n > 1000 ? 1 : 2;
+    for (const k of cuts) {
+      const cutFrom = Math.floor(k / n), cutTo = k - cutFrom * n;
+      if (!s.links.has(m.linkKey(cutFrom, cutTo))) continue; // down anyway
+      if (cuts.has(cutTo * n + cutFrom)) {
+        if (cutFrom < cutTo) this.bothWays.push([cutFrom, cutTo]);
+        continue;
+      }
+      // What cutFrom sends is lost; cutTo is still heard by cutFrom.
+      const from = cutTo, to = cutFrom;
+      this.oneWay.push({ from, to });
+      if (off(from) && off(to)) continue;
+      const ax = sx[from], ay = sy[from], bx = sx[to], by = sy[to];
+      const len = Math.hypot(bx - ax, by - ay) || 1, ux = (bx - ax) / len, uy = (by - ay) / len;
+      const tx = bx - ux * stop, ty = by - uy * stop, head = Math.min(9, len / 3);
+      g.setLineDash([6, 4]);
+      g.beginPath(); g.moveTo(ax + ux * stop, ay + uy * stop); g.lineTo(tx, ty); g.stroke();
+      g.setLineDash([]);
+      g.beginPath(); g.moveTo(tx, ty);
+      g.lineTo(tx - ux * head - uy * head / 2, ty - uy * head + ux * head / 2);
+      g.lineTo(tx - ux * head + uy * head / 2, ty - uy * head - ux * head / 2);
+      g.closePath(); g.fill();
+    }
+    g.lineWidth = 1;
+    this.oneWay.sort((p, q) => p.from - q.from || p.to - q.to);
   }
 
   drawNodes(g, off) {
@@ -208,10 +261,31 @@ export class Network {
         else { g.moveTo(sx[v] + q, sy[v]); g.arc(sx[v], sy[v], q, 0, 2 * Math.PI); }
       }
     };
+    // Gray nodes: a slow one haloed under it, a clock off true time
+    // ringed (dotted) round it; few, so each its own.
+    const slow = [], clocked = [];
+    for (const [v, gr] of s.gray) {
+      if (off(v)) continue;
+      if (gr.slow > 0) slow.push(v);
+      if (gr.rate !== 1e6) clocked.push(v);
+    }
+    shapes(slow, Math.max(4, rad * 0.8)); g.fillStyle = 'rgba(140, 109, 31, 0.35)'; g.fill();
     shapes(crashed, 0); g.fillStyle = '#e4e4e4'; g.fill(); g.strokeStyle = '#aaa'; g.stroke();
     for (const [colour, vs] of groups) { shapes(vs, 0); g.fillStyle = colour; g.fill(); }
     if (!square) { shapes(electing, 0); g.strokeStyle = '#333'; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]); }
     shapes(leaders, 4); g.strokeStyle = '#111'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+    shapes(clocked, 2); g.strokeStyle = CLOCK_COLOUR; g.lineWidth = 1.5; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]); g.lineWidth = 1;
+    if (n <= 1000 || this.zoom >= 2) {
+      // Their badges: the clock's rate, the lateness, under the node.
+      g.font = '10px system-ui';
+      for (const [v, gr] of s.gray) {
+        if (off(v)) continue;
+        const x = sx[v] - rad;
+        let y = sy[v] + rad + 12;
+        if (gr.rate !== 1e6) { clockIcon(g, x + 4, y - 4, CLOCK_COLOUR); g.fillText(rateWord(gr.rate), x + 10, y); y += 12; }
+        if (gr.slow > 0) { hourglassIcon(g, x + 4, y - 4, SLOW_COLOUR); g.fillText(`+${duration(gr.slow)}`, x + 10, y); }
+      }
+    }
     if (n <= 64) {
       // Small networks name their nodes, and the state of those not in Norm.
       g.fillStyle = '#222'; g.font = '11px system-ui';
@@ -273,6 +347,27 @@ export class Network {
     const status = drawn >= MAX_MESSAGES_DRAWN
       ? `${shown} events in the last ${span.toFixed(0)} ms: too many to draw one by one` : '';
     if ($('status').textContent !== status) $('status').textContent = status;
+  }
+
+  // jumps draws the clocks that jumped in the last moment as rings widening
+  // from their nodes, with the jump (flashes lists them, for tests).
+  jumps(g, off) {
+    const s = this.view.state, { ms, speed } = this.view, sx = this.sx, sy = this.sy, rad = this.radius();
+    const span = JUMP_FLASH_MS * Math.max(1, speed);
+    this.flashes = [];
+    for (const [v, gr] of s.gray) {
+      if (gr.jumpMS < 0 || ms - gr.jumpMS >= span || ms < gr.jumpMS) continue;
+      this.flashes.push(v);
+      if (off(v)) continue;
+      const f = (ms - gr.jumpMS) / span;
+      g.globalAlpha = 1 - 0.7 * f;
+      g.strokeStyle = g.fillStyle = CLOCK_COLOUR; g.lineWidth = 2;
+      g.beginPath(); g.arc(sx[v], sy[v], rad + 4 + 14 * f, 0, 2 * Math.PI); g.stroke();
+      g.font = 'bold 11px system-ui';
+      clockIcon(g, sx[v] + rad + 8, sy[v] - rad - 17, CLOCK_COLOUR);
+      g.fillText(jumpWord(gr.jumpBy), sx[v] + rad + 14, sy[v] - rad - 13);
+      g.globalAlpha = 1; g.lineWidth = 1;
+    }
   }
 
   // pick finds the node a click chose: the nearest within 20 pixels.

@@ -1,9 +1,21 @@
 // panel.js: the side panel and the page's words about the nodes: the
 // counters, the messages' legend with their counts, a node's details (its
-// history asked of the server), and the accessible list of nodes (#nodes,
-// whose data-leader, data-state and data-alive the browser test reads).
+// history asked of the server) with its gray state and its links cut, and
+// the accessible list of nodes (#nodes, whose data-leader, data-state and
+// data-alive, and data-rate and data-slow for a node off true time or
+// slow, the browser test reads).
 
-import { $, short, typeColour } from './common.js';
+import { $, short, typeColour, rateWord, duration, jumpWord } from './common.js';
+
+// grayWords says a node's gray state (data.js's GRAY_TRUE and the like) in
+// a few words: its clock, its lateness.
+function grayWords(g) {
+  const words = [];
+  if (g.rate !== 1e6) words.push(`clock ${rateWord(g.rate)}`);
+  if (g.jumpMS >= 0) words.push(`clock jumped ${jumpWord(g.jumped)} in all`);
+  if (g.slow > 0) words.push(`${duration(g.slow)} late`);
+  return words;
+}
 
 const LISTED_NODES = 500;        // nodes in the accessible list, at most
 
@@ -14,7 +26,7 @@ export class Panel {
     this.view = view;
     this.model = model;
     this.items = [];
-    this.shown = { leader: new Int32Array(model.n).fill(-3), state: new Int8Array(model.n).fill(-1) };
+    this.shown = { leader: new Int32Array(model.n).fill(-3), state: new Int8Array(model.n).fill(-1), gray: [] };
     // The accessible list of nodes, one item a node, for networks a
     // person could go through that way: past that its layout and style
     // cost the page more than all its drawing.
@@ -50,19 +62,31 @@ export class Panel {
     for (let v = 0; v < this.items.length; v++) {
       const leader = s.alive[v] ? s.leader[v] : -2;
       const state = s.alive[v] ? s.state[v] : -2;
-      if (shown.leader[v] === leader && shown.state[v] === state) continue;
-      shown.leader[v] = leader; shown.state[v] = state;
+      // A node's gray state is a new object whenever it changes.
+      const gray = s.gray.get(v);
+      if (shown.leader[v] === leader && shown.state[v] === state && shown.gray[v] === gray) continue;
+      shown.leader[v] = leader; shown.state[v] = state; shown.gray[v] = gray;
       const li = this.items[v];
       li.dataset.leader = String(s.leader[v]);
       li.dataset.state = s.alive[v] ? names[s.state[v]] : 'crashed';
       li.dataset.alive = s.alive[v] ? 'true' : 'false';
-      li.textContent = s.alive[v] ? `node ${v}: ${names[s.state[v]] || 'booting'}, leader ${s.leader[v] < 0 ? 'none' : s.leader[v]}` : `node ${v}: crashed`;
+      let text = s.alive[v] ? `node ${v}: ${names[s.state[v]] || 'booting'}, leader ${s.leader[v] < 0 ? 'none' : s.leader[v]}` : `node ${v}: crashed`;
+      if (gray && gray.rate !== 1e6) li.dataset.rate = String(gray.rate); else delete li.dataset.rate;
+      if (gray && gray.slow > 0) li.dataset.slow = String(gray.slow); else delete li.dataset.slow;
+      if (gray) text += '; ' + grayWords(gray).join(', ');
+      li.textContent = text;
     }
     s.sent.forEach((c, k) => { this.legendCounts[k].textContent = c; });
     const leaders = new Set(), norm = this.model.normCode;
     for (let v = 0; v < n; v++) {
       if (s.alive[v] && s.state[v] === norm && s.leader[v] >= 0) leaders.add(s.leader[v]);
     }
+    let clocks = 0, slow = 0;
+    for (const g of s.gray.values()) { if (g.rate !== 1e6) clocks++; if (g.slow > 0) slow++; }
+    const gray = [];
+    if (s.cuts.size) gray.push(`${s.cuts.size} link ${s.cuts.size === 1 ? 'direction' : 'directions'} cut`);
+    if (clocks) gray.push(`${clocks} ${clocks === 1 ? 'clock' : 'clocks'} off true time`);
+    if (slow) gray.push(`${slow} slow`);
     const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + '%' : '–';
     const named = [...leaders].sort((a, b) => a - b);
     const counters = [
@@ -70,6 +94,7 @@ export class Panel {
       ['live nodes', s.aliveN], ['following a leader', s.ledN],
       ['leaders', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
       ['messages sent', s.sentTotal], ['elections started', s.elections], ['without a leader', frac],
+      ['gray failures', gray.join(', ') || 'none'],
     ];
     // Written once, then only the values that changed: a frame's DOM
     // work stays small.
@@ -101,13 +126,29 @@ export class Panel {
     nbrs.sort((a, b) => a - b);
     const shown = nbrs.length > 24 ? `${nbrs.slice(0, 24).join(', ')} and ${nbrs.length - 24} more` : nbrs.join(', ') || 'none';
     const state = s.alive[v] ? m.states[s.state[v]] || 'booting' : 'crashed';
+    // Its gray state: its clock, its pace, the directions of its links cut.
+    const g = m.grayOf(s, v);
+    let clock = g.rate === 1e6 ? 'true time' : `${rateWord(g.rate)} (${g.rate} ppm of true time)`;
+    if (g.jumpMS >= 0) clock += `; jumped ${jumpWord(g.jumped)} in all, last at ${(g.jumpMS / 1000).toFixed(3)} s by ${jumpWord(g.jumpBy)}`;
+    const pace = g.slow > 0 ? `inputs handled ${duration(g.slow)} late` : 'on time';
+    const cuts = [];
+    for (const k of s.cuts) {
+      const [from, to] = [Math.floor(k / m.n), k % m.n];
+      const both = m.cut(s, to, from) ? ', cut both ways' : '';
+      if (from === v) cuts.push([to, `to ${to}: ${to} does not hear ${v}${both}`]);
+      else if (to === v && !both) cuts.push([from, `from ${from}: ${v} does not hear ${from}`]);
+    }
+    cuts.sort((a, b) => a[0] - b[0]);
     $('details').innerHTML = `<dl>
       <dt>node</dt><dd>${v}</dd><dt>value</dt><dd>${s.value[v]}</dd>
       <dt>alive</dt><dd>${s.alive[v] ? 'yes' : 'no'}</dd>
       <dt>state</dt><dd>${state}</dd>
       <dt>leader</dt><dd>${s.leader[v] < 0 ? 'none' : s.leader[v]}</dd>
       <dt>index</dt><dd>${s.idxID[v] >= 0 ? `⟨${s.idxNum[v]}, ${s.idxID[v]}⟩` : '–'}</dd>
-      <dt>neighbours</dt><dd id="detail-neighbours">${shown}</dd></dl>
+      <dt>neighbours</dt><dd id="detail-neighbours">${shown}</dd>
+      <dt>clock</dt><dd id="detail-clock">${clock}</dd>
+      <dt>pace</dt><dd id="detail-slow">${pace}</dd>
+      <dt>links cut</dt><dd id="detail-cuts">${cuts.map((c) => c[1]).join('; ') || 'none'}</dd></dl>
       <h3>last messages</h3><ol id="detail-messages"><li>…</li></ol>
       <h3>last changes</h3><ol id="detail-changes"><li>…</li></ol>`;
     const at = this.view.i, key = `${v}:${at}`;

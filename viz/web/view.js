@@ -31,12 +31,18 @@ export class View {
 
   // The network's picture, for tests and bench.mjs (window.viz.view): node
   // v's place on the canvas, the zoom, the nodes' places in the layout's
-  // units, a step's arrow, the last frames' drawing times.
+  // units, a step's arrow, the links drawn as one-way arrows ({from, to}:
+  // to hears from, not the other way) and those cut both ways (not drawn,
+  // [a, b]), the clocks whose jump is drawn, the last frames' drawing
+  // times.
   xy(v) { return this.net.xy(v); }
   get zoom() { return this.net.zoom; }
   get cx() { return this.net.cx; }
   get cy() { return this.net.cy; }
   get arrow() { return this.net.arrow; }
+  get oneWay() { return this.net.oneWay || []; }
+  get bothWays() { return this.net.bothWays || []; }
+  get flashes() { return this.net.flashes || []; }
   get frames() { return this.net.frames; }
   set frames(f) { this.net.frames = f; }
 
