@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/internal/ids"
 	"github.com/electgo/elect/topo"
@@ -13,11 +15,12 @@ import (
 // violation. A link with a direction cut is therefore down for the
 // Monitor until both directions carry again, and what the network says of
 // it meanwhile (LinkUp, LinkDown) is kept for then. Nor is a component
-// that holds an end of a cut link held to liveness while the cut lasts
-// (halfLinked): its nodes may rightly follow a leader they still hear
-// across it. Every cut and uncut is a change of the components of both
-// ends, whose bounds then run again: once the last cut ends, they must
-// settle.
+// that holds an end of a cut link (halfLinked) held to agree or to settle
+// while the cut lasts: its nodes may rightly follow a leader they still
+// hear across it. What still binds it is fencing: two leaders it follows
+// never share an election index. Every cut and uncut is a change of the
+// components of both ends, whose bounds then run again: once the last cut
+// ends, they must agree and settle.
 type grayLinks struct {
 	cut map[[2]algo.NodeID]bool // the directions cut, from -> to
 	up  map[topo.Edge]bool      // of the links with a direction cut: in the network
@@ -107,4 +110,33 @@ func (m *Monitor) halfLinked(c int32) bool {
 		}
 	}
 	return false
+}
+
+// fencing holds half-linked component c, whose nodes need not agree while
+// the cut lasts, to what still binds it: no two leaders it follows in Norm
+// share an election index (the fencing token that tells one election's
+// leader from another's).
+func (m *Monitor) fencing(c int32) {
+	cs := &m.comps[c]
+	byIndex := map[algo.Index]algo.NodeID{}
+	first := map[algo.Index]algo.NodeID{}
+	for _, v := range m.members(c) {
+		st := m.rec(v).status
+		if st.State != algo.Norm || !st.HasLeader() || st.Index.IsZero() {
+			continue
+		}
+		l, ok := byIndex[st.Index]
+		if !ok {
+			byIndex[st.Index], first[st.Index] = st.Leader, v
+			continue
+		}
+		if l != st.Leader {
+			cs.reportedS = true
+			if !m.full() {
+				m.report(Violation{At: m.now, Property: "fencing", Nodes: []algo.NodeID{first[st.Index], v},
+					Reason: fmt.Sprintf("two leaders under one election index %v: node %d follows %d, node %d follows %d, while a link of the component is cut one way", st.Index, first[st.Index], l, v, st.Leader)})
+			}
+			return
+		}
+	}
 }

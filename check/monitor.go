@@ -681,6 +681,10 @@ func (m *Monitor) safetyViolation(c int32) {
 	if cs.reportedS {
 		return
 	}
+	if len(m.gray.cut) > 0 && m.halfLinked(c) {
+		m.fencing(c) // its nodes need not agree while the cut lasts
+		return
+	}
 	cs.reportedS = true
 	if m.full() {
 		return

@@ -283,6 +283,25 @@ func (r *refChecker) safety(c *refComp) {
 	if c.reportedS {
 		return
 	}
+	if r.halfLinked(c) {
+		// No agreement while a cut lasts; no two leaders under one index.
+		byIndex := map[algo.Index]algo.NodeID{}
+		first := map[algo.Index]algo.NodeID{}
+		for _, v := range c.members {
+			s := r.o.status[v]
+			if s.State != algo.Norm || !s.HasLeader() || s.Index.IsZero() {
+				continue
+			}
+			if l, ok := byIndex[s.Index]; !ok {
+				byIndex[s.Index], first[s.Index] = s.Leader, v
+			} else if l != s.Leader {
+				c.reportedS = true
+				r.res.violations = append(r.res.violations, Violation{At: r.now, Property: "fencing", Nodes: []algo.NodeID{first[s.Index], v}})
+				return
+			}
+		}
+		return
+	}
 	c.reportedS = true
 	var nodes, leaders []algo.NodeID
 	for _, v := range c.members {
