@@ -32,6 +32,9 @@ type nodeFlags struct {
 	corrupt             bool
 	insecure            bool
 	logLevel, logFormat string
+	cutFrom, cutTo      string // gray failures (node.Gray)
+	clockRate           float64
+	slow                time.Duration
 }
 
 func newNodeCmd() *cobra.Command {
@@ -64,8 +67,8 @@ func newNodeCmd() *cobra.Command {
 	fl.Int64Var(&f.value, "value", 0, "this node's value, its desirability as leader (default: its id)")
 	fl.StringVar(&f.listen, "listen", "", "UDP address to listen on, HOST:PORT (required)")
 	fl.StringVar(&f.peers, "peers", "", "the other nodes: ID=HOST:PORT,... (hello beacons go to each)")
-	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz and POST /elect (on --admin instead when given) on this address: HOST:PORT, :PORT (loopback), or unix:PATH for a Unix socket; beyond loopback it needs a key or --insecure")
-	fl.StringVar(&f.admin, "admin", "", "serve POST /elect, with all that --http serves, on this address apart, for operators: unix:PATH (a socket file only this user may open) or HOST:PORT; --http then serves reading only (POST /elect there: 403)")
+	fl.StringVar(&f.http, "http", "", "serve /status, /status/stream, /metrics, /healthz, GET /gray, and POST /elect and /gray (on --admin instead when given) on this address: HOST:PORT, :PORT (loopback), or unix:PATH for a Unix socket; beyond loopback it needs a key or --insecure")
+	fl.StringVar(&f.admin, "admin", "", "serve POST /elect and /gray, with all that --http serves, on this address apart, for operators: unix:PATH (a socket file only this user may open) or HOST:PORT; --http then serves reading only (POST there: 403)")
 	fl.BoolVar(&f.insecure, "insecure", false, "run without a key on an address beyond loopback (UDP or HTTP): anyone who reaches it can forge datagrams and start elections")
 	fl.StringVar(&f.keyFile, "key-file", "", "a file holding the cluster's shared key: datagrams are signed with HMAC-SHA256 and unsigned ones refused")
 	fl.StringVar(&f.stateDir, "state-dir", "", "keep what recovery needs in this directory")
@@ -80,6 +83,10 @@ func newNodeCmd() *cobra.Command {
 	fl.StringVar(&f.crashOn, "crash-on", "", "fault injection: die when the first message of this type arrives (e.g. gather), as the ring document's dead node does")
 	fl.BoolVar(&f.corrupt, "corrupt", false, "fault injection: alter the payload of every message this node sends, as the ring document's joker does")
 	fl.StringVar(&f.faults, "faults", "", "inject faults into what this node sends, where the kernel cannot (no tc netem): loss=P,duplicate=P,delay=D,jitter=D,seed=N, e.g. loss=0.2,jitter=10ms")
+	fl.StringVar(&f.cutFrom, "cut-from", "", "gray failure: drop the datagrams of these peers (IDS: 3,7) as they arrive, as if never sent: a link cut one way, where it arrives (POST /gray changes it)")
+	fl.StringVar(&f.cutTo, "cut-to", "", "gray failure: send nothing to these peers (IDS: 3,7)")
+	fl.Float64Var(&f.clockRate, "clock-rate", 1, "gray failure: the algorithm's clock runs at this rate (0.8: 20% slow; 1.2: 20% fast), its timers too")
+	fl.DurationVar(&f.slow, "slow", 0, "gray failure: handle every input this much late (a long GC pause, a swapping host)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format: text or json (on stderr)")
 	return cmd
@@ -94,6 +101,7 @@ func (f *nodeFlags) config(cmd *cobra.Command) (node.Config, error) {
 		Cluster: f.cluster, Hello: f.hello, HelloLoss: f.helloLoss, Broadcast: f.broadcast,
 		Faults: f.faults, Initiator: f.initiator, Size: f.size, CrashOn: f.crashOn,
 		Corrupt: f.corrupt, Insecure: f.insecure, LogLevel: f.logLevel, LogFormat: f.logFormat,
+		CutFrom: f.cutFrom, CutTo: f.cutTo, ClockRate: f.clockRate, Slow: f.slow,
 		LogOutput: cmd.ErrOrStderr(), Label: func(key string) string { return "--" + key },
 	}
 	cfg, serve, err := st.Config()

@@ -80,6 +80,10 @@ type Config struct {
 	// (algo.Message.Corrupt).
 	CrashOn string
 	Corrupt bool
+	// Gray are gray failures the node suffers from its start (gray.go):
+	// peers cut one way, a skewed or jumped clock, a slow loop. SetGray
+	// changes them while it runs.
+	Gray Gray
 	// Reliable bounds the reliable links of an algorithm that does not
 	// tolerate loss (see links.go); zero: runtime.DefaultReliable.
 	Reliable runtime.ReliableConfig

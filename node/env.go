@@ -20,7 +20,7 @@ func (e *env) Now() time.Duration {
 	if e.sync != nil {
 		return e.sync.now // the synchronizer's clock (pulses.go)
 	}
-	return time.Since(e.start)
+	return e.gray.now(time.Now()) // the node's clock, gray or true (gray.go)
 }
 func (e *env) Rand() *rand.Rand         { return e.rng }
 func (e *env) Neighbors() []algo.NodeID { return e.up }
@@ -103,6 +103,8 @@ func (e *env) Broadcast(m algo.Message) {
 
 // SetTimer arms timer t. Each arming has a generation; an expiry of an
 // older generation that is already on its way to the loop is ignored there.
+// A timer for d on the node's clock expires after d/Gray.ClockRate of true
+// time, converted now: a later change of rate leaves it be, as a jump does.
 func (e *env) SetTimer(t algo.Timer, d time.Duration) {
 	n := (*Node)(e)
 	if n.sync != nil {
@@ -118,7 +120,7 @@ func (e *env) SetTimer(t algo.Timer, d time.Duration) {
 	}
 	n.gens[t]++
 	fire := timerFire{t: t, gen: n.gens[t]}
-	n.timers[t] = time.AfterFunc(d, func() {
+	n.timers[t] = time.AfterFunc(n.gray.trueDelay(d), func() {
 		select {
 		case n.timerC <- fire:
 		case <-n.done:

@@ -1,11 +1,14 @@
 package node
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -54,6 +57,9 @@ type StatusJSON struct {
 	// leader is -1 and state Norm for want of any, while election_index
 	// and fencing_token are already the recovered ones.
 	Starting bool `json:"starting"`
+	// Gray is the node's gray failures (Node.Gray), when it has any:
+	// what the node suffers, beside what it does.
+	Gray *Gray `json:"gray,omitempty"`
 }
 
 // ReportJSON is one report of the algorithm.
@@ -118,6 +124,9 @@ func (n *Node) statusJSON(st Status, now time.Time) StatusJSON {
 			MessageBytes: c.messageBytes.Load(), KernelDrops: n.kernelDrops(),
 		},
 	}
+	if g := n.Gray(); !g.healthy() {
+		out.Gray = &g
+	}
 	if !n.startedAt().IsZero() {
 		out.UptimeMS = ms(now.Sub(n.startedAt()))
 	}
@@ -149,52 +158,118 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 //   - GET /status/stream: the status as JSON lines, the current one at once
 //     and then one line per change, for as long as the client reads (what
 //     Subscribe gives, over HTTP);
-//   - POST /elect: asks the node to start an election (Elect), 202 Accepted.
-//     With a key (Config.Key), only a request carrying the credential
-//     derived from it (Authorization: Bearer HTTPToken(key)) is taken: 401
-//     otherwise. Its body, if any, is read whole first (1 KiB at most, 413
-//     beyond), so that nothing happens before the request has arrived;
+//   - POST /elect: asks the node to start an election (Elect), 202 Accepted;
+//   - POST /gray: replaces the node's gray failures (SetGray) with those of
+//     its body, a JSON Gray ({"cut_from": [3], "clock_rate": 0.8,
+//     "clock_jump_ns": -1000000000, "slow_ns": 50000000}; {} heals it),
+//     and answers 200 with the state now (as GET /gray). A body that is not
+//     one such object (an unknown field, a wrong type) or a bad value (a
+//     rate not above 0 or above 100, a negative slow_ns, an id that is not
+//     a listed peer) is refused, 400, with a message naming what is wrong,
+//     and changes nothing;
+//   - GET /gray: the node's gray failures as JSON (Gray: {} when healthy);
 //   - GET /metrics: the counters in the Prometheus text format;
 //   - GET /healthz: 200 while Run runs.
+//
+// The POSTs change the node, and are guarded alike: with a key
+// (Config.Key), only a request carrying the credential derived from it
+// (Authorization: Bearer HTTPToken(key)) is taken, 401 otherwise; its
+// body, if any, is read whole first (1 KiB at most, 413 beyond), so that
+// nothing happens before the request has arrived.
 func (n *Node) Handler() http.Handler {
 	mux := n.readHandler()
 	mux.HandleFunc("POST /elect", func(w http.ResponseWriter, r *http.Request) {
-		if !n.authorized(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="elect"`)
-			http.Error(w, "unauthorized: POST /elect needs Authorization: Bearer <the token derived from the cluster key>", http.StatusUnauthorized)
-			n.metrics.httpRefused.Add(1)
-			return
-		}
-		if _, err := io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, maxBody)); err != nil {
-			http.Error(w, "request body: "+err.Error(), http.StatusRequestEntityTooLarge)
+		if _, ok := n.operation(w, r); !ok {
 			return
 		}
 		n.Elect()
 		w.WriteHeader(http.StatusAccepted)
 	})
+	mux.HandleFunc("POST /gray", func(w http.ResponseWriter, r *http.Request) {
+		body, ok := n.operation(w, r)
+		if !ok {
+			return
+		}
+		g, err := decodeGray(body)
+		if err == nil {
+			err = n.SetGray(g)
+		}
+		if err != nil {
+			http.Error(w, "POST /gray: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		writeJSON(w, n.Gray())
+	})
 	return mux
 }
 
-// ReadHandler serves what Handler serves but POST /elect: a node's status
-// and metrics for whoever may read them, on an address apart from the one
-// its operators change it through (elect node --http with --admin). A POST
-// /elect there is refused, 403, whatever credential it carries.
+// operation lets a state-changing request through: authorized, its body
+// read whole (maxBody at most). Otherwise it answers the refusal itself
+// and returns false.
+func (n *Node) operation(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if !n.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="elect"`)
+		http.Error(w, "unauthorized: "+r.Method+" "+r.URL.Path+" needs Authorization: Bearer <the token derived from the cluster key>", http.StatusUnauthorized)
+		n.metrics.httpRefused.Add(1)
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		http.Error(w, "request body: "+err.Error(), http.StatusRequestEntityTooLarge)
+		return nil, false
+	}
+	return body, true
+}
+
+// decodeGray reads POST /gray's body: one JSON object of Gray's fields,
+// nothing else.
+func decodeGray(body []byte) (Gray, error) {
+	var g Gray
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&g); err != nil {
+		if err == io.EOF {
+			return g, errors.New("no body: want a JSON object of cut_from, cut_to, clock_rate, clock_jump_ns and slow_ns ({} for none)")
+		}
+		return g, fmt.Errorf("body: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return g, errors.New("body: want one JSON object, and nothing after it")
+	}
+	return g, nil
+}
+
+// writeJSON answers v as indented JSON, 200.
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+// ReadHandler serves what Handler serves but its POSTs: a node's status,
+// gray failures and metrics for whoever may read them, on an address apart
+// from the one its operators change it through (elect node --http with
+// --admin). A POST /elect or POST /gray there is refused, 403, whatever
+// credential it carries.
 func (n *Node) ReadHandler() http.Handler {
 	mux := n.readHandler()
-	mux.HandleFunc("POST /elect", func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "forbidden: this address serves reading only; POST /elect goes to the node's operator address (elect node --admin)", http.StatusForbidden)
-		n.metrics.httpRefused.Add(1)
-	})
+	for _, op := range []string{"POST /elect", "POST /gray"} {
+		mux.HandleFunc(op, func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "forbidden: this address serves reading only; "+op+" goes to the node's operator address (elect node --admin)", http.StatusForbidden)
+			n.metrics.httpRefused.Add(1)
+		})
+	}
 	return mux
 }
 
 func (n *Node) readHandler() *http.ServeMux {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.Encode(n.StatusJSON())
+		writeJSON(w, n.StatusJSON())
+	})
+	mux.HandleFunc("GET /gray", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, n.Gray())
 	})
 	mux.HandleFunc("GET /status/stream", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")

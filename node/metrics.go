@@ -21,6 +21,7 @@ type counters struct {
 	hellosReceived  atomic.Uint64
 	unroutable      atomic.Uint64 // messages to non-neighbours, or too large
 	withheld        atomic.Uint64 // datagrams not sent while saves fail (fence.go's silence)
+	cutFrom, cutTo  atomic.Uint64 // datagrams dropped by a gray cut, as they arrived or at send (gray.go)
 	retransmits     atomic.Uint64 // frames of reliable links sent again
 	acks            atomic.Uint64 // bare acknowledgements of reliable links
 	linkFailures    atomic.Uint64 // reliable links that went unacknowledged
@@ -104,6 +105,9 @@ func (n *Node) WritePrometheus(w io.Writer) error {
 	for r := range runtime.NumReasons {
 		p.sample("elect_datagrams_rejected_total", "reason", runtime.Reason(r).String(), c.rejected[r].Load())
 	}
+	p.family("elect_datagrams_cut_total", "counter", "Datagrams dropped by a one-way cut (gray failures): from a peer of cut_from as they arrived, before anything read them, or to a peer of cut_to at send.")
+	p.sample("elect_datagrams_cut_total", "direction", "from", c.cutFrom.Load())
+	p.sample("elect_datagrams_cut_total", "direction", "to", c.cutTo.Load())
 	for _, m := range []struct {
 		name, kind, help string
 		v                float64

@@ -73,7 +73,8 @@ type Node struct {
 	dead        *CrashedOnError // set when Config.CrashOn killed the node
 	electAtBoot bool            // Elect was called before the boot
 	reports     reportLog
-	sync        *pulser // the synchronizer of a synchronous algorithm (pulses.go)
+	gray        grayState // the gray failures (gray.go), shared with the reader and SetGray
+	sync        *pulser   // the synchronizer of a synchronous algorithm (pulses.go)
 	// keepsSilent says no neighbour is lost for its silence (expire).
 	keepsSilent bool
 	httpToken   string    // HTTPToken(cfg.Key), when there is a key
@@ -191,6 +192,9 @@ func New(cfg Config) (*Node, error) {
 	if !alg.Model.Spontaneous && !cfg.Initiator {
 		nd.log.Info("this algorithm elects only where asked: start a node with --initiator, or POST /elect")
 	}
+	if err := nd.SetGray(cfg.Gray); err != nil {
+		return nil, fmt.Errorf("gray: %w", err)
+	}
 	nd.metrics.init(len(alg.Messages))
 	// Until the machine boots (a hello interval after Run starts, or
 	// later: peersPending) the node says it is starting: no leader, and
@@ -245,6 +249,7 @@ func (n *Node) Run(ctx context.Context) (err error) {
 	n.runCtx = ctx
 	n.start = time.Now()
 	n.started.Store(n.start.UnixNano())
+	n.gray.begin(n.start) // the machine's clock starts now, at Config.Gray's jump
 	// Numbering from the wall clock keeps a restarted node's sequence
 	// numbers above those of its previous life, which receivers' replay
 	// windows still hold.
@@ -338,16 +343,21 @@ func (n *Node) Run(ctx context.Context) (err error) {
 			n.heardTick()
 			n.forget(now)
 		case in := <-n.inbox:
+			n.lag(ctx)
 			n.receive(in)
 		case now := <-linkTicks:
 			n.tickLinks(now)
 		case f := <-n.timerC:
 			if int(f.t) < len(n.gens) && f.gen == n.gens[f.t] && n.booted {
+				// Slept on while live: the loop alone moves timers, so
+				// it still is after (Gray.Slow).
+				n.lag(ctx)
 				n.gens[f.t]++ // spent
 				n.m.Timer(n.env(), f.t)
 				n.after()
 			}
 		case call := <-n.calls:
+			n.lag(ctx)
 			call()
 		}
 		if n.dead != nil {
@@ -429,6 +439,12 @@ func (n *Node) read(errc chan<- error) {
 		d, err := n.codec.Decode(buf[:k])
 		if err != nil {
 			n.reject(err, from)
+			continue
+		}
+		if n.gray.cutsFrom(d.Sender) {
+			// A direction cut where it arrives (Gray.CutFrom): as if it
+			// never came.
+			n.metrics.cutFrom.Add(1)
 			continue
 		}
 		select {
@@ -688,6 +704,10 @@ func (n *Node) write(b []byte, addr netip.AddrPort) {
 	if n.silent() {
 		n.metrics.withheld.Add(1)
 		return // it cannot save: a crashed node to the others (fence.go)
+	}
+	if n.cutAt(addr) {
+		n.metrics.cutTo.Add(1) // a direction cut at its sender (Gray.CutTo)
+		return
 	}
 	if err := n.cfg.Transport.WriteTo(b, addr); err != nil {
 		n.metrics.sendErrors.Add(1)

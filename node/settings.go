@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -20,24 +21,30 @@ import (
 // Errors name each setting by its key, as Label spells it: "id",
 // "listen", "peers", "param", "log-level", "log-format", "size", "hello",
 // "hello-loss", "broadcast", "key-file", "faults", "insecure", "http",
-// "admin".
+// "admin", "cut-from", "cut-to", "clock-rate", "slow".
 type Settings struct {
-	ID, Value           int64
-	Listen              string // UDP HOST:PORT, required
-	Peers               string // ID=HOST:PORT,... (ParsePeers)
-	HTTP, Admin         string // the HTTP servers' addresses (ServeOptions)
-	KeyFile, StateDir   string
-	Algorithm           string
-	Params              []string // NAME=VALUE
-	Cluster             uint32
-	Hello               time.Duration
-	HelloLoss           int
-	Broadcast           string // HOST:PORT
-	Faults              string // runtime.ParseFaults
-	Initiator           bool
-	Size                int
-	CrashOn             string
-	Corrupt, Insecure   bool
+	ID, Value         int64
+	Listen            string // UDP HOST:PORT, required
+	Peers             string // ID=HOST:PORT,... (ParsePeers)
+	HTTP, Admin       string // the HTTP servers' addresses (ServeOptions)
+	KeyFile, StateDir string
+	Algorithm         string
+	Params            []string // NAME=VALUE
+	Cluster           uint32
+	Hello             time.Duration
+	HelloLoss         int
+	Broadcast         string // HOST:PORT
+	Faults            string // runtime.ParseFaults
+	Initiator         bool
+	Size              int
+	CrashOn           string
+	Corrupt, Insecure bool
+	// The gray failures the node starts with (Config.Gray): CutFrom and
+	// CutTo are id lists "3,7" of listed peers, ClockRate 0 or 1 true
+	// time, Slow 0 none.
+	CutFrom, CutTo      string
+	ClockRate           float64
+	Slow                time.Duration
 	LogLevel, LogFormat string    // debug, info, warn or error; text or json
 	LogOutput           io.Writer // where the logger writes
 	// Label names a setting in errors (elect node: its flag, "--id"); nil
@@ -109,6 +116,9 @@ func (s *Settings) Config() (Config, ServeOptions, error) {
 	if s.Size < 0 {
 		return cfg, serve, fmt.Errorf("%s %d: want the number of nodes of the fixed network", l("size"), s.Size)
 	}
+	if cfg.Gray, err = s.gray(cfg.ID, peers); err != nil {
+		return cfg, serve, err
+	}
 	if s.Hello <= 0 {
 		return cfg, serve, fmt.Errorf("%s %v: want a positive duration", l("hello"), s.Hello)
 	}
@@ -163,6 +173,32 @@ func (s *Settings) Config() (Config, ServeOptions, error) {
 		logger.Warn("injecting faults into what this node sends", "faults", faults.String())
 	}
 	return cfg, serve, nil
+}
+
+// gray reads the gray failures of the settings for node self of peers,
+// naming the setting at fault.
+func (s *Settings) gray(self algo.NodeID, peers map[algo.NodeID]netip.AddrPort) (Gray, error) {
+	g := Gray{ClockRate: s.ClockRate, Slow: s.Slow}
+	for _, c := range []struct {
+		key, text string
+		ids       *[]algo.NodeID
+	}{{"cut-from", s.CutFrom, &g.CutFrom}, {"cut-to", s.CutTo, &g.CutTo}} {
+		ids, err := parseIDs(c.text)
+		if err == nil {
+			err = checkCut(ids, self, peers)
+		}
+		if err != nil {
+			return g, fmt.Errorf("%s %s: %w", s.label(c.key), c.text, err)
+		}
+		*c.ids = idSet(ids)
+	}
+	if err := checkRate(s.ClockRate); err != nil {
+		return g, fmt.Errorf("%s %w", s.label("clock-rate"), err)
+	}
+	if err := checkSlow(s.Slow); err != nil {
+		return g, fmt.Errorf("%s %w", s.label("slow"), err)
+	}
+	return g, nil
 }
 
 // guardedAddr reads the address of the HTTP setting key that serves POST

@@ -1,10 +1,13 @@
 package supervisor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/electgo/elect/node"
@@ -65,4 +68,55 @@ func (p *Process) Elect(ctx context.Context) error {
 		return fmt.Errorf("POST %s: %s", url, resp.Status)
 	}
 	return nil
+}
+
+// PostJSON sends in as the JSON body of a POST to path on the node's HTTP
+// server (its operator address: Spec.HTTP), with the credential Spec.Token
+// as Elect sends it, within a second, and decodes a 2xx answer's JSON
+// body into out (nil: not read). Any other answer is an error that
+// carries the node's message ("POST http://.../gray: 400 Bad Request:
+// POST /gray: cut_from: ...").
+func (p *Process) PostJSON(ctx context.Context, path string, in, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	body, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	url := p.URL(path)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if p.spec.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+p.spec.Token)
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+		if m := strings.TrimSpace(string(msg)); m != "" {
+			return fmt.Errorf("POST %s: %s: %s", url, resp.Status, m)
+		}
+		return fmt.Errorf("POST %s: %s", url, resp.Status)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return fmt.Errorf("POST %s: %w", url, err)
+	}
+	return nil
+}
+
+// SetGray replaces the node's gray failures (POST /gray, node.Gray: {}
+// heals it) and returns them as the node now has them.
+func (p *Process) SetGray(ctx context.Context, g node.Gray) (node.Gray, error) {
+	var now node.Gray
+	err := p.PostJSON(ctx, "/gray", g, &now)
+	return now, err
 }
