@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -65,6 +65,7 @@ func newClusterCmd() *cobra.Command {
 	fl.StringVar(&f.elect, "elect", "", "act as the ring document's control process: start an election at this node (POST /elect; no other node initiates unless --initiators says so), or none (the initiators start it: --initiators, or the algorithm's), wait until every live node follows the most valued one (--within), report the outcome and end: exit 0 when elected, 1 when not in time, 2 when a node's machine panicked")
 	fl.StringVar(&f.faults, "faults", "", "inject faults into what every node sends (elect node --faults, each node seeded apart): loss=P,duplicate=P,delay=D,jitter=D,seed=N, e.g. loss=0.2")
 	fl.DurationVar(&f.within, "within", 10*time.Second, "with --elect, how long to wait for the outcome")
+	fl.StringVar(&f.trace, "trace", "", "write the run's events from every node, in time order, to this trace file (gzip when it ends in .gz): elect check re-checks it to the summary's verdict, elect viz draws it")
 	return cmd
 }
 
@@ -160,18 +161,12 @@ func runCluster(ctx context.Context, cmd *cobra.Command, cfg *clusterConfig, f c
 	// One more look at every node, the summary, then the end of them.
 	sum := c.Finish(runErr)
 	view.close()
-	if f.json {
-		b, err := json.Marshal(sum)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s\n", b)
-	} else {
-		writeSummaryText(stdout, sum)
+	if err := sum.Write(stdout, f.json); err != nil {
+		return err
 	}
-	if n := c.MachinePanics(); n > 0 {
+	if n, why := sum.Violated(); n > 0 {
 		// The algorithm broke the specification: exit 2, as sim does.
-		return fmt.Errorf("%d node(s) ended as their machine panicked (see the control events): %w", n, violationError{n})
+		return errors.Join(runErr, fmt.Errorf("%s: %w", why, violationError{n}))
 	}
-	return runErr
+	return cmp.Or(runErr, sum.Err())
 }

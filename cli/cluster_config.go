@@ -14,28 +14,28 @@ import (
 
 // clusterFlags are elect cluster's options.
 type clusterFlags struct {
-	nodes             int
-	values            string
-	seed              uint64
-	topology          string
-	algo              string
-	params            []string
-	hello             time.Duration
-	helloLoss         int
-	keyFile, logLevel string
-	basePort          int
-	dir               string
-	keep              bool
-	script            string
-	json              bool
-	duration          time.Duration
-	poll, refresh     time.Duration
-	initiators        string
-	crashOn           []string
-	corrupt           string
-	elect             string
-	within            time.Duration
-	faults            string
+	nodes                    int
+	values                   string
+	seed                     uint64
+	topology                 string
+	algo                     string
+	params                   []string
+	hello                    time.Duration
+	helloLoss                int
+	keyFile, logLevel, trace string
+	basePort                 int
+	dir                      string
+	keep                     bool
+	script                   string
+	json                     bool
+	duration                 time.Duration
+	poll, refresh            time.Duration
+	initiators               string
+	crashOn                  []string
+	corrupt                  string
+	elect                    string
+	within                   time.Duration
+	faults                   string
 }
 
 // clusterConfig is what elect cluster runs: the flags and the script
@@ -60,7 +60,7 @@ var clusterFlagOf = map[string]string{"Algorithm": "--algo", "Nodes": "--nodes",
 	"Corrupt": "--corrupt", "Values": "--values", "Params": "--param", "CrashOn": "--crash-on",
 	"Faults": "--faults", "Elect": "--elect", "Within": "--within", "KeyFile": "--key-file",
 	"LogLevel": "--log-level", "BasePort": "--base-port", "Dir": "--dir", "Keep": "--keep",
-	"Poll": "--poll", "Script": "--script"}
+	"Poll": "--poll", "Script": "--script", "Trace": "--trace"}
 
 // config loads the script and merges it with the flags (flags win),
 // naming the flag or the script's line at fault.
@@ -94,7 +94,7 @@ func (f *clusterFlags) config(cmd *cobra.Command) (*clusterConfig, error) {
 func (f *clusterFlags) merge(cmd *cobra.Command, cfg *clusterConfig, s *cluster.Script) error {
 	fl := cmd.Flags()
 	over := cluster.Overrides{Params: cfg.params, Faults: f.faults, Elect: f.elect, Within: f.within,
-		KeyFile: f.keyFile, LogLevel: f.logLevel, BasePort: f.basePort, Dir: f.dir, Keep: f.keep, Poll: f.poll,
+		KeyFile: f.keyFile, LogLevel: f.logLevel, BasePort: f.basePort, Dir: f.dir, Keep: f.keep, Poll: f.poll, Trace: f.trace,
 		Name: func(field string) string { return clusterFlagOf[field] },
 		Note: func(text string) { fmt.Fprintf(cmd.ErrOrStderr(), "elect: note: %s\n", text) }}
 	over.Algorithm, over.Nodes, over.Topology = given(fl.Changed, "algo", f.algo), given(fl.Changed, "nodes", f.nodes), given(fl.Changed, "topology", f.topology)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -30,9 +31,20 @@ func TestRingControlScenarios(t *testing.T) {
 	} {
 		t.Run(c.script, func(t *testing.T) {
 			t.Parallel()
-			code, s, errOut := clusterJSON(t, "--script", "../scenarios/cluster-scripts/"+c.script+".yaml")
+			file := filepath.Join(t.TempDir(), "run.jsonl")
+			code, s, errOut := clusterJSON(t, "--script", "../scenarios/cluster-scripts/"+c.script+".yaml", "--trace", file)
 			if code != ExitOK || !s.OK {
 				t.Fatalf("exit %d, ok %v, error %q; steps:%s\nstderr:\n%s", code, s.OK, s.Error, clusterSteps(s), clusterTail(errOut, 40))
+			}
+			// The checker finds no violation on the nodes' statuses, and
+			// elect check the same in the trace. A node that dies or a
+			// joker takes the ring outside its model: a violation would
+			// then be reported and fail nothing.
+			v := s.Check
+			if v == nil || !v.OK || (len(v.OutsideModel) > 0) != (c.failed != nil) {
+				t.Errorf("the checker's verdict %+v: want no violation, outside the model when a failure is expected", v)
+			} else if code, out, errOut := cli(t, "check", "--json", file); code != ExitOK || !strings.Contains(out, `"trace_hash":"`+v.TraceHash+`"`) {
+				t.Errorf("elect check %s: exit %d, want 0 and hash %s:\n%s%s", file, code, v.TraceHash, out, errOut)
 			}
 			ctl := s.Control
 			if ctl.Elected != 3 {

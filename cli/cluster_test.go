@@ -528,7 +528,7 @@ func TestClusterTable(t *testing.T) {
 		"   2       2      102 starting recover ?          -      -    -        -     -",
 		"   3       3      103 killed   start   -          -      -    -        -     -",
 	}
-	if got := tableLines(rows); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := cluster.TableLines(rows); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("table:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	a := cluster.Agreement{Components: [][]int{{0, 1, 2}}, Best: []int{2}, Leaders: []int{-1}}

@@ -103,35 +103,11 @@ func clip(s string, cols int) string {
 	return s
 }
 
-// tableLines renders the rows as a table, a header line first.
-func tableLines(rows []cluster.NodeRow) []string {
-	out := []string{fmt.Sprintf("%4s %7s %8s %-8s %-7s %-5s %6s %6s %4s %8s %5s", "id", "value", "pid", "process", "started", "state", "leader", "index", "nbrs", "sent", "elect")}
-	for _, r := range rows {
-		state, leader, index, nbrs, sent, elect := "-", "-", "-", "-", "-", "-"
-		if r.Answered {
-			state, leader = r.State, strconv.Itoa(r.Leader)
-			if r.Leader < 0 {
-				leader = "-"
-			}
-			index, nbrs = strconv.FormatUint(r.ElectionIndex, 10), strconv.Itoa(r.Neighbors)
-			sent, elect = strconv.FormatUint(r.Sent, 10), strconv.FormatUint(r.Elections, 10)
-		} else if r.Alive {
-			state = "?"
-		}
-		line := fmt.Sprintf("%4d %7d %8d %-8s %-7s %-5s %6s %6s %4s %8s %5s", r.ID, r.Value, r.PID, r.Process, r.Started, state, leader, index, nbrs, sent, elect)
-		if r.Leading {
-			line += "  <- leader"
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
 // liveLines is the live table: two header lines, then the nodes.
 func liveLines(cfg cluster.Config, s cluster.Snapshot) []string {
 	head := fmt.Sprintf("elect cluster: %d nodes, %s on %s, %.1fs   keys: k N kill, r N restart, c N recover, s N stop, q quit",
 		len(s.Rows), cfg.Algorithm, cfg.Topology, s.Elapsed.Seconds())
-	return append([]string{head, describeAgreement(s.Agreement, s.Rows)}, tableLines(s.Rows)...)
+	return append([]string{head, describeAgreement(s.Agreement, s.Rows)}, cluster.TableLines(s.Rows)...)
 }
 
 // describeAgreement says who follows whom, per component.
@@ -194,63 +170,4 @@ func breakdown(comp []int, rows []cluster.NodeRow) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// writeSummaryText prints the summary for people.
-func writeSummaryText(w io.Writer, s *cluster.Summary) {
-	fmt.Fprintf(w, "\nelect cluster: %d nodes, %s on %s, ran %.1fs\n", s.Nodes, s.Algorithm, s.Topology, s.DurationMS/1000)
-	for _, l := range tableLines(s.Final) {
-		fmt.Fprintln(w, "  "+l)
-	}
-	a := cluster.Agreement{Components: s.Components, Leaders: s.Leaders}
-	switch {
-	case len(s.Components) == 0:
-		fmt.Fprintln(w, "no node was running at the end")
-	case s.Agreed:
-		fmt.Fprintln(w, "agreed:", a.Agreed())
-	default:
-		fmt.Fprintln(w, "no agreement at the end")
-	}
-	if len(s.Failovers) > 0 {
-		fmt.Fprintln(w, "failovers (a leader killed or stopped, until every live node follows the most valued survivor):")
-		for _, f := range s.Failovers {
-			if f.Done {
-				fmt.Fprintf(w, "  %8.3fs  %s %d -> leader %s after %.0f ms\n", f.AtMS/1000, f.How, f.Node, joinInts(f.Leaders), f.MS)
-			} else {
-				fmt.Fprintf(w, "  %8.3fs  %s %d -> no agreement before the end\n", f.AtMS/1000, f.How, f.Node)
-			}
-		}
-	}
-	if len(s.Control.Events) > 0 {
-		fmt.Fprintln(w, "control process (elections asked, reports heard, nodes dead):")
-		for _, e := range s.Control.Events {
-			fmt.Fprintf(w, "  %8.3fs  node %d %s: %s\n", e.AtMS/1000, e.Node, e.Kind, e.What)
-		}
-		for _, l := range s.Control.Lines {
-			fmt.Fprintf(w, "Control process says: %q\n", l)
-		}
-	}
-	if s.Script != "" {
-		failed := 0
-		for _, st := range s.Steps {
-			if !st.OK {
-				failed++
-			}
-		}
-		fmt.Fprintf(w, "script %s: %d steps run, %d failed\n", s.Script, len(s.Steps), failed)
-	}
-	if s.Kept {
-		fmt.Fprintf(w, "state and logs: %s (node-N.log)\n", s.Dir)
-	}
-	if s.Error != "" {
-		fmt.Fprintln(w, "error:", s.Error)
-	}
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

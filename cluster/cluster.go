@@ -22,6 +22,14 @@
 // [Expect] it names ([Cluster.Run]); [Cluster.Finish] ends a run with its
 // [Summary].
 //
+// The checker of a simulated run (check.Monitor) judges every run as it
+// goes, as `elect emulate` has it judge its own (package internal/journal):
+// each node's status changes read from its /status/stream, stamped when the
+// node made them, and what was done to the nodes, in time order; the
+// summary's Check is its [Verdict], and [Summary.Violated] says which of its
+// violations fail the run. Config.Trace writes the same events as a trace
+// file, which `elect check` judges to the same verdict.
+//
 // Every node is stopped by [Cluster.Close], whatever happened; on Linux
 // they are killed if the program dies.
 package cluster
@@ -52,6 +60,7 @@ type Cluster struct {
 	failovers []*failover
 	steps     []StepResult // of scripts, and of the steps Do ran
 	events    []Event      // what the control process was told (control.go)
+	rec       *recording   // the run's events, their checker and trace (trace.go)
 	failed    bool         // a start, a script or the run failed: the directory is kept
 	script    string       // the file of the script run
 
@@ -140,7 +149,10 @@ func New(cfg Config) (*Cluster, error) {
 	if c.cfg.Dir, err = filepath.Abs(dir); err != nil {
 		return nil, err
 	}
-	if err := c.layout(); err != nil {
+	if err = c.layout(); err == nil {
+		err = c.record()
+	}
+	if err != nil {
 		if c.tempDir {
 			os.RemoveAll(c.cfg.Dir)
 		}
@@ -180,6 +192,7 @@ func (c *Cluster) Start(ctx context.Context) error {
 	c.mu.Lock()
 	c.t0 = time.Now()
 	c.mu.Unlock()
+	c.begin(c.t0)
 	pctx, stop := context.WithCancel(context.Background())
 	c.stopPoll, c.polling = stop, make(chan struct{})
 	go func() {
@@ -205,10 +218,15 @@ func (c *Cluster) Finish(failure error) *Summary {
 	final, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	c.pollRound(final)
 	cancel()
-	sum := c.summary(time.Now())
+	now := time.Now()
+	sum := c.summary(now)
+	// The checker judges the run as that last poll saw it, before the
+	// nodes are stopped.
+	var traceErr error
+	sum.Check, traceErr = c.endRecording(now)
 	c.stopAll()
 	c.mu.Lock()
-	if failure != nil {
+	if failure = errors.Join(failure, traceErr); failure != nil {
 		c.failed = true
 		sum.OK, sum.Error = false, failure.Error()
 	}
@@ -233,6 +251,7 @@ func (c *Cluster) Close() error {
 		c.Finish(nil)
 	}
 	c.killAll()
+	c.rec.close() // a run that never began leaves its trace unended
 	c.logMu.Lock()
 	c.logDone = true
 	c.logMu.Unlock()

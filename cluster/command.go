@@ -1,12 +1,15 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/electgo/elect/trace"
 )
 
 // commandVerbs are the words of an action step's one-line form: each
@@ -76,11 +79,15 @@ func (c *Cluster) Do(ctx context.Context, st Step) (StepResult, error) {
 			res.Result = fmt.Sprintf("met after %.0f ms", msOf(took))
 		}
 	} else {
+		c.add(trace.Acted, -1, start, res.Step) // what the events after it do, in words
 		res.Result, err = c.Act(ctx, st.Action, st.Nodes, st.Leader)
 	}
 	res.TookMS, res.OK = msOf(time.Since(start)), err == nil
 	if err != nil {
 		res.Error = err.Error()
+	}
+	if st.Action == "expect" {
+		c.add(trace.Acted, -1, time.Now(), res.Step+": "+cmp.Or(res.Result, res.Error))
 	}
 	c.mu.Lock()
 	c.steps = append(c.steps, res)

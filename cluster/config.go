@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"math/rand/v2"
 	"net/netip"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/topo"
+	"github.com/electgo/elect/trace"
 )
 
 // MaxNodes bounds a cluster's size: every node is a process of its own.
@@ -89,6 +89,19 @@ type Config struct {
 	// Poll is the interval between polls of every node's /status (0:
 	// 50ms, 2.5ms more a node beyond 20).
 	Poll time.Duration
+	// Trace, when set, is a file that the run's events are written to, in
+	// time order, as a trace (JSON lines; gzip when the name ends in .gz):
+	// the header, the nodes and links, each node's status changes as it
+	// made them, what was done to the nodes, the steps in words, the end.
+	// `elect check FILE` judges it to the summary's verdict (Summary.Check).
+	// New creates it, Finish ends and closes it.
+	Trace string
+	// Observers also hear the run's events, in time order, as the checker
+	// does (from time 0 of the run to Finish).
+	Observers []trace.Observer
+	// Stabilization and Liveness are the checker's bounds (0:
+	// check.DefaultStabilization and check.DefaultLiveness).
+	Stabilization, Liveness time.Duration
 	// Log, when set, hears what the cluster says as it runs (see Line):
 	// one line at a time, from whichever goroutine speaks, and never once
 	// Close has returned.
@@ -117,55 +130,6 @@ func fieldErr(field string, err error) error { return &ConfigError{Field: field,
 func (cfg Config) Check() error {
 	_, err := cfg.resolve()
 	return err
-}
-
-// ModelTopology is the network the model of the algorithm named needs
-// (Model.Topology), when topo builds it: what a cluster of it runs on when
-// no topology is given. It is "" for an algorithm that runs on any.
-func ModelTopology(algorithm string) string {
-	a, err := algo.Lookup(algorithm)
-	if err != nil || a.Model.Topology == "" || a.Model.Topology == "complete" {
-		return ""
-	}
-	if _, err := topo.Parse(a.Model.Topology, 3); err != nil {
-		return ""
-	}
-	return a.Model.Topology
-}
-
-// Topology builds the graph of spec, a topo spec, and names it; nodes (0:
-// not given) supplies N for specs without one (5 by default), and seed
-// draws a random one.
-func Topology(spec string, nodes int, seed uint64) (*topo.Graph, string, error) {
-	var sp topo.Spec
-	var err error
-	if nodes > 0 {
-		sp, err = topo.Parse(spec, nodes)
-		if err != nil {
-			// grid:WxH, layered:L and file:PATH carry their own size.
-			if own, err2 := topo.Parse(spec, 0); err2 == nil {
-				sp, err = own, nil
-			}
-		}
-	} else {
-		sp, err = topo.Parse(spec, 0)
-		if err != nil {
-			if dflt, err2 := topo.Parse(spec, 5); err2 == nil {
-				sp, err = dflt, nil
-			}
-		}
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	if sp.N > MaxNodes {
-		return nil, "", fmt.Errorf("topology %s has %d nodes: want at most %d (every node is a process)", sp.String(), sp.N, MaxNodes)
-	}
-	g, err := sp.Build(rand.New(rand.NewPCG(seed, 0x746f706f)), "") // "topo"
-	if err != nil {
-		return nil, "", err
-	}
-	return g, sp.String(), nil
 }
 
 // defaultPoll is the interval between polls of n nodes.
@@ -243,6 +207,9 @@ func (cfg Config) resolve() (*Cluster, error) {
 		cfg.Poll = defaultPoll(n)
 	} else if cfg.Poll < 0 {
 		return nil, fieldErr("Poll", fmt.Errorf("%v: want a duration >= 0", cfg.Poll))
+	}
+	if cfg.Stabilization < 0 || cfg.Liveness < 0 {
+		return nil, fieldErr("Liveness", fmt.Errorf("the checker's bounds (%v, %v): want durations >= 0", cfg.Stabilization, cfg.Liveness))
 	}
 	if cfg.BasePort != 0 && (cfg.BasePort < 1024 || cfg.BasePort+1000+n-1 > 65535) {
 		return nil, fieldErr("BasePort", fmt.Errorf("%d: want a port from 1024 to %d, so that P+1000+%d is a port", cfg.BasePort, 65535-1000-n+1, n-1))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/node"
+	"github.com/electgo/elect/trace"
 )
 
 // The cluster plays the control process of 003_995b7edf0113a8b5.txt: it
@@ -195,7 +196,8 @@ func (c *Cluster) died(n *clusterNode, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := Event{Node: n.id, Kind: "died", What: fmt.Sprint(err)}
-	if p, ok := node.PanicInLogFile(n.logPath); ok {
+	p, panicked := node.PanicInLogFile(n.logPath)
+	if panicked {
 		e.What = "its machine panicked " + p.Text // the algorithm's bug
 		e.panicked = true
 	}
@@ -207,6 +209,12 @@ func (c *Cluster) died(n *clusterNode, err error) {
 		e.What = fmt.Sprintf("crashed on a %s message (fault injected): %v", msg, err)
 	}
 	c.events = append(c.events, e)
+	now := time.Now()
+	if panicked {
+		// Its machine panicked: a violation, as in the simulator.
+		c.add(trace.Panicked, n.id, now, p.Text)
+	}
+	c.crashed(n.id, now, fmt.Sprintf("node %d died (%s)", n.id, e.What))
 }
 
 // elect asks nodes to start an election (POST /elect), as the control
@@ -217,9 +225,11 @@ func (c *Cluster) elect(ctx context.Context, ids []int) (string, error) {
 		if id < 0 || id >= len(c.nodes) {
 			return strings.Join(said, "; "), fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, len(c.nodes)-1)
 		}
+		asked := time.Now()
 		if err := c.nodes[id].proc.Elect(ctx); err != nil {
 			return strings.Join(said, "; "), fmt.Errorf("node %d: %w", id, err)
 		}
+		c.add(trace.ElectCalled, id, asked, "")
 		c.mu.Lock()
 		c.events = append(c.events, Event{AtMS: msOf(time.Since(c.t0)), Node: id, Kind: "elect", What: "asked to start an election"})
 		c.mu.Unlock()

@@ -53,13 +53,14 @@ type Overrides struct {
 	Elect  string
 	Within time.Duration
 	// KeyFile ("": none) is made absolute and must exist; LogLevel,
-	// BasePort, Dir, Keep and Poll are Config's.
+	// BasePort, Dir, Keep, Poll and Trace are Config's.
 	KeyFile  string
 	LogLevel string
 	BasePort int
 	Dir      string
 	Keep     bool
 	Poll     time.Duration
+	Trace    string
 	// Name names a field of Overrides (Nodes, Topology, ...), or Script
 	// for the script, in errors and notes as its caller calls it (nil: by
 	// the field's own name).
@@ -120,7 +121,7 @@ func FromScript(script *Script, over Overrides) (*Merged, error) {
 	cfg := &m.Config
 	cfg.Algorithm, cfg.Hello, cfg.HelloLoss = node.DefaultAlgorithm, node.DefaultHello, node.DefaultHelloLoss
 	cfg.Params = map[string]string{}
-	cfg.LogLevel, cfg.BasePort, cfg.Dir, cfg.Keep, cfg.Poll = over.LogLevel, over.BasePort, over.Dir, over.Keep, over.Poll
+	cfg.LogLevel, cfg.BasePort, cfg.Dir, cfg.Keep, cfg.Poll, cfg.Trace = over.LogLevel, over.BasePort, over.Dir, over.Keep, over.Poll, over.Trace
 	switch {
 	case over.Algorithm != nil:
 		cfg.Algorithm = *over.Algorithm
@@ -163,6 +164,7 @@ func FromScript(script *Script, over Overrides) (*Merged, error) {
 	if err := m.network(seed); err != nil {
 		return nil, err
 	}
+	cfg.Seed = seed
 
 	rng := rand.New(rand.NewPCG(seed, 0x76616c756573)) // "values"
 	var err error
@@ -364,7 +366,7 @@ func (m *Merged) Blame(err error) error {
 			set = "none"
 		}
 		return &FieldError{Field: ce.Field, Err: fmt.Errorf("%s %q: %w", o.name("Initiators"), set, ce.Err)}
-	case "CrashOn", "Corrupt", "Dir":
+	case "CrashOn", "Corrupt", "Dir", "Trace":
 		return o.bad(ce.Field, "%s: %w", ce.Err)
 	case "Hello", "HelloLoss", "LogLevel", "BasePort":
 		return o.bad(ce.Field, "%s %w", ce.Err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/supervisor"
+	"github.com/electgo/elect/trace"
 )
 
 // Act does action to the nodes ids, or to the nodes leading now when
@@ -88,6 +89,7 @@ func (c *Cluster) act1(ctx context.Context, action string, n *clusterNode) (stri
 		if err != nil {
 			return "", err
 		}
+		c.crashed(n.id, e.At, fmt.Sprintf("%s %d", action, n.id))
 		name := "SIGKILL"
 		if action == "stop" {
 			name = "SIGTERM"
@@ -102,20 +104,24 @@ func (c *Cluster) act1(ctx context.Context, action string, n *clusterNode) (stri
 		return msg, nil
 	case "restart", "recover":
 		if n.alive() {
-			if _, err := c.end(n, "kill"); err != nil {
+			e, err := c.end(n, "kill")
+			if err != nil {
 				return "", err
 			}
+			c.crashed(n.id, e.At, fmt.Sprintf("%s %d (killed first)", action, n.id))
 		}
-		mode := supervisor.Fresh
+		mode, kind := supervisor.Fresh, trace.Restarted
 		if action == "recover" {
-			mode = supervisor.Recover
+			mode, kind = supervisor.Recover, trace.Recovered
 		}
+		c.add(kind, n.id, time.Now(), "")
 		if err := c.launch(n, mode); err != nil {
 			return "", err
 		}
 		if err := n.proc.AwaitUp(ctx, 10*time.Second); err != nil {
 			return "", err
 		}
+		c.watch(n)
 		pid := n.proc.Info().PID
 		if mode == supervisor.Fresh {
 			return fmt.Sprintf("restart %d: pid %d, empty state: it elects", n.id, pid), nil

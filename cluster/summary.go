@@ -96,8 +96,11 @@ type Summary struct {
 	// Control is what the ring document's control process reports: the
 	// elected node, the failures and their phases, the jokers.
 	Control Outcome `json:"control"`
-	OK      bool    `json:"ok"`              // no step failed, and the run did not
-	Error   string  `json:"error,omitempty"` // why the run failed
+	// Check is the checker's verdict on the run (see Config.Trace):
+	// given once the run is finished, nil before.
+	Check *Verdict `json:"check,omitempty"`
+	OK    bool     `json:"ok"`              // no step failed, and the run did not
+	Error string   `json:"error,omitempty"` // why the run failed
 }
 
 // Failover is a leading node killed (or stopped) and the time until every

@@ -35,19 +35,19 @@ func (e *emulation) pause(p Pause, resume bool) error {
 		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 			return fmt.Errorf("pausing node %d (pid %d): %w", p.Node, pid, err)
 		}
-		e.j.add(trace.Event{At: e.j.since(now), Kind: trace.Crashed, Node: p.Node, Peer: algo.None})
-		e.log("%7.3fs pause node %d (SIGSTOP) for %v", e.j.since(now).Seconds(), p.Node, p.For)
+		e.j.Add(trace.Event{At: e.j.Since(now), Kind: trace.Crashed, Node: p.Node, Peer: algo.None})
+		e.log("%7.3fs pause node %d (SIGSTOP) for %v", e.j.Since(now).Seconds(), p.Node, p.For)
 		return nil
 	}
-	e.j.add(trace.Event{At: e.j.since(now), Kind: trace.Recovered, Node: p.Node, Peer: algo.None})
+	e.j.Add(trace.Event{At: e.j.Since(now), Kind: trace.Recovered, Node: p.Node, Peer: algo.None})
 	if st, ok := pr.lastStatus(); ok {
 		// It comes back as it was: the checker learns that status now,
 		// as a recovered node's first.
-		e.j.add(trace.Event{At: e.j.since(now), Kind: trace.StatusChanged, Node: p.Node, Peer: algo.None, Status: st})
+		e.j.Add(trace.Event{At: e.j.Since(now), Kind: trace.StatusChanged, Node: p.Node, Peer: algo.None, Status: st})
 	}
 	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
 		return fmt.Errorf("resuming node %d (pid %d): %w", p.Node, pid, err)
 	}
-	e.log("%7.3fs resume node %d (SIGCONT)", e.j.since(now).Seconds(), p.Node)
+	e.log("%7.3fs resume node %d (SIGCONT)", e.j.Since(now).Seconds(), p.Node)
 	return nil
 }

@@ -3,21 +3,18 @@
 package emulate
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/internal/journal"
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/supervisor"
-	"github.com/electgo/elect/trace"
 )
 
 // proc is one emulated node: its process, which the supervisor runs in the
@@ -39,7 +36,7 @@ type launcher struct {
 	bin       string
 	args      []string // after the node's own flags: algorithm, params, hello...
 	port      int
-	j         *journal
+	j         *journal.Journal
 	log       func(format string, args ...any)
 	unplanned func(p *proc) // called when a node's process ends on its own
 	token     string        // the credential of the run's key, for POST /elect
@@ -95,43 +92,14 @@ func (l *launcher) ready(ctx context.Context, p *proc) error {
 	return nil
 }
 
-// watch reads p's status stream for one life and journals each change at
-// the time the node made it.
+// watch feeds p's status stream for one life to the journal
+// (journal.Watch), each change at the time the node made it.
 func (l *launcher) watch(ctx context.Context, p *proc, life int) {
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.sup.URL("/status/stream"), nil)
-	resp, err := p.sup.Client().Do(req)
-	if err != nil {
-		return
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var st node.StatusJSON
-		if err := json.Unmarshal(sc.Bytes(), &st); err != nil {
-			l.log("node %d: unreadable status line: %v", p.id, err)
-			continue
-		}
-		status, err := algoStatus(&st)
-		if err != nil {
-			l.log("node %d: %v", p.id, err)
-			continue
-		}
-		// A life ended by the emulator says no more: it is not alive
-		// from the moment its signal goes.
-		if in := p.sup.Info(); in.Life != life || !in.State.Alive() {
-			return
-		}
+	l.j.Watch(ctx, p.sup, p.id, life, func(st *node.StatusJSON) {
 		p.mu.Lock()
-		p.status, p.statusLife = &st, life
+		p.status, p.statusLife = st, life
 		p.mu.Unlock()
-		at := l.j.since(time.Unix(0, st.ChangedUnixNS))
-		if st.ChangedUnixNS == 0 {
-			at = l.j.since(time.Now())
-		}
-		l.j.add(trace.Event{At: max(at, 0), Kind: trace.StatusChanged, Node: algo.NodeID(p.id), Peer: algo.None,
-			Status: status})
-	}
+	}, l.log)
 }
 
 // following is the leader p's live life names, if any, in whatever state:
@@ -217,15 +185,6 @@ func (p *proc) lastStatus() (algo.Status, bool) {
 	if st == nil || p.statusLife != in.Life {
 		return algo.Status{}, false
 	}
-	status, err := algoStatus(st)
+	status, err := journal.Status(st)
 	return status, err == nil
-}
-
-// algoStatus is a node's /status as the checker takes it.
-func algoStatus(st *node.StatusJSON) (algo.Status, error) {
-	state, err := algo.ParseState(st.State)
-	if err != nil {
-		return algo.Status{}, err
-	}
-	return algo.Status{Leader: st.Leader, State: state, Index: algo.Index{Num: st.Computation.Num, ID: st.Computation.ID}}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/electgo/elect/internal/journal"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
@@ -21,8 +22,7 @@ func TraceHeader(s *scenario.Scenario) (trace.Header, error) {
 	if err != nil {
 		return h, err
 	}
-	h.MessageBound, h.MaxDelay = "", 0 // real nodes' traces hold no message events
-	return h, nil
+	return journal.Header(h), nil
 }
 
 // DifferentError is what a comparison with the simulator fails with when

@@ -18,6 +18,7 @@ import (
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/cluster"
+	"github.com/electgo/elect/internal/journal"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/runner"
@@ -42,7 +43,7 @@ type emulation struct {
 	tag   string
 	procs []*proc
 	l     *launcher
-	j     *journal
+	j     *journal.Journal
 	links linkSet
 	log   func(format string, args ...any)
 	spy   *spy // when the run has attacks
@@ -140,12 +141,12 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 			e.mu.Lock()
 			e.unplanned++
 			e.mu.Unlock()
-			at := e.j.since(time.Now())
+			at := e.j.Since(time.Now())
 			if pe, ok := node.PanicInLogFile(pr.log); ok {
 				// Its machine panicked: a violation, as in the simulator.
-				e.j.add(trace.Event{At: at, Kind: trace.Panicked, Node: algo.NodeID(pr.id), Peer: algo.None, Text: pe.Text})
+				e.j.Add(trace.Event{At: at, Kind: trace.Panicked, Node: algo.NodeID(pr.id), Peer: algo.None, Text: pe.Text})
 			}
-			e.j.add(trace.Event{At: at, Kind: trace.Crashed, Node: algo.NodeID(pr.id), Peer: algo.None})
+			e.j.Add(trace.Event{At: at, Kind: trace.Crashed, Node: algo.NodeID(pr.id), Peer: algo.None})
 		},
 	}
 	for v, val := range p.values {
@@ -173,16 +174,16 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	observers = append(observers, cfg.Observers...)
 	t0 := time.Now()
-	e.j = newJournal(t0, window, observers)
+	e.j = journal.New(t0, window, observers)
 	e.l.j = e.j
 	for _, pr := range e.procs {
-		e.j.add(trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(pr.id), Peer: algo.None, Value: pr.value})
+		e.j.Add(trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(pr.id), Peer: algo.None, Value: pr.value})
 	}
 	for _, k := range p.initial {
-		e.j.add(trace.Event{Kind: trace.LinkUp, Node: k.A, Peer: k.B})
+		e.j.Add(trace.Event{Kind: trace.LinkUp, Node: k.A, Peer: k.B})
 	}
-	e.j.start()
-	defer e.j.stop()
+	e.j.Start()
+	defer e.j.Stop()
 	if len(cfg.Attacks) > 0 {
 		if e.spy, err = openSpy(e.tag, cfg.Port, t0, logf); err != nil {
 			return nil, err
@@ -200,14 +201,14 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	}
 	// The flow stops here, so that nothing after the end reaches the
 	// observers; the changes made just before it are still on their way.
-	e.j.stop()
+	e.j.Stop()
 	if e.spy != nil {
 		e.spy.close() // its replays under way end with the run
 	}
 	time.Sleep(window)
 	counted := e.gather(ctx)
 	end := s.Duration
-	e.j.end(end)
+	e.j.End(end)
 	wall := time.Since(t0)
 	e.teardownNodes()
 
@@ -452,13 +453,13 @@ func (e *emulation) applyLinks(ctx context.Context, st linkStep) error {
 	// may hear a new neighbour before the call returns: the change is
 	// journaled at the call's start, so that the checker never sees a node
 	// use a link before the link exists.
-	at := e.j.since(began)
+	at := e.j.Since(began)
 	for _, c := range changes {
 		kind := trace.LinkDown
 		if c.up {
 			kind = trace.LinkUp
 		}
-		e.j.add(trace.Event{At: at, Kind: kind, Node: c.k.A, Peer: c.k.B, Moved: c.moved})
+		e.j.Add(trace.Event{At: at, Kind: kind, Node: c.k.A, Peer: c.k.B, Moved: c.moved})
 	}
 	e.log("%7.3fs links: %d up, %d down (nft %v)", at.Seconds(), len(up), len(down), now.Sub(began).Round(time.Microsecond))
 	return nil
@@ -473,18 +474,18 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		if a.Leader {
 			if v, ok := e.leader(); ok {
 				victims = append(victims, v)
-				e.log("%7.3fs the leader is node %d", e.j.since(time.Now()).Seconds(), v)
+				e.log("%7.3fs the leader is node %d", e.j.Since(time.Now()).Seconds(), v)
 			} else {
-				e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: "a crash of the leader finds none"})
-				e.log("%7.3fs crash the leader: no live node follows one", e.j.since(time.Now()).Seconds())
+				e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: "a crash of the leader finds none"})
+				e.log("%7.3fs crash the leader: no live node follows one", e.j.Since(time.Now()).Seconds())
 			}
 		}
 		for _, v := range victims {
 			pr := e.procs[v]
 			at, ok := e.l.kill(ctx, pr)
 			if ok {
-				e.j.add(trace.Event{At: e.j.since(at), Kind: trace.Crashed, Node: v, Peer: algo.None})
-				e.log("%7.3fs crash node %d (SIGKILL)", e.j.since(at).Seconds(), v)
+				e.j.Add(trace.Event{At: e.j.Since(at), Kind: trace.Crashed, Node: v, Peer: algo.None})
+				e.log("%7.3fs crash node %d (SIGKILL)", e.j.Since(at).Seconds(), v)
 			}
 		}
 	case sim.Restart, sim.Recover:
@@ -499,21 +500,21 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 			if pr.alive() {
 				continue
 			}
-			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: kind, Node: v, Peer: algo.None})
-			e.log("%7.3fs %s node %d", e.j.since(time.Now()).Seconds(), what, v)
+			e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: kind, Node: v, Peer: algo.None})
+			e.log("%7.3fs %s node %d", e.j.Since(time.Now()).Seconds(), what, v)
 			wg.Go(func() { errs[i] = e.l.start(ctx, pr, mode) })
 		}
 		wg.Wait()
 		return errors.Join(errs...)
 	case sim.Partition, sim.Heal:
-		e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: a.Describe()})
+		e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: a.Describe()})
 	case sim.ElectAt:
 		for _, v := range a.Nodes {
 			pr := e.procs[v]
 			if !pr.alive() {
 				continue
 			}
-			e.j.add(trace.Event{At: e.j.since(time.Now()), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
+			e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: trace.ElectCalled, Node: v, Peer: algo.None})
 			if err := e.l.elect(ctx, pr); err != nil {
 				e.log("elect: %v", err)
 			}
@@ -599,7 +600,7 @@ func (e *emulation) stats(c node.CountersJSON, wall time.Duration) *metrics.Emul
 	s := &metrics.Emulation{
 		HelloMS: metrics.MS(e.cfg.Hello), HelloLoss: e.cfg.HelloLoss, UnplannedExits: e.unplanned,
 		SetupMS: metrics.MS(e.setup), StartMS: metrics.MS(e.startup),
-		RuleUpdates: len(e.updates), LateEvents: e.j.late,
+		RuleUpdates: len(e.updates), LateEvents: e.j.Late(),
 		HellosSent: c.HellosSent, HellosReceived: c.HellosRecv,
 	}
 	if len(c.Rejected) > 0 {

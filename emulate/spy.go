@@ -298,7 +298,7 @@ func (s *spy) close() {
 // act, for the story.
 func (e *emulation) attack(a *Attack, capture bool) {
 	now := time.Now()
-	at := e.j.since(now)
+	at := e.j.Since(now)
 	node := a.Node
 	if node == algo.None {
 		if capture {
@@ -318,7 +318,7 @@ func (e *emulation) attack(a *Attack, capture bool) {
 			node, ok = e.leader()
 		}
 		if !ok {
-			e.j.add(trace.Event{At: at, Kind: trace.Acted, Peer: algo.None, Text: fmt.Sprintf("a %v in the leader's name finds none", a.Kind)})
+			e.j.Add(trace.Event{At: at, Kind: trace.Acted, Peer: algo.None, Text: fmt.Sprintf("a %v in the leader's name finds none", a.Kind)})
 			return
 		}
 	}
@@ -335,6 +335,6 @@ func (e *emulation) attack(a *Attack, capture bool) {
 			text = fmt.Sprintf("the spy forges %s in node %d's name", what, node)
 		}
 	}
-	e.j.add(trace.Event{At: at, Kind: trace.Acted, Peer: algo.None, Text: text})
+	e.j.Add(trace.Event{At: at, Kind: trace.Acted, Peer: algo.None, Text: text})
 	e.log("%7.3fs %s", at.Seconds(), text)
 }

@@ -7,7 +7,6 @@
 package emulate
 
 import (
-	"fmt"
 	"maps"
 	"net/netip"
 	"reflect"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	_ "github.com/electgo/elect/algo/all"
+	"github.com/electgo/elect/internal/journal"
 	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/runner"
 	"github.com/electgo/elect/scenario"
@@ -278,122 +278,6 @@ events:
 type recorder struct{ got []trace.Event }
 
 func (r *recorder) Observe(e *trace.Event) { r.got = append(r.got, *e) }
-
-// seen is the events observed as "At/kind/Node", for short comparisons.
-func (r *recorder) seen() []string {
-	var out []string
-	for _, e := range r.got {
-		out = append(out, fmt.Sprintf("%v/%v/%d", e.At, e.Kind, e.Node))
-	}
-	return out
-}
-
-func newTestJournal() (*journal, *recorder) {
-	r := &recorder{}
-	return newJournal(time.Time{}, 100*time.Millisecond, []trace.Observer{r}), r
-}
-
-func ev(at time.Duration, v algo.NodeID) trace.Event {
-	return trace.Event{At: at, Kind: trace.StatusChanged, Node: v, Peer: algo.None}
-}
-
-// TestJournalOrder shows that events added out of order come out in time
-// order, ties in the order they were added.
-func TestJournalOrder(t *testing.T) {
-	j, r := newTestJournal()
-	j.add(ev(3, 1))
-	j.add(ev(1, 2))
-	j.add(ev(2, 3))
-	j.add(ev(1, 4))
-	j.add(ev(1, 0))
-	if len(r.got) != 0 {
-		t.Fatalf("add passed events on: %v", r.seen())
-	}
-	j.pass(10)
-	want := []string{"1ns/status/2", "1ns/status/4", "1ns/status/0", "2ns/status/3", "3ns/status/1"}
-	if got := r.seen(); !slices.Equal(got, want) {
-		t.Errorf("passed %v, want %v", got, want)
-	}
-	if j.late != 0 {
-		t.Errorf("late = %d, want 0", j.late)
-	}
-}
-
-// TestJournalPassHoldsBack shows that pass(upTo) passes the events up to
-// and including upTo and keeps the later ones for a later pass.
-func TestJournalPassHoldsBack(t *testing.T) {
-	j, r := newTestJournal()
-	j.add(ev(5, 1))
-	j.add(ev(1, 2))
-	j.add(ev(3, 3))
-	j.pass(3)
-	if got, want := r.seen(), []string{"1ns/status/2", "3ns/status/3"}; !slices.Equal(got, want) {
-		t.Fatalf("pass(3) passed %v, want %v", got, want)
-	}
-	j.pass(4)
-	if len(r.got) != 2 {
-		t.Fatalf("pass(4) passed %v, want nothing more", r.seen()[2:])
-	}
-	j.pass(5)
-	if got, want := r.seen(), []string{"1ns/status/2", "3ns/status/3", "5ns/status/1"}; !slices.Equal(got, want) {
-		t.Errorf("pass(5) passed %v, want %v", got, want)
-	}
-}
-
-// TestJournalLate shows that an event earlier than one already passed is
-// passed at the time of the last one passed, otherwise unchanged, and
-// counted in late; later events are not late.
-func TestJournalLate(t *testing.T) {
-	j, r := newTestJournal()
-	j.add(ev(5, 1))
-	j.pass(5)
-	late := trace.Event{At: 2, Kind: trace.StatusChanged, Node: 7, Peer: algo.None,
-		Status: algo.Status{State: algo.Elect, Leader: 3}}
-	j.add(late)
-	j.pass(5)
-	if len(r.got) != 2 {
-		t.Fatalf("passed %v, want 2 events", r.seen())
-	}
-	want := late
-	want.At = 5
-	if !reflect.DeepEqual(r.got[1], want) {
-		t.Errorf("late event passed as %+v, want %+v", r.got[1], want)
-	}
-	if j.late != 1 {
-		t.Errorf("late = %d, want 1", j.late)
-	}
-	j.add(ev(6, 2))
-	j.pass(10)
-	if got, want := r.seen(), []string{"5ns/status/1", "5ns/status/7", "6ns/status/2"}; !slices.Equal(got, want) {
-		t.Errorf("passed %v, want %v", got, want)
-	}
-	if j.late != 1 {
-		t.Errorf("late = %d after an on-time event, want 1", j.late)
-	}
-}
-
-// TestJournalEnd shows that end(at) passes what is left up to at (an event
-// at exactly at included), then an End at at, and keeps what is later.
-func TestJournalEnd(t *testing.T) {
-	j, r := newTestJournal()
-	j.add(ev(9, 1))
-	j.add(ev(5, 2))
-	j.add(ev(1, 3))
-	j.end(5)
-	want := []string{"1ns/status/3", "5ns/status/2", "5ns/end/0"}
-	if got := r.seen(); !slices.Equal(got, want) {
-		t.Fatalf("end(5) passed %v, want %v", got, want)
-	}
-	if end := r.got[2]; !reflect.DeepEqual(end, trace.Event{At: 5, Kind: trace.End, Peer: algo.None}) {
-		t.Errorf("end event = %+v", end)
-	}
-	if j.late != 0 {
-		t.Errorf("late = %d, want 0", j.late)
-	}
-	if len(j.q) != 1 || j.q[0].e.At != 9 {
-		t.Errorf("queue after end = %+v, want the event at 9 alone", j.q)
-	}
-}
 
 func final(v algo.NodeID, alive bool, state string, leader algo.NodeID) metrics.NodeFinal {
 	return metrics.NodeFinal{ID: v, Value: int64(v), Alive: alive, State: state, Leader: leader}
@@ -919,7 +803,7 @@ events:
 		t.Fatal(err)
 	}
 	story := metrics.NewStory()
-	j := newJournal(time.Time{}, 100*time.Millisecond, []trace.Observer{story})
+	j := journal.New(time.Time{}, 100*time.Millisecond, []trace.Observer{story})
 	for _, e := range rec.got {
 		switch e.Kind {
 		case trace.Crashed, trace.Restarted, trace.ElectCalled:
@@ -927,9 +811,9 @@ events:
 		case trace.End:
 			continue
 		}
-		j.add(e)
+		j.Add(e)
 	}
-	j.end(s.Duration)
+	j.End(s.Duration)
 	var got metrics.Summary
 	story.Fill(&got)
 	var words, want []string

@@ -1,19 +1,26 @@
 package runner
 
 import (
+	"slices"
 	"time"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/sim"
 )
 
 // messageBound is the message bound the checker holds a run of s to
 // (check.Config.MessageBound), or nil where none applies: the algorithm
 // declares none, or the run has faults (events, loss, moving nodes), where
-// the documents promise no count.
+// the documents promise no count. Clocks and slow nodes (sim.Clock,
+// sim.Slow) are no fault to an asynchronous algorithm, whose count does
+// not depend on timing: they keep its bound.
 func messageBound(s *scenario.Scenario, a *algo.Algorithm, params algo.Params) *check.MessageBound {
-	if a.MessageBound == nil || len(s.Events) > 0 || s.Loss > 0 || s.Mobility != "" {
+	timingOnly := a.Model.Asynchronous && !slices.ContainsFunc(s.Events, func(e sim.Action) bool {
+		return e.Kind != sim.Clock && e.Kind != sim.Slow
+	})
+	if a.MessageBound == nil || len(s.Events) > 0 && !timingOnly || s.Loss > 0 || s.Mobility != "" {
 		return nil
 	}
 	return BoundOf(a, params, s.Delay.Max())

@@ -26,6 +26,7 @@ var drivers = []string{
 	"scenario", "node", "runtime", "supervisor", "emulate", "bench", "viz",
 	"cli", "internal/behind", "internal/batches", "internal/hugemem",
 	"internal/ids", "internal/blame", "conform", "explore", "study", "cluster",
+	"internal/journal",
 }
 
 // elect's dependencies (go.mod's requirements; TestServants holds the two
