@@ -147,3 +147,60 @@ func TestEveryAlgorithmOnProcesses(t *testing.T) {
 		})
 	}
 }
+
+// The gray failures' incidents of the simulator, on five real elect node
+// processes (scenarios/cluster-scripts/gray-*.yaml, their twins): every
+// expect step is met, and the checker judges the run as elect sim judges
+// the incident, no violation, as elect check does the trace.
+func TestClusterGrayScripts(t *testing.T) {
+	for _, c := range []struct{ script, incident, step string }{
+		{"gray-oneway-leader", "oneway-leader-unheard", "cut 4 0"},
+		{"gray-leader-clock-slow", "leader-clock-slow", "clock 4 0.8"},
+	} {
+		t.Run(c.script, func(t *testing.T) {
+			t.Parallel()
+			if sim, _ := simJSON(t, "../scenarios/incidents/"+c.incident+".yaml"); sim.ViolationCount != 0 {
+				t.Fatalf("elect sim on the incident: %d violations, want none", sim.ViolationCount)
+			}
+			file := filepath.Join(t.TempDir(), "run.jsonl")
+			code, s, errOut := clusterJSON(t, "--script", "../scenarios/cluster-scripts/"+c.script+".yaml", "--trace", file)
+			if code != ExitOK || !s.OK {
+				t.Fatalf("exit %d, ok %v, error %q; steps:%s\nstderr:\n%s", code, s.OK, s.Error, clusterSteps(s), clusterTail(errOut, 40))
+			}
+			v := s.Check
+			if v == nil || !v.OK || len(v.OutsideModel) > 0 {
+				t.Fatalf("the checker's verdict %+v: want no violation, inside the model", v)
+			}
+			if code, out, errOut := cli(t, "check", "--json", file); code != ExitOK || !strings.Contains(out, `"trace_hash":"`+v.TraceHash+`"`) {
+				t.Errorf("elect check %s: exit %d, want 0 and hash %s:\n%s%s", file, code, v.TraceHash, out, errOut)
+			}
+			i := slices.IndexFunc(s.Steps, func(st cluster.StepResult) bool { return st.Step == c.step })
+			if i < 0 {
+				t.Fatalf("no step %q:%s", c.step, clusterSteps(s))
+			}
+			gray := s.Steps[i].StartMS
+			switch c.script {
+			case "gray-oneway-leader":
+				// 0-3 elected 3 while cut off from 4, then all came back to 4.
+				if !strings.Contains(errOut, "agreed: {0-3} leader 3, {4} leader 4") {
+					t.Errorf("no agreement of 0-3 on 3 while 4 was unheard:\n%s", clusterTail(errOut, 40))
+				}
+				for _, r := range s.Final {
+					if r.Gray != nil || r.Leader != 4 {
+						t.Errorf("node %d at the end: leader %d, gray %+v; want 4, none", r.ID, r.Leader, r.Gray)
+					}
+				}
+			case "gray-leader-clock-slow":
+				// No election began once 4's clock ran slow.
+				for _, e := range v.Elections.List {
+					if e.StartMS >= gray {
+						t.Errorf("an election at %.0f ms, after the clock step at %.0f ms: %+v", e.StartMS, gray, v.Elections.List)
+					}
+				}
+				if g := s.Final[4].Gray; g == nil || g.ClockRate != 0.8 {
+					t.Errorf("node 4's gray failures at the end: %+v, want clock_rate 0.8", g)
+				}
+			}
+		})
+	}
+}

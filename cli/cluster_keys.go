@@ -42,6 +42,8 @@ const clusterHelp = `commands (then Enter):
   r N, restart N   start N again with an empty state directory: it elects
   c N, recover N   start N again with its state directory: it merges
   e N, elect N     ask N to start an election (POST /elect)
+  cut A B, uncut A B            B no longer hears A (A still hears B) / hears it again
+  clock N R, jump N D, slow N D  N's clock runs at R of true time / jumps by D; N handles each input D late
   p, print         print the table
   q, quit          stop every node and end`
 

@@ -287,6 +287,12 @@ func TestClusterKeyboard(t *testing.T) {
 	say("c 3")
 	clusterAwait(t, lines, `recover 3: pid \d+, with its saved state: it merges`, 5*time.Second)
 	clusterAwait(t, lines, `agreed: leader 3 \(4 live nodes\)`, 3*time.Second)
+	say("cut 2 0") // gray failures: 0 no longer hears 2
+	clusterAwait(t, lines, `cut 2->0: node 0 no longer hears 2$`, 2*time.Second)
+	say("jump 2 -1h")
+	clusterAwait(t, lines, `clock 2: jumps by -1h0m0s$`, 2*time.Second)
+	say("uncut 2 0")
+	clusterAwait(t, lines, `uncut 2->0: node 0 hears 2 again$`, 2*time.Second)
 	say("s 1")
 	clusterAwait(t, lines, `stop 1: SIGTERM to pid `+strconv.Itoa(pid[1]), 6*time.Second)
 	say("q")
@@ -385,13 +391,13 @@ var badScripts = []struct {
 	want   string
 }{
 	{"nodes: 3\nsteps:\n  - {at: 1s, explode: 2}\n", nil,
-		`s.yaml:3:14: steps[0]: unknown field "explode" (known: at, after, kill, stop, restart, recover, elect, expect)`},
+		`s.yaml:3:14: steps[0]: unknown field "explode" (known: at, after, kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow)`},
 	{"nodes: 3\nsteps:\n  - {at: 1s, kill: 3}\n", nil,
 		`s.yaml:3:20: steps[0].kill: node 3 is out of range: the cluster has nodes 0..2`},
 	{"nodes: 3\nsteps:\n  - {at: 1s}\n", nil,
-		`s.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect or expect (got none)`},
+		`s.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock or slow (got none)`},
 	{"nodes: 3\nsteps:\n  - {at: 1s, kill: 1, stop: 2}\n", nil,
-		`s.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect or expect (got kill, stop)`},
+		`s.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock or slow (got kill, stop)`},
 	{"nodes: 3\nsteps:\n  - {at: soon, kill: 1}\n", nil,
 		`s.yaml:3:10: steps[0].at: invalid duration "soon" (examples: 500ms, 2s)`},
 	{"nodes: 3\nsteps:\n  - {at: 2s, kill: 1}\n  - {at: 1s, kill: 2}\n", nil,
@@ -419,6 +425,7 @@ var badScripts = []struct {
 	{"nodes: 4\ncrash_on: {node: 1}\nsteps: []\n", nil, `s.yaml:2:11: crash_on: want {node: N, message: TYPE}: both fields`},
 	{"nodes: 4\ninitiators: 9\nalgorithm: echo\nsteps: []\n", nil, `s.yaml:2:13: initiators: `},
 	{"nodes: 3\nsteps:\n  - expect: {failure: {phase: gathering, when: now}}\n", nil, `s.yaml:3:42: steps[0].expect.failure: unknown field "when" (known: phase, node)`},
+	{"nodes: 3\nsteps:\n  - {cut: {from: 1, to: 3}}\n", nil, `s.yaml:3:25: steps[0].cut.to: node 3 is out of range: the cluster has nodes 0..2`},
 	{"", []string{"--nodes", "3", "--crash-on", "2"}, `--crash-on "2": want NODE=TYPE, e.g. 2=gather`},
 	{"", []string{"--nodes", "3", "--crash-on", "5=election"}, `--crash-on "5=election": node 5 is out of range`},
 	{"", []string{"--nodes", "3", "--corrupt", "4"}, `--corrupt: node 4 is out of range: the cluster has nodes 0..2`},
@@ -559,9 +566,12 @@ func FuzzClusterScript(f *testing.F) {
 	for _, c := range badScripts {
 		f.Add([]byte(c.script))
 	}
-	if b, err := os.ReadFile("../scenarios/cluster-scripts/failover.yaml"); err == nil {
-		f.Add(b)
+	for _, name := range []string{"failover", "gray-oneway-leader"} {
+		if b, err := os.ReadFile("../scenarios/cluster-scripts/" + name + ".yaml"); err == nil {
+			f.Add(b)
+		}
 	}
+	f.Add([]byte("steps:\n  - {clock: {node: [1, 2], rate: 0.8, jump: -1h}}\n  - {slow: {node: leader, by: 1s, for: 2s}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := parseClusterScript("f.yaml", data)
 		if err != nil {

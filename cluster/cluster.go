@@ -20,7 +20,10 @@
 // died, a checksum failure naming the joker. A [Script] (the YAML of
 // scenarios/cluster-scripts/) runs timed actions and waits for each
 // [Expect] it names ([Cluster.Run]); [Cluster.Finish] ends a run with its
-// [Summary].
+// [Summary]. The simulator's gray failures are steps too: a link cut one
+// way ([Cluster.Cut], [Cluster.Uncut]), a clock's rate or jump
+// ([Cluster.Clock]), a slow node ([Cluster.Slow]), set on the nodes with
+// POST /gray and again on a node started anew.
 //
 // The checker of a simulated run (check.Monitor) judges every run as it
 // goes, as `elect emulate` has it judge its own (package internal/journal):
@@ -42,6 +45,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/electgo/elect/internal/journal"
 )
 
 // Cluster is a cluster of node processes, from New to Close.
@@ -58,11 +63,13 @@ type Cluster struct {
 	roundAt   time.Time     // when the last round started
 	agreedKey string
 	failovers []*failover
-	steps     []StepResult // of scripts, and of the steps Do ran
-	events    []Event      // what the control process was told (control.go)
-	rec       *recording   // the run's events, their checker and trace (trace.go)
-	failed    bool         // a start, a script or the run failed: the directory is kept
-	script    string       // the file of the script run
+	steps     []StepResult  // of scripts, and of the steps Do ran
+	events    []Event       // what the control process was told (control.go)
+	rec       *recording    // the run's events, their checker and trace (trace.go)
+	gray      journal.Gray  // every node's gray failures (gray.go)
+	grayEnds  []*time.Timer // the ends of slow spells to come
+	failed    bool          // a start, a script or the run failed: the directory is kept
+	script    string        // the file of the script run
 
 	started  bool
 	stopPoll context.CancelFunc
@@ -137,6 +144,7 @@ func New(cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.gray = journal.Gray{}
 	dir := c.cfg.Dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "elect-cluster-"); err != nil {
@@ -211,6 +219,7 @@ func (c *Cluster) Finish(failure error) *Summary {
 	if c.finished != nil {
 		return c.finished
 	}
+	c.stopGrayEnds()
 	if c.stopPoll != nil {
 		c.stopPoll()
 		<-c.polling

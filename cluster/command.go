@@ -29,13 +29,18 @@ var ErrUnknownCommand = errors.New("unknown command")
 // summary's steps are written in and that elect cluster's keyboard takes:
 // an action (kill, stop, restart, recover, elect, or its first letter; c
 // for recover), then the nodes, ids separated by spaces or commas, or
-// "leader" for the node leading at the time. nodes is the cluster's size,
-// the bound of the ids. Do runs the step.
+// "leader" for the node leading at the time; or a gray step: cut FROM TO,
+// uncut FROM TO, clock NODES RATE, jump NODES D, clock NODES RATE jump D,
+// slow NODES D, slow NODES D for D. nodes is the cluster's size, the bound
+// of the ids. Do runs the step.
 func ParseCommand(line string, nodes int) (Step, error) {
 	st := Step{At: -1, Expect: noExpect(0)}
 	words := strings.Fields(line)
 	if len(words) == 0 {
 		return st, fmt.Errorf("%w: the line is empty", ErrUnknownCommand)
+	}
+	if g, ok, err := parseGray(words, nodes); ok {
+		return g, err
 	}
 	verb, ok := commandVerbs[strings.ToLower(words[0])]
 	if !ok {
@@ -45,25 +50,33 @@ func ParseCommand(line string, nodes int) (Step, error) {
 	if len(words) == 1 {
 		return st, fmt.Errorf("%s which node? (%s N, N from 0 to %d, or %s leader)", verb, words[0], nodes-1, words[0])
 	}
-	for _, w := range words[1:] {
+	var err error
+	st.Nodes, st.Leader, err = commandNodes(verb, words[1:], nodes)
+	return st, err
+}
+
+// commandNodes reads the nodes of a command: ids separated by spaces or
+// commas, or "leader".
+func commandNodes(verb string, words []string, nodes int) (ids []int, leader bool, err error) {
+	for _, w := range words {
 		for _, part := range strings.Split(w, ",") {
 			switch id, err := strconv.Atoi(part); {
 			case part == "":
 			case part == "leader":
-				st.Leader = true
+				leader = true
 			case err != nil || id < 0:
-				return st, fmt.Errorf("%s %s: %q is not a node id", verb, strings.Join(words[1:], " "), part)
+				return ids, leader, fmt.Errorf("%s %s: %q is not a node id", verb, strings.Join(words, " "), part)
 			case id >= nodes:
-				return st, fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, nodes-1)
+				return ids, leader, fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, nodes-1)
 			default:
-				st.Nodes = append(st.Nodes, id)
+				ids = append(ids, id)
 			}
 		}
 	}
-	if st.Leader && len(st.Nodes) > 0 {
-		return st, fmt.Errorf("%s: give node ids or leader, not both", verb)
+	if leader && len(ids) > 0 {
+		return ids, leader, fmt.Errorf("%s: give node ids or leader, not both", verb)
 	}
-	return st, nil
+	return ids, leader, nil
 }
 
 // Do runs one step now, an action (Act) or an expectation (Wait), with no
@@ -80,7 +93,11 @@ func (c *Cluster) Do(ctx context.Context, st Step) (StepResult, error) {
 		}
 	} else {
 		c.add(trace.Acted, -1, start, res.Step) // what the events after it do, in words
-		res.Result, err = c.Act(ctx, st.Action, st.Nodes, st.Leader)
+		if isGray(st.Action) {
+			res.Result, err = c.actGray(ctx, st)
+		} else {
+			res.Result, err = c.Act(ctx, st.Action, st.Nodes, st.Leader)
+		}
 	}
 	res.TookMS, res.OK = msOf(time.Since(start)), err == nil
 	if err != nil {

@@ -48,3 +48,53 @@ func TestParseCommand(t *testing.T) {
 		t.Errorf("print: %v, want ErrUnknownCommand", err)
 	}
 }
+
+// The gray steps' one-line forms: each reads as its step, and the form a
+// summary writes (describe) reads back as the same step.
+func TestParseGrayCommand(t *testing.T) {
+	show := func(st Step) string {
+		return fmt.Sprintf("%s %v %v %+v", st.Action, st.Nodes, st.Leader, st.Gray)
+	}
+	good := map[string]string{
+		"cut 4 0":                  "cut [] false {From:4 To:0 Rate:0 Jump:0s By:0s For:0s}",
+		"UNCUT 4,0":                "uncut [] false {From:4 To:0 Rate:0 Jump:0s By:0s For:0s}",
+		"clock 3 0.8":              "clock [3] false {From:0 To:0 Rate:0.8 Jump:0s By:0s For:0s}",
+		"clock 1,2 1":              "clock [1 2] false {From:0 To:0 Rate:1 Jump:0s By:0s For:0s}",
+		"jump 3 -1h":               "clock [3] false {From:0 To:0 Rate:0 Jump:-1h0m0s By:0s For:0s}",
+		"clock leader 1.2 jump 5s": "clock [] true {From:0 To:0 Rate:1.2 Jump:5s By:0s For:0s}",
+		"slow 3 200ms":             "slow [3] false {From:0 To:0 Rate:0 Jump:0s By:200ms For:0s}",
+		"slow 3 0s":                "slow [3] false {From:0 To:0 Rate:0 Jump:0s By:0s For:0s}",
+		"slow 2 3 50ms for 10s":    "slow [2 3] false {From:0 To:0 Rate:0 Jump:0s By:50ms For:10s}",
+	}
+	for line, want := range good {
+		st, err := ParseCommand(line, 8)
+		if got := show(st); err != nil || got != want {
+			t.Errorf("%q: %q, %v; want %q", line, got, err, want)
+			continue
+		}
+		back, err := ParseCommand(st.describe(), 8)
+		if again := show(back); err != nil || again != want {
+			t.Errorf("%q written as %q reads back as %q, %v", line, st.describe(), again, err)
+		}
+	}
+	bad := map[string]string{
+		"cut 4":            "cut: want cut FROM TO: node TO no longer hears FROM",
+		"cut 4 4":          "cut: from and to are both node 4: a direction joins two nodes",
+		"cut 4 9":          "node 9 is out of range: the cluster has nodes 0..7",
+		"uncut 1 2 3":      "uncut: want uncut FROM TO: node TO hears FROM again",
+		"clock 3":          "clock: want clock N RATE (0.8: 20% slow; 1: true time), then jump D to jump it too",
+		"clock 3 0":        `clock rate "0": want a number above 0 and at most 100, like 0.8 for 20% slow (1: true time)`,
+		"clock 3 101":      `clock rate "101": want a number above 0 and at most 100, like 0.8 for 20% slow (1: true time)`,
+		"clock 3 0.8 jump": "clock: want clock N RATE (0.8: 20% slow; 1: true time), then jump D to jump it too",
+		"cut leader 2":     "cut: want cut FROM TO: node TO no longer hears FROM",
+		"jump 3 0s":        `jump "0s": want a duration other than 0, like 1h or -500ms`,
+		"slow 3 -1s":       `slow by "-1s": want a duration of 0 or more, like 200ms`,
+		"slow 3 200":       `slow by "200": want a duration of 0 or more, like 200ms`,
+		"slow x 200ms":     `slow x: "x" is not a node id`,
+	}
+	for line, want := range bad {
+		if _, err := ParseCommand(line, 8); err == nil || err.Error() != want {
+			t.Errorf("%q: error %v, want %q", line, err, want)
+		}
+	}
+}

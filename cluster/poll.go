@@ -78,7 +78,9 @@ func (c *Cluster) pollLoop(ctx context.Context, every time.Duration) {
 }
 
 // Agreement is what the nodes' last answers show, per component of the
-// live nodes in the cluster's graph.
+// live nodes in the cluster's graph, less the links with a direction cut
+// (Cluster.Cut): as the checker has it, nodes are held to agree only
+// across links that carry both ways.
 type Agreement struct {
 	Components [][]int // the components of the live nodes, each sorted
 	Best       []int   // per component, its most valued live node
@@ -145,7 +147,7 @@ func (c *Cluster) agreementLocked() Agreement {
 		seen[n.id] = true
 		for i := 0; i < len(comp); i++ {
 			for _, j := range c.cfg.Graph.Neighbors(algo.NodeID(comp[i])) {
-				if !seen[j] && alive[j] {
+				if !seen[j] && alive[j] && !c.oneWayLocked(comp[i], int(j)) {
 					seen[j] = true
 					comp = append(comp, int(j))
 				}

@@ -25,18 +25,9 @@ func (c *Cluster) Act(ctx context.Context, action string, ids []int, leader bool
 	if c.closed {
 		return "", errors.New("the cluster is closed")
 	}
-	ids = slices.Clone(ids) // the leaders are added to a copy, not the caller's slice
-	if leader {
-		c.mu.Lock()
-		for _, n := range c.nodes {
-			if n.answered() && n.st.Leading {
-				ids = append(ids, n.id)
-			}
-		}
-		c.mu.Unlock()
-		if len(ids) == 0 {
-			return "", errors.New("no node leads now")
-		}
+	ids, err := c.targets(ids, leader)
+	if err != nil {
+		return "", err
 	}
 	if action == "elect" {
 		return c.elect(ctx, ids)
@@ -53,6 +44,24 @@ func (c *Cluster) Act(ctx context.Context, action string, ids []int, leader bool
 		msgs = append(msgs, msg)
 	}
 	return strings.Join(msgs, "; "), nil
+}
+
+// targets are the nodes ids, and those leading now when leader is set.
+func (c *Cluster) targets(ids []int, leader bool) ([]int, error) {
+	ids = slices.Clone(ids) // the leaders are added to a copy, not the caller's slice
+	if leader {
+		c.mu.Lock()
+		for _, n := range c.nodes {
+			if n.answered() && n.st.Leading {
+				ids = append(ids, n.id)
+			}
+		}
+		c.mu.Unlock()
+		if len(ids) == 0 {
+			return nil, errors.New("no node leads now")
+		}
+	}
+	return ids, nil
 }
 
 // Kill kills nodes (SIGKILL), as a crash.
@@ -122,11 +131,15 @@ func (c *Cluster) act1(ctx context.Context, action string, n *clusterNode) (stri
 			return "", err
 		}
 		c.watch(n)
+		again, err := c.grayAgain(ctx, n) // its machine's faults outlive the process
+		if err != nil {
+			return "", err
+		}
 		pid := n.proc.Info().PID
 		if mode == supervisor.Fresh {
-			return fmt.Sprintf("restart %d: pid %d, empty state: it elects", n.id, pid), nil
+			return fmt.Sprintf("restart %d: pid %d, empty state: it elects%s", n.id, pid, again), nil
 		}
-		return fmt.Sprintf("recover %d: pid %d, with its saved state: it merges", n.id, pid), nil
+		return fmt.Sprintf("recover %d: pid %d, with its saved state: it merges%s", n.id, pid, again), nil
 	}
 	return "", fmt.Errorf("unknown action %q", action)
 }

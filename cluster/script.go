@@ -36,6 +36,14 @@ import (
 //	  - {after: 1s, restart: 3}
 //	  - {stop: 2}           # SIGTERM: a clean stop
 //	  - expect: {leader: 7, within: 3s}
+//	  # gray failures, as elect sim's scenarios have them (POST /gray):
+//	  - {at: 8s, cut: {from: 4, to: 0}}    # 0 no longer hears 4 (4 still hears 0); uncut ends it
+//	  - {at: 9s, clock: {node: 5, rate: 0.8}}          # 5's clock runs 20% slow; jump: -1h jumps it
+//	  - {at: 9s, slow: {node: 6, by: 200ms, for: 10s}}  # 6 handles each input 200 ms late, for 10 s
+//
+// A gray step's node is an id, a list or "leader"; a node not running
+// keeps its gray failures for its next life (a restart, a recovery), as a
+// machine's hardware would.
 type Script struct {
 	File string // its name, in errors and step lines
 	// The settings, as Config's fields (0, "" or nil: not given).
@@ -58,18 +66,21 @@ type Script struct {
 	set     scenario.Positions // where each field was set
 }
 
-// Step is one step of a script: an action on nodes (see Cluster.Act), or
+// Step is one step of a script: an action on nodes (see Cluster.Act), a
+// gray failure (cut, uncut, clock, slow: see Cluster.Cut, Clock, Slow), or
 // an expectation to wait for.
 type Step struct {
-	Line   int               // in the script's file (0: not from a file)
-	Path   string            // "steps[3]"
-	At     time.Duration     // not before this long after the start (-1: not given)
-	After  time.Duration     // not before this long after the previous step ended
-	Action string            // kill, stop, restart, recover, elect or expect
-	Nodes  []int             // the nodes it acts on
-	Leader bool              // act on the leader of the moment instead
-	Expect Expect            // what an expect step waits for
-	where  scenario.Position // of the nodes field, for ids found out of range later
+	Line    int               // in the script's file (0: not from a file)
+	Path    string            // "steps[3]"
+	At      time.Duration     // not before this long after the start (-1: not given)
+	After   time.Duration     // not before this long after the previous step ended
+	Action  string            // kill, stop, restart, recover, elect, expect; cut, uncut, clock or slow
+	Nodes   []int             // the nodes it acts on
+	Leader  bool              // act on the leader of the moment instead
+	Expect  Expect            // what an expect step waits for
+	Gray    GrayFault         // what a gray step (cut, uncut, clock, slow) does
+	where   scenario.Position // of the nodes field (a cut's from), for ids found out of range later
+	whereTo scenario.Position // of a cut's to
 }
 
 // Expect is what an expect step waits for (Cluster.Wait): every part
@@ -121,14 +132,18 @@ func (s Step) describe() string {
 	if s.Action == "expect" {
 		return s.Expect.describe()
 	}
-	if s.Leader {
-		return s.Action + " leader"
-	}
 	ids := make([]string, len(s.Nodes))
 	for i, id := range s.Nodes {
 		ids[i] = strconv.Itoa(id)
 	}
-	return s.Action + " " + strings.Join(ids, " ")
+	nodes := strings.Join(ids, " ")
+	if s.Leader {
+		nodes = "leader"
+	}
+	if isGray(s.Action) {
+		return s.describeGray(nodes)
+	}
+	return s.Action + " " + nodes
 }
 
 func (e Expect) describe() string {
@@ -154,7 +169,7 @@ func (e Expect) describe() string {
 
 var (
 	clusterTopFields  = []string{"nodes", "algorithm", "params", "hello", "hello_loss", "values", "seed", "topology", "initiators", "crash_on", "corrupt", "steps"}
-	clusterStepFields = []string{"at", "after", "kill", "stop", "restart", "recover", "elect", "expect"}
+	clusterStepFields = []string{"at", "after", "kill", "stop", "restart", "recover", "elect", "expect", "cut", "uncut", "clock", "slow"}
 	clusterExpFields  = []string{"leader", "agree", "within", "elections", "failure"}
 )
 
@@ -259,9 +274,22 @@ func (s *Script) CheckNodes(n int) error {
 			Msg: fmt.Sprintf("node %d is out of range: the cluster has nodes 0..%d", id, n-1)}
 	}
 	for _, st := range s.Steps {
+		path := st.Path + "." + st.Action
+		if st.Action == "clock" || st.Action == "slow" {
+			path += ".node"
+		}
 		for _, id := range st.Nodes {
 			if id >= n {
-				return bad(st, st.Path+"."+st.Action, id)
+				return bad(st, path, id)
+			}
+		}
+		if st.Action == "cut" || st.Action == "uncut" {
+			if st.Gray.From >= n {
+				return bad(st, path+".from", st.Gray.From)
+			}
+			if st.Gray.To >= n {
+				st.where = st.whereTo
+				return bad(st, path+".to", st.Gray.To)
 			}
 		}
 		if st.Expect.Failure.Node >= n {

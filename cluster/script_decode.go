@@ -99,7 +99,7 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (Step, error) {
 			st.At, err = d.Duration(e.V, path+".at")
 		case "after":
 			st.After, err = d.Duration(e.V, path+".after")
-		case "kill", "stop", "restart", "recover", "elect", "expect":
+		case "kill", "stop", "restart", "recover", "elect", "expect", "cut", "uncut", "clock", "slow":
 			acts = append(acts, e)
 		default:
 			err = d.Unknown(e, path, clusterStepFields)
@@ -113,7 +113,7 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (Step, error) {
 		if len(acts) > 1 {
 			got = acts[0].Key + ", " + acts[1].Key
 		}
-		return st, d.Errf(n, path, "a step needs exactly one action: kill, stop, restart, recover, elect or expect (got %s)", got)
+		return st, d.Errf(n, path, "a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock or slow (got %s)", got)
 	}
 	if st.At >= 0 && st.After > 0 {
 		return st, d.Errf(n, path, `give "at" or "after", not both`)
@@ -126,28 +126,38 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (Step, error) {
 		st.Expect, err = d.expect(e.V, apath)
 		return st, err
 	}
+	if isGray(e.Key) {
+		return st, d.gray(e.V, apath, &st)
+	}
+	return st, d.targets(e.V, apath, &st)
+}
+
+// targets reads the nodes a step acts on: an id, a list of ids, or
+// "leader".
+func (d *scriptDecoder) targets(v *yaml.Node, path string, st *Step) error {
+	v = scenario.Resolve(v)
 	switch {
-	case e.V.Kind == yaml.ScalarNode && e.V.Value == "leader":
+	case v.Kind == yaml.ScalarNode && v.Value == "leader":
 		st.Leader = true
-	case e.V.Kind == yaml.SequenceNode:
-		if len(e.V.Content) == 0 {
-			return st, d.Errf(e.V, apath, "an empty list names no node")
+	case v.Kind == yaml.SequenceNode:
+		if len(v.Content) == 0 {
+			return d.Errf(v, path, "an empty list names no node")
 		}
-		for i, item := range e.V.Content {
-			id, err := d.nodeID(scenario.Resolve(item), fmt.Sprintf("%s[%d]", apath, i))
+		for i, item := range v.Content {
+			id, err := d.nodeID(scenario.Resolve(item), fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
-				return st, err
+				return err
 			}
 			st.Nodes = append(st.Nodes, id)
 		}
 	default:
-		id, err := d.nodeID(e.V, apath)
+		id, err := d.nodeID(v, path)
 		if err != nil {
-			return st, d.Errf(e.V, apath, "want a node id, a list of ids or \"leader\", got %s", scenario.Describe(e.V))
+			return d.Errf(v, path, "want a node id, a list of ids or \"leader\", got %s", scenario.Describe(v))
 		}
 		st.Nodes = []int{id}
 	}
-	return st, nil
+	return nil
 }
 
 func (d *scriptDecoder) expect(n *yaml.Node, path string) (Expect, error) {

@@ -3,6 +3,8 @@ package cluster
 import (
 	"slices"
 	"time"
+
+	"github.com/electgo/elect/node"
 )
 
 // NodeRow is a node as the last poll saw it: a row of a live table and of
@@ -35,6 +37,9 @@ type NodeRow struct {
 	LeaderlessMS float64 `json:"leaderless_ms"`   // time this life spent without a leader
 	Log          string  `json:"log"`             // its log file, every life's
 	Error        string  `json:"error,omitempty"` // why the last poll failed
+	// Gray is the node's gray failures as its last answer gave them
+	// (GET /gray), when it has any: what the gray steps set.
+	Gray *node.Gray `json:"gray,omitempty"`
 }
 
 // Snapshot is the cluster as the last poll saw it.
@@ -66,7 +71,7 @@ func (c *Cluster) Snapshot() Snapshot {
 			r.ElectionIndex, r.Neighbors, r.LeaderlessMS = st.ElectionIndex, len(st.Neighbors), st.LeaderlessMS
 			r.Elections = st.Counters.Elections
 			r.Retransmits, r.Acks, r.SyncMessages = st.Counters.LinkRetransmits, st.Counters.LinkAcks, st.Counters.SyncMessages
-			r.LinkFailures = st.Counters.LinkFailures
+			r.LinkFailures, r.Gray = st.Counters.LinkFailures, st.Gray
 			for _, v := range st.Counters.Sent {
 				r.Sent += v
 			}
@@ -88,7 +93,7 @@ type Summary struct {
 	Script     string            `json:"script,omitempty"` // the file of the script run
 	DurationMS float64           `json:"duration_ms"`      // from time 0 of the run
 	Agreed     bool              `json:"agreed"`           // every component follows its most valued live node
-	Components [][]int           `json:"components"`       // of the live nodes, in the cluster's graph
+	Components [][]int           `json:"components"`       // of the live nodes, in the cluster's graph less links cut one way
 	Leaders    []int             `json:"leaders"`          // per component, the leader all its nodes follow, or -1
 	Final      []NodeRow         `json:"final"`            // every node at the end
 	Failovers  []Failover        `json:"failovers"`        // every leading node killed or stopped
