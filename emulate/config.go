@@ -51,6 +51,8 @@ type Config struct {
 	Faults runtime.Faults
 	// Pauses freeze nodes for a while (SIGSTOP, then SIGCONT): see Pause.
 	Pauses []Pause
+	// Disks take nodes' state directories away for a while: see DiskFault.
+	Disks []DiskFault
 	// Attacks replay and forge datagrams from a station that hears every
 	// frame (see Attack).
 	Attacks []Attack

@@ -177,7 +177,7 @@ func nftTable(tag string, links []topo.Edge, loss float64, spy bool) string {
 	}
 	fmt.Fprintf(&b, "add rule bridge %s forward iifname . oifname @links counter accept\n", t)
 	fmt.Fprintf(&b, "add rule bridge %s forward counter drop\n", t)
-	writeElements(&b, "add", tag, links)
+	writeElements(&b, "add", tag, bothWays(links))
 	return b.String()
 }
 
@@ -191,26 +191,41 @@ func lossPPM(loss float64) int {
 }
 
 // linkUpdate is the nftables script that brings links up and down in one
-// transaction: a frame sees the links before it or after it, never half.
+// transaction, both directions of each: a frame sees the links before it
+// or after it, never half.
 func linkUpdate(tag string, up, down []topo.Edge) string {
+	return dirUpdate(tag, bothWays(up), bothWays(down))
+}
+
+// dirUpdate is linkUpdate for directions of links (A sends, B receives):
+// a link cut one way carries the other way alone.
+func dirUpdate(tag string, up, down []topo.Edge) string {
 	var b strings.Builder
 	writeElements(&b, "delete", tag, down)
 	writeElements(&b, "add", tag, up)
 	return b.String()
 }
 
-// writeElements writes an add or delete of the set elements for links,
-// both directions of each, in lines of at most 500 links.
-func writeElements(b *strings.Builder, verb, tag string, links []topo.Edge) {
-	const perLine = 500
-	for i := 0; i < len(links); i += perLine {
+// bothWays lists both directions of each link.
+func bothWays(links []topo.Edge) []topo.Edge {
+	out := make([]topo.Edge, 0, 2*len(links))
+	for _, k := range links {
+		out = append(out, k, topo.Edge{A: k.B, B: k.A})
+	}
+	return out
+}
+
+// writeElements writes an add or delete of the set elements for the
+// directions dirs (A's port in, B's out), in lines of at most 1,000.
+func writeElements(b *strings.Builder, verb, tag string, dirs []topo.Edge) {
+	const perLine = 1000
+	for i := 0; i < len(dirs); i += perLine {
 		fmt.Fprintf(b, "%s element bridge %s links { ", verb, tableName(tag))
-		for j, k := range links[i:min(i+perLine, len(links))] {
+		for j, k := range dirs[i:min(i+perLine, len(dirs))] {
 			if j > 0 {
 				b.WriteString(", ")
 			}
-			a, c := vethName(tag, int(k.A)), vethName(tag, int(k.B))
-			fmt.Fprintf(b, "%q . %q, %q . %q", a, c, c, a)
+			fmt.Fprintf(b, "%q . %q", vethName(tag, int(k.A)), vethName(tag, int(k.B)))
 		}
 		b.WriteString(" }\n")
 	}

@@ -19,6 +19,7 @@ type plan struct {
 	values  []int64
 	initial []topo.Edge
 	steps   []linkStep
+	gray    []grayStep // the gray failures, as the simulator carried them out
 	sim     *metrics.Summary
 }
 
@@ -56,6 +57,15 @@ func (r planner) Observe(e *trace.Event) {
 		}
 		st := &p.steps[len(p.steps)-1]
 		st.changes = append(st.changes, linkChange{k: k, up: e.Kind == trace.LinkUp, moved: e.Moved})
+	default:
+		if !e.Kind.Gray() {
+			return
+		}
+		if n := len(p.gray); n == 0 || p.gray[n-1].at != e.At {
+			p.gray = append(p.gray, grayStep{at: e.At})
+		}
+		st := &p.gray[len(p.gray)-1]
+		st.events = append(st.events, *e)
 	}
 }
 

@@ -24,6 +24,7 @@ type proc struct {
 	value int64
 	sup   *supervisor.Process
 	log   string // its log file: the process's standard error
+	state string // its state directory
 
 	mu         sync.Mutex
 	status     *node.StatusJSON  // the last status its stream gave
@@ -49,7 +50,7 @@ type launcher struct {
 func (l *launcher) newProc(id int, value int64, ns, dir string, own []string) *proc {
 	state := filepath.Join(dir, "state", strconv.Itoa(id))
 	log := filepath.Join(dir, "log", fmt.Sprintf("node-%d.log", id))
-	p := &proc{id: id, value: value, log: log}
+	p := &proc{id: id, value: value, log: log, state: state}
 	ep := supervisor.Endpoint{Network: "unix", Address: filepath.Join(dir, "s", strconv.Itoa(id))}
 	p.sup = supervisor.New(supervisor.Spec{
 		Name: fmt.Sprintf("node %d", id), Wrap: []string{"ip", "netns", "exec", ns}, Binary: l.bin,

@@ -45,6 +45,7 @@ type emulation struct {
 	l     *launcher
 	j     *journal.Journal
 	links linkSet
+	gray  grayState
 	log   func(format string, args ...any)
 	spy   *spy // when the run has attacks
 	// victims are the nodes that led when the captures of attacks in the
@@ -97,7 +98,8 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &emulation{cfg: cfg, alg: a, plan: p, links: linkSet{}, log: logf}
+	e := &emulation{cfg: cfg, alg: a, plan: p, links: linkSet{}, log: logf,
+		gray: grayState{cuts: map[[2]algo.NodeID]bool{}, nodes: journal.Gray{}}}
 	dir := cfg.Dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "elect-emulate-"); err != nil {
@@ -258,6 +260,8 @@ func validate(sc *scenario.Scenario) (*algo.Algorithm, error) {
 		switch act.Kind {
 		case sim.CrashOn, sim.Corrupt:
 			return nil, fmt.Errorf("%s: %s is a fault of the simulator's ring model; the emulator runs real nodes and cannot arm it", act.Where, act.Kind)
+		case sim.LossDir:
+			return nil, fmt.Errorf("%s: loss of one direction of a link is the simulator's; the emulator's loss is every link's (loss:), and a cut direction (cut:) drops all", act.Where)
 		case sim.Crash, sim.Restart, sim.Recover:
 			if !a.Model.Crash {
 				return nil, fmt.Errorf("%s: %s: algorithm %s does not survive crashes (Model.Crash is false)", act.Where, act.Kind, a.Name)
@@ -347,6 +351,8 @@ type step struct {
 	// when it is of the node that leads then.
 	attack  *Attack
 	capture bool
+	gray    *grayStep // the gray failures of an instant of the plan
+	disk    *DiskFault
 }
 
 // timeline runs the scenario's timeline in real time from t0 to its end.
@@ -363,6 +369,13 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 		}
 		// Partitions, heals and link changes are in the plan's links: a
 		// partition's or a heal's step only says what they do.
+	}
+	for i := range e.plan.gray {
+		steps = append(steps, step{at: e.plan.gray[i].at, gray: &e.plan.gray[i]})
+	}
+	for i := range e.cfg.Disks {
+		d := &e.cfg.Disks[i]
+		steps = append(steps, step{at: d.At, disk: d}, step{at: d.At + d.For, disk: d, resume: true})
 	}
 	for i := range e.cfg.Pauses {
 		p := &e.cfg.Pauses[i]
@@ -403,6 +416,10 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 			err = e.pause(*st.pause, st.resume)
 		case st.attack != nil:
 			e.attack(st.attack, st.capture)
+		case st.gray != nil:
+			err = e.applyGray(ctx, st.gray)
+		case st.disk != nil:
+			err = e.disk(*st.disk, st.resume)
 		}
 		if err != nil {
 			return err
@@ -433,16 +450,18 @@ func (e *emulation) applyLinks(ctx context.Context, st linkStep) error {
 	if len(changes) == 0 {
 		return nil
 	}
-	var up, down []topo.Edge
+	var up, down []topo.Edge // directions: a link cut one way carries the other alone
+	ups := 0
 	for _, c := range changes {
 		if c.up {
-			up = append(up, c.k)
+			up = append(up, e.gray.carrying(c.k)...)
+			ups++
 		} else {
-			down = append(down, c.k)
+			down = append(down, e.gray.carrying(c.k)...)
 		}
 	}
 	began := time.Now()
-	if err := nftApply(ctx, linkUpdate(e.tag, up, down)); err != nil {
+	if err := nftApply(ctx, dirUpdate(e.tag, up, down)); err != nil {
 		return fmt.Errorf("at %v: changing links: %w", st.at, err)
 	}
 	now := time.Now()
@@ -461,7 +480,7 @@ func (e *emulation) applyLinks(ctx context.Context, st linkStep) error {
 		}
 		e.j.Add(trace.Event{At: at, Kind: kind, Node: c.k.A, Peer: c.k.B, Moved: c.moved})
 	}
-	e.log("%7.3fs links: %d up, %d down (nft %v)", at.Seconds(), len(up), len(down), now.Sub(began).Round(time.Microsecond))
+	e.log("%7.3fs links: %d up, %d down (nft %v)", at.Seconds(), ups, len(changes)-ups, now.Sub(began).Round(time.Microsecond))
 	return nil
 }
 
@@ -502,7 +521,11 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 			}
 			e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: kind, Node: v, Peer: algo.None})
 			e.log("%7.3fs %s node %d", e.j.Since(time.Now()).Seconds(), what, v)
-			wg.Go(func() { errs[i] = e.l.start(ctx, pr, mode) })
+			wg.Go(func() {
+				if errs[i] = e.l.start(ctx, pr, mode); errs[i] == nil {
+					errs[i] = e.regray(ctx, v)
+				}
+			})
 		}
 		wg.Wait()
 		return errors.Join(errs...)

@@ -17,6 +17,7 @@ import (
 	"github.com/electgo/elect/runtime"
 	"github.com/electgo/elect/scenario"
 	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -37,7 +38,15 @@ import (
 //     captured datagrams a few seconds later, and in a third, forged
 //     datagrams in a node's name whose counters are at the end of their
 //     range (Attack), half of those on nodes that run without a key,
-//     where forgery is possible at all.
+//     where forgery is possible at all;
+//   - gray failures, within vkt's and park's model scaled to the soak's
+//     quick timings (a third of the defaults'): in a third of the
+//     schedules a link cut one way for a while, in a third a node's clock
+//     at 0.8 to 1.2 of true time, in a quarter a clock that jumps (up to an
+//     hour, either way), in a third a node slow by 20 to 150 ms for a
+//     while; and in a quarter a node's disk gone for a while (DiskFault).
+//     They are drawn after the attacks: what a seed drew before, it still
+//     draws.
 //
 // Faults fall in the first faultSpan of the run; the run then lasts the
 // checker's liveness bound and a margin more, so that every component's
@@ -121,7 +130,7 @@ func Soak(ctx context.Context, cfg SoakConfig) ([]SoakRun, error) {
 		seed := cfg.Seed + uint64(i)
 		d := Schedule(cfg.Algorithm, cfg.Params, cfg.Nodes, seed)
 		run := Config{Scenario: d.Scenario, Binary: cfg.Binary, Hello: cfg.Hello, HelloLoss: cfg.HelloLoss,
-			Faults: d.Faults, Pauses: d.Pauses, Attacks: d.Attacks, Insecure: d.Insecure, Log: cfg.Log}
+			Faults: d.Faults, Pauses: d.Pauses, Disks: d.Disks, Attacks: d.Attacks, Insecure: d.Insecure, Log: cfg.Log}
 		keep, err := keepFor(cfg.KeepFailed, seed, d.Scenario, &run)
 		if err != nil {
 			return out, err
@@ -156,6 +165,7 @@ type Drawn struct {
 	// and partitions.
 	Scenario *scenario.Scenario
 	Pauses   []Pause
+	Disks    []DiskFault
 	Attacks  []Attack
 	// Faults impair every link; Insecure runs the nodes without a key.
 	Faults   runtime.Faults
@@ -238,7 +248,75 @@ func Schedule(alg string, params map[string]string, n int, seed uint64) Drawn {
 	if insecure {
 		words = append(words, "no key")
 	}
-	return Drawn{Scenario: s, Pauses: pauses, Attacks: attacks, Faults: faults, Insecure: insecure, Words: strings.Join(words, "; ")}
+	disks, grayWords := drawGray(rng, s, busy)
+	words = append(words, grayWords...)
+	return Drawn{Scenario: s, Pauses: pauses, Disks: disks, Attacks: attacks, Faults: faults, Insecure: insecure, Words: strings.Join(words, "; ")}
+}
+
+// drawGray draws a schedule's gray failures into its scenario, and its
+// disk faults on nodes no other fault holds then (busy), each said in
+// words.
+func drawGray(rng *rand.Rand, s *scenario.Scenario, busy []time.Duration) ([]DiskFault, []string) {
+	n := len(busy)
+	ms := func(d time.Duration) time.Duration { return d.Round(10 * time.Millisecond) }
+	when := func(room time.Duration) time.Duration {
+		return ms(500*time.Millisecond + time.Duration(rng.Int64N(int64(faultSpan-room-500*time.Millisecond))))
+	}
+	var words []string
+	var disks []DiskFault
+	if rng.IntN(3) == 0 { // a link cut one way, then carrying again
+		from, to := algo.NodeID(rng.IntN(n)), algo.NodeID(rng.IntN(n-1))
+		if to >= from {
+			to++
+		}
+		at := when(3 * time.Second)
+		back := ms(at + 500*time.Millisecond + time.Duration(rng.Int64N(int64(2*time.Second))))
+		k := topo.Edge{A: from, B: to}
+		s.Events = append(s.Events, sim.Action{At: at, Kind: sim.Cut, Link: k}, sim.Action{At: back, Kind: sim.Uncut, Link: k})
+		words = append(words, fmt.Sprintf("%v cut %d->%d, uncut at %v", at, from, to, back))
+	}
+	if rng.IntN(3) == 0 { // a clock at its own rate, to the end
+		v, rate := algo.NodeID(rng.IntN(n)), float64(80+rng.IntN(41))/100
+		at := when(0)
+		s.Events = append(s.Events, sim.Action{At: at, Kind: sim.Clock, Nodes: []algo.NodeID{v}, Rate: rate})
+		words = append(words, fmt.Sprintf("%v clock of %d at %g", at, v, rate))
+	}
+	if rng.IntN(4) == 0 { // a clock that jumps
+		v := algo.NodeID(rng.IntN(n))
+		jump := time.Duration(1+rng.Int64N(int64(time.Hour/time.Millisecond))) * time.Millisecond
+		if rng.IntN(2) == 0 {
+			jump = -jump
+		}
+		at := when(0)
+		s.Events = append(s.Events, sim.Action{At: at, Kind: sim.Clock, Nodes: []algo.NodeID{v}, Jump: jump})
+		words = append(words, fmt.Sprintf("%v clock of %d jumps %v", at, v, jump))
+	}
+	if rng.IntN(3) == 0 { // a slow spell
+		v := algo.NodeID(rng.IntN(n))
+		by := time.Duration(20+rng.IntN(131)) * time.Millisecond
+		span := ms(500*time.Millisecond + time.Duration(rng.Int64N(int64(2500*time.Millisecond))))
+		at := when(span)
+		s.Events = append(s.Events, sim.Action{At: at, Kind: sim.Slow, Nodes: []algo.NodeID{v}, By: by, For: span})
+		words = append(words, fmt.Sprintf("%v slow %d by %v for %v", at, v, by, span))
+	}
+	if rng.IntN(4) == 0 { // a disk gone, on a node nothing else holds then
+		d := ms(500*time.Millisecond + time.Duration(rng.Int64N(int64(1500*time.Millisecond))))
+		at := when(d)
+		var free []algo.NodeID
+		for v, b := range busy {
+			if at >= b && at+d+time.Second <= faultSpan+soakLiveness {
+				free = append(free, algo.NodeID(v))
+			}
+		}
+		if len(free) > 0 {
+			v := free[rng.IntN(len(free))]
+			disks = append(disks, DiskFault{Node: v, At: at, For: d})
+			busy[v] = at + d + time.Second
+			words = append(words, disks[0].String())
+		}
+	}
+	s.SortEvents()
+	return disks, words
 }
 
 // drawAttacks draws a schedule's attacks: in half the schedules a replay,

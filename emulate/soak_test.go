@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/electgo/elect/runner"
+	"github.com/electgo/elect/sim"
 )
 
 // Every schedule a soak draws is a scenario the simulator runs (the
@@ -13,13 +14,32 @@ import (
 // the loss its links get, and the same seed draws the same one.
 func TestSchedules(t *testing.T) {
 	kinds := map[AttackKind]int{}
-	insecure := 0
+	gray := map[sim.ActionKind]int{}
+	insecure, disks := 0, 0
 	for seed := range uint64(300) {
 		d := Schedule("vkt", quick["vkt"], 5, seed)
 		s := d.Scenario
 		s.Loss = d.Faults.Loss // the simulator draws loss per message, as the nodes' impairment does
-		if _, err := runner.Run(s, runner.Options{}); err != nil {
+		sum, err := runner.Run(s, runner.Options{})
+		if err != nil {
 			t.Fatalf("schedule %d (%s): %v", seed, d.Words, err)
+		}
+		if sum.ViolationCount > 0 {
+			t.Errorf("schedule %d (%s) breaks the specification in the simulator: %+v", seed, d.Words, sum.Violations)
+		}
+		for _, a := range s.Events {
+			if a.Kind.Gray() {
+				gray[a.Kind]++
+				if a.At+a.For > faultSpan {
+					t.Errorf("schedule %d: %v at %v for %v ends after the faults' span", seed, a.Kind, a.At, a.For)
+				}
+			}
+		}
+		for _, k := range d.Disks {
+			disks++
+			if k.At+k.For > faultSpan || k.For <= 0 {
+				t.Errorf("schedule %d: %v ends after the faults' span", seed, k)
+			}
 		}
 		again := Schedule("vkt", quick["vkt"], 5, seed)
 		if len(again.Scenario.Events) != len(s.Events) || !slices.Equal(again.Pauses, d.Pauses) ||
@@ -52,6 +72,12 @@ func TestSchedules(t *testing.T) {
 	// About half the schedules replay, a third forge, a sixth without a key.
 	if kinds[Replay] < 120 || kinds[ForgeFence] < 50 || kinds[ForgeIndex] < 50 || insecure < 30 {
 		t.Errorf("300 schedules drew attacks %v and %d without a key: too few", kinds, insecure)
+	}
+	// A third cut a link one way (and uncut it), a third set a clock's
+	// rate, a quarter jump one, a third slow a node, a quarter fail a disk
+	// (when its node is free).
+	if gray[sim.Cut] < 70 || gray[sim.Cut] != gray[sim.Uncut] || gray[sim.Clock] < 120 || gray[sim.Slow] < 70 || disks < 30 {
+		t.Errorf("300 schedules drew gray failures %v and %d disk faults: too few", gray, disks)
 	}
 }
 

@@ -666,7 +666,7 @@ func TestWriteElements(t *testing.T) {
 		links = append(links, edge(v, v+1))
 	}
 	var b strings.Builder
-	writeElements(&b, "add", "abcd", links)
+	writeElements(&b, "add", "abcd", bothWays(links))
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("%d lines, want 3", len(lines))
