@@ -51,7 +51,7 @@ func newClusterCmd() *cobra.Command {
 	fl.IntVar(&f.helloLoss, "hello-loss", node.DefaultHelloLoss, "a neighbour is lost after this many beacon intervals without a datagram from it")
 	fl.StringVar(&f.keyFile, "key-file", "", "the cluster's shared key (see elect node --key-file)")
 	fl.StringVar(&f.logLevel, "log-level", "info", "the nodes' log level: debug, info, warn or error")
-	fl.IntVar(&f.basePort, "base-port", 0, "node i listens on UDP port P+i and serves HTTP on P+1000+i (default: free ports)")
+	fl.IntVar(&f.basePort, "base-port", 0, "node i listens on UDP port P+i and serves HTTP on P+1000+i (default: free UDP ports, HTTP on Unix sockets DIR/s/N)")
 	fl.StringVar(&f.dir, "dir", "", "directory of the nodes' state and logs (default: a temporary one); state found there is recovered")
 	fl.BoolVar(&f.keep, "keep", false, "keep the temporary directory at the end")
 	fl.StringVar(&f.script, "script", "", "run the steps of this YAML file, then end")

@@ -75,10 +75,11 @@ type Config struct {
 	// LogLevel is the nodes' log level: debug, info (""), warn or error.
 	LogLevel string
 	// BasePort, when set, makes node i listen on UDP port BasePort+i and
-	// serve HTTP on BasePort+1000+i; 0 picks free ports (ports the kernel
-	// gives out, released just before the nodes bind them: a process that
-	// takes one in between makes that node fail to start, and Start says
-	// so, the reason in the node's log).
+	// serve HTTP on BasePort+1000+i; 0 picks free UDP ports (ports the
+	// kernel gives out, released just before the nodes bind them: a
+	// process that takes one in between makes that node fail to start,
+	// the reason in its log) and serves HTTP on Unix sockets, Dir/s/N,
+	// which nothing else can take.
 	BasePort int
 	// Dir holds node N's log, Dir/node-N.log, and its state,
 	// Dir/node-N/state ("": a temporary directory, which Close removes

@@ -179,7 +179,7 @@ func (c *Cluster) layout() error {
 		for _, j := range cfg.Graph.Neighbors(algo.NodeID(nd.id)) {
 			peers = append(peers, fmt.Sprintf("%d=127.0.0.1:%d", j, c.nodes[j].udpPort))
 		}
-		ep := supervisor.Endpoint{Network: "tcp", Address: fmt.Sprintf("127.0.0.1:%d", ps[nd.id].http)}
+		ep := c.httpEndpoint(nd.id, ps[nd.id].http)
 		stateDir := filepath.Join(cfg.Dir, fmt.Sprintf("node-%d", nd.id), "state")
 		nd.args = c.args(nd, ep, stateDir, strings.Join(peers, ","))
 		nd.proc = supervisor.New(supervisor.Spec{
@@ -193,6 +193,25 @@ func (c *Cluster) layout() error {
 		})
 	}
 	return nil
+}
+
+// maxSocketPath is the longest path a Unix socket may have (107 bytes on
+// Linux, less a margin).
+const maxSocketPath = 100
+
+// httpEndpoint is where node id serves HTTP: on a free port the Unix
+// socket Dir/s/ID, whose name no other process can take between the
+// cluster's choosing it and the node's binding it (a TCP port picked free
+// and released can be, by any client's next connection: a node of a
+// cluster under a busy test run then failed to start, address in use);
+// the port given otherwise (BasePort), or when Dir's path is too long for
+// a socket.
+func (c *Cluster) httpEndpoint(id, port int) supervisor.Endpoint {
+	path := filepath.Join(c.cfg.Dir, "s", strconv.Itoa(id))
+	if c.cfg.BasePort > 0 || len(path) > maxSocketPath || os.MkdirAll(filepath.Dir(path), 0o700) != nil {
+		return supervisor.Endpoint{Network: "tcp", Address: fmt.Sprintf("127.0.0.1:%d", port)}
+	}
+	return supervisor.Endpoint{Network: "unix", Address: path}
 }
 
 // args is the command line of node n: its own flags, then the cluster's.
