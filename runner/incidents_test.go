@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	_ "github.com/electgo/elect/algo/all"
@@ -23,6 +24,7 @@ var incidents = map[string][]string{
 	"clock-jump-hour.yaml":         nil,
 	"slow-not-dead.yaml":           {"safety"},
 	"bully-oneway.yaml":            {"safety", "liveness"},
+	"weak-transmitters.yaml":       nil,
 }
 
 // TestIncidents runs every incident and holds it to its verdict; each file
@@ -65,9 +67,28 @@ func TestIncidents(t *testing.T) {
 			for i := range back.Events {
 				back.Events[i].Where = s.Events[i].Where // where each was read from
 			}
-			if !reflect.DeepEqual(back.Events, s.Events) || back.Topology != s.Topology {
+			if !reflect.DeepEqual(back.Events, s.Events) || back.Topology != s.Topology || !reflect.DeepEqual(back.Ranges, s.Ranges) {
 				t.Errorf("formatted and read back, its events are\n%v\nwant\n%v", back.Events, s.Events)
 			}
 		})
+	}
+}
+
+// Ranges of their own are radios' ranges: without moving nodes, a run
+// refuses them, naming the field.
+func TestRangesNeedMobility(t *testing.T) {
+	s, err := scenario.Parse("t.yaml", []byte("topology: ring:5\nranges: {1: 100}\n"), scenario.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.Run(s, runner.Options{}); err == nil || !strings.Contains(err.Error(), "t.yaml:2:9: ranges: a radio range applies to nodes with a mobility") {
+		t.Errorf("ranges without mobility: %v", err)
+	}
+	s, err = scenario.Parse("t.yaml", []byte("topology: geometric:10:d4\nmobility: static\nranges: {12: 100}\nduration: 1s\n"), scenario.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runner.Run(s, runner.Options{}); err == nil || !strings.Contains(err.Error(), "node 12 has a range of its own, but the network has nodes 0..9") {
+		t.Errorf("a range for a node that does not exist: %v", err)
 	}
 }

@@ -52,8 +52,9 @@ type Net struct {
 	Graph *topo.Graph
 	// Name says what the network is: the topology spec, or for an ns-2
 	// trace, the trace.
-	Name     string
-	Radio    *mobility.Radio // nil: the links never move
+	Name  string
+	Radio mobility.Links // nil: the links never move
+
 	Mobility mobility.Spec
 	Range    float64
 }
@@ -143,6 +144,9 @@ func build(s *scenario.Scenario) (*Net, topo.Spec, error) {
 		if s.Range != 0 {
 			return nil, spec, ErrRangeAlone
 		}
+		if len(s.Ranges) > 0 {
+			return nil, spec, s.Blame(fmt.Errorf("%w: ranges too", ErrRangeAlone), "ranges")
+		}
 		g, err := spec.Build(rand.New(rand.NewPCG(s.Seed, topoStream)), base)
 		return &Net{Graph: g, Name: spec.String()}, spec, err
 	}
@@ -186,7 +190,22 @@ func moving(s *scenario.Scenario, spec topo.Spec, ms mobility.Spec, base string)
 	if err != nil {
 		return nil, fmt.Errorf("mobility %s: %w", s.Mobility, err)
 	}
-	if net.Radio, err = mobility.NewRadio(plan, net.Range); err != nil {
+	if len(s.Ranges) > 0 {
+		// Ranges of their own: links may carry one way.
+		ranges := make([]float64, len(plan.Tracks))
+		for v := range ranges {
+			ranges[v] = net.Range
+		}
+		for v, r := range s.Ranges {
+			if int(v) >= len(ranges) || v < 0 {
+				return nil, s.Blame(fmt.Errorf("node %d has a range of its own, but the network has nodes 0..%d", v, len(ranges)-1), "ranges")
+			}
+			ranges[v] = r
+		}
+		if net.Radio, err = mobility.NewRadios(plan, ranges); err != nil {
+			return nil, fmt.Errorf("mobility %s: %w", s.Mobility, err)
+		}
+	} else if net.Radio, err = mobility.NewRadio(plan, net.Range); err != nil {
 		return nil, fmt.Errorf("mobility %s: %w", s.Mobility, err)
 	}
 	net.Graph = net.Radio.Graph()

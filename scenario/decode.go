@@ -37,7 +37,7 @@ func join(path, field string) string {
 
 var topFields = []string{
 	"algorithm", "params", "seed", "topology", "nodes", "values", "delay",
-	"loss", "duration", "check", "events", "mobility", "range",
+	"loss", "duration", "check", "events", "mobility", "range", "ranges",
 	"initiators", "unelected", "schedule",
 }
 
@@ -77,6 +77,8 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 			s.Mobility, err = d.Name(e.V, e.Key, "a mobility spec")
 		case "range":
 			s.Range, err = d.rangeM(e.V, e.Key)
+		case "ranges":
+			s.Ranges, err = d.ranges(e.V, e.Key)
 		case "initiators":
 			s.Initiators, err = d.NodeSet(e.V, e.Key)
 		case "unelected":
@@ -181,6 +183,27 @@ func (d *decoder) rangeM(n *yaml.Node, path string) (float64, error) {
 		return 0, d.Errf(Resolve(n), path, "invalid range %q (want a number of metres > 0, like 250)", v)
 	}
 	return r, nil
+}
+
+// ranges reads nodes' radio ranges of their own: a mapping of node ids to
+// metres.
+func (d *decoder) ranges(n *yaml.Node, path string) (map[algo.NodeID]float64, error) {
+	entries, err := d.Mapping(n, path, "node id")
+	if err != nil {
+		return nil, d.Errf(Resolve(n), path, "want a mapping of node ids to ranges in metres, like {3: 100, 7: 400}, got %s", Describe(Resolve(n)))
+	}
+	out := map[algo.NodeID]float64{}
+	for _, e := range entries {
+		id, err := algo.ParseNodeID(e.Key)
+		if err != nil {
+			return nil, d.Errf(e.K, path, "%v", err)
+		}
+		p := fmt.Sprintf("%s.%d", path, id)
+		if out[id], err = d.rangeM(e.V, p); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 var checkFields = []string{"stabilization", "liveness", "expect"}

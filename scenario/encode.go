@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +52,14 @@ func Format(s *Scenario) ([]byte, error) {
 	}
 	if s.Range != 0 {
 		fmt.Fprintf(&b, "range: %s\n", strconv.FormatFloat(s.Range, 'g', -1, 64))
+	}
+	if len(s.Ranges) > 0 {
+		ids := slices.Sorted(maps.Keys(s.Ranges))
+		parts := make([]string, len(ids))
+		for i, id := range ids {
+			parts[i] = fmt.Sprintf("%d: %s", id, strconv.FormatFloat(s.Ranges[id], 'g', -1, 64))
+		}
+		fmt.Fprintf(&b, "ranges: {%s}\n", strings.Join(parts, ", "))
 	}
 	if s.Initiators != "" {
 		fmt.Fprintf(&b, "initiators: %s\n", quote(s.Initiators))

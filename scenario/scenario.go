@@ -125,6 +125,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
 	"github.com/electgo/elect/explore"
 	"github.com/electgo/elect/scenarios"
@@ -169,6 +170,11 @@ type Scenario struct {
 	// (0: the topology's).
 	Mobility string
 	Range    float64
+	// Ranges gives moving nodes radio ranges of their own (the others
+	// have Range): what node u sends node v arrives while they are at
+	// most u's range apart, so a link between a strong transmitter and a
+	// weak one may carry one way only (mobility.Radios). nil for none.
+	Ranges map[algo.NodeID]float64
 	// Initiators names the nodes the driver asks to elect at time 0 (a node
 	// set string, "all" or "none"; "" for the algorithm's default, see
 	// algo.Algorithm.Initiators). Unelected names nodes where no election
@@ -242,6 +248,7 @@ func (s *Scenario) Clone() *Scenario {
 	c.set = maps.Clone(s.set)
 	c.Params = maps.Clone(s.Params)
 	c.Values.Explicit = maps.Clone(s.Values.Explicit)
+	c.Ranges = maps.Clone(s.Ranges)
 	if s.Events != nil {
 		c.Events = make([]sim.Action, len(s.Events))
 		for i, a := range s.Events {

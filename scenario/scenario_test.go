@@ -257,7 +257,7 @@ var errorCases = []struct {
 }{
 	// the document
 	{"unknown field", "algorithim: echo\n", `t.yaml:1:1: unknown field "algorithim"`,
-		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range, initiators, unelected, schedule)"},
+		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range, ranges, initiators, unelected, schedule)"},
 	{"unknown field later", "seed: 1\n\n  \nfoo: 2\n", `t.yaml:4:1: unknown field "foo"`, "known: algorithm"},
 	{"duplicate field", "seed: 1\nalgorithm: x\nseed: 2\n", `t.yaml:3:1: duplicate field "seed"`, "(first on line 1)"},
 	{"document is a list", "- seed: 1\n", "t.yaml:1:1: ", "a scenario must be a mapping"},
@@ -420,6 +420,9 @@ var errorCases = []struct {
 	{"heal list", "events:\n- {at: 1s, heal: [true]}\n", "events[0].heal: ", "heal takes true, got a list"},
 
 	// gray failures
+	{"ranges a list", "ranges: [1, 2]\n", "t.yaml:1:9: ranges: ", "want a mapping of node ids to ranges in metres"},
+	{"ranges of nothing", "ranges: {3: 0}\n", "ranges.3: ", "invalid range"},
+	{"ranges of a name", "ranges: {three: 100}\n", "ranges: ", "three"},
 	{"cut to itself", "events:\n- {at: 1s, cut: {from: 2, to: 2}}\n", "t.yaml:2:17: events[0].cut: ", "from and to are both node 2"},
 	{"cut without to", "events:\n- {at: 1s, cut: {from: 2}}\n", "events[0].cut: ", "want {from: ..., to: ...}"},
 	{"cut as a list", "events:\n- {at: 1s, uncut: [2, 3]}\n", "events[0].uncut: ", "want a mapping"},

@@ -484,6 +484,9 @@ func (e *Engine) Run() Result {
 // steps runs the run's events: the boot, then the queue until it is empty
 // or past the limit.
 func (e *Engine) steps() {
+	if e.gray != nil {
+		e.motionCuts() // the directions out of range hold from the boot on
+	}
 	for i := range e.cfg.Timeline {
 		a := &e.cfg.Timeline[i]
 		if a.At == 0 && (a.Kind == CrashOn || a.Kind == Corrupt || a.Kind.Gray()) {

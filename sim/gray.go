@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/mobility"
+	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
 
@@ -18,7 +20,8 @@ import (
 
 // grayState is the state of a run's gray failures.
 type grayState struct {
-	cuts   map[[2]algo.NodeID]bool    // directions cut, from -> to
+	cuts   map[[2]algo.NodeID]bool    // directions cut by the scenario, from -> to
+	faded  map[[2]algo.NodeID]bool    // directions out of their sender's range (OneWayMotion)
 	loss   map[[2]algo.NodeID]float64 // directions with a loss of their own
 	clocks map[algo.NodeID]*clock     // nodes whose clock is not true time
 	slow   map[algo.NodeID]*lateness  // nodes that handle their inputs late
@@ -95,21 +98,7 @@ func (e *Engine) actGray(a *Action) {
 	at := time.Duration(e.now)
 	switch a.Kind {
 	case Cut, Uncut:
-		dir := [2]algo.NodeID{a.Link.A, a.Link.B}
-		kind := trace.Cut
-		if a.Kind == Cut {
-			if g.cuts[dir] {
-				return
-			}
-			g.cuts[dir] = true
-		} else {
-			if !g.cuts[dir] {
-				return
-			}
-			delete(g.cuts, dir)
-			kind = trace.Uncut
-		}
-		e.emit(trace.Event{At: at, Kind: kind, Node: a.Link.A, Peer: a.Link.B})
+		e.cutDir(g.cuts, a.Link.A, a.Link.B, a.Kind == Cut)
 	case LossDir:
 		dir := [2]algo.NodeID{a.Link.A, a.Link.B}
 		if a.Rate == 0 {
@@ -147,14 +136,26 @@ func (e *Engine) actGray(a *Action) {
 	}
 }
 
+// OneWayMotion is a Motion whose links may carry one way
+// (mobility.Radios: radios of ranges of their own): its changes of one
+// direction of a link have Way set, and Cut lists the directions that do
+// not carry at time 0. The engine cuts them as a scenario's cut does
+// (trace.Cut), apart from the scenario's own.
+type OneWayMotion interface {
+	Motion
+	Cut() []topo.Edge
+}
+
 // grayInit makes the gray state of a run whose timeline has a gray
-// failure, and queues the ends of its slow spells (Action.For).
+// failure, or whose motion carries one way, and queues the ends of its
+// slow spells (Action.For).
 func (e *Engine) grayInit() {
-	if !hasGray(e.cfg.Timeline) {
+	_, oneWay := e.cfg.Motion.(OneWayMotion)
+	if !hasGray(e.cfg.Timeline) && !oneWay {
 		return
 	}
 	e.cfg.Timeline = slices.Clone(e.cfg.Timeline) // the ends below go to the run's copy
-	e.gray = &grayState{cuts: map[[2]algo.NodeID]bool{}, loss: map[[2]algo.NodeID]float64{},
+	e.gray = &grayState{cuts: map[[2]algo.NodeID]bool{}, faded: map[[2]algo.NodeID]bool{}, loss: map[[2]algo.NodeID]float64{},
 		clocks: map[algo.NodeID]*clock{}, slow: map[algo.NodeID]*lateness{}}
 	var ends []Action
 	for _, a := range e.cfg.Timeline {
@@ -189,9 +190,49 @@ func (e *Engine) lostOneWay(from, to algo.NodeID) bool {
 	return ok && e.rng.Float64() < p
 }
 
-// cut says direction from -> to is cut now.
+// cut says direction from -> to is cut now, by the scenario or by its
+// sender's range.
 func (g *grayState) cut(from, to algo.NodeID) bool {
-	return len(g.cuts) > 0 && g.cuts[[2]algo.NodeID{from, to}]
+	d := [2]algo.NodeID{from, to}
+	return len(g.cuts) > 0 && g.cuts[d] || len(g.faded) > 0 && g.faded[d]
+}
+
+// cutDir sets direction from -> to in set (the scenario's cuts, or the
+// directions out of range), and emits a Cut or Uncut when that changes
+// whether it is cut at all.
+func (e *Engine) cutDir(set map[[2]algo.NodeID]bool, from, to algo.NodeID, on bool) {
+	d := [2]algo.NodeID{from, to}
+	was := e.gray.cut(from, to)
+	if on {
+		set[d] = true
+	} else {
+		delete(set, d)
+	}
+	if now := e.gray.cut(from, to); now != was {
+		kind := trace.Uncut
+		if now {
+			kind = trace.Cut
+		}
+		e.emit(trace.Event{At: time.Duration(e.now), Kind: kind, Node: from, Peer: to})
+	}
+}
+
+// moveWay applies a change of one direction of a link (OneWayMotion).
+func (e *Engine) moveWay(c mobility.Change) {
+	from, to := c.A, c.B
+	if c.Way == 2 {
+		from, to = c.B, c.A
+	}
+	e.cutDir(e.gray.faded, from, to, !c.Up)
+}
+
+// motionCuts cuts the directions out of range at time 0.
+func (e *Engine) motionCuts() {
+	if m, ok := e.cfg.Motion.(OneWayMotion); ok {
+		for _, d := range m.Cut() {
+			e.cutDir(e.gray.faded, d.A, d.B, true)
+		}
+	}
 }
 
 // late is when a slow node v handles an input that reaches it now, and

@@ -1,11 +1,13 @@
 package sim_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/mobility"
 	"github.com/electgo/elect/sim"
 	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
@@ -169,5 +171,55 @@ func TestGrayValidation(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.a.Kind, err, tc.want)
 		}
+	}
+}
+
+// Radios of ranges of their own (mobility.Radios): a strong node passing a
+// weak one is heard before it can hear, and after; what the weak node sends
+// meanwhile is dropped as cut, and the trace says when each direction
+// stops and starts carrying.
+func TestOneWayMotion(t *testing.T) {
+	plan := &mobility.Plan{Tracks: []mobility.Track{
+		{Start: topo.Point{}}, // weak: 100 m
+		{Start: topo.Point{X: 300}, Legs: []mobility.Leg{{Start: 0, End: 60 * time.Second, From: topo.Point{X: 300}, To: topo.Point{X: -300}}}}, // strong, 200 m, 10 m/s
+	}, Width: 1000, Height: 1000}
+	rs, err := mobility.NewRadios(plan, []float64{100, 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each node sends the other a ping every second of 0..59 s, while they
+	// are linked.
+	h := &hooks{
+		onStart: func(p *probe, env algo.Env) { env.SetTimer(0, time.Second) },
+		onTimer: func(p *probe, env algo.Env, _ algo.Timer) {
+			if len(env.Neighbors()) > 0 {
+				p.send(env, 1-p.id)
+			}
+			if env.Now() < 59*time.Second {
+				env.SetTimer(0, time.Second)
+			}
+		},
+	}
+	rec, _ := runProbe(t, h, sim.Config{Graph: rs.Graph(), Motion: rs, Delay: tenMS, Duration: 70 * time.Second})
+	var cuts []string
+	got := map[algo.NodeID]int{}
+	for _, e := range rec.events {
+		switch e.Kind {
+		case trace.Cut, trace.Uncut:
+			cuts = append(cuts, fmt.Sprintf("%v %s %d->%d", e.At, e.Kind, e.Node, e.Peer))
+		case trace.Delivered:
+			got[e.Node]++
+		}
+	}
+	want := "10s cut 0->1, 20s uncut 0->1, 40.000000001s cut 0->1, 50.000000001s uncut 0->1"
+	if strings.Join(cuts, ", ") != want {
+		t.Errorf("cuts %q, want %q", strings.Join(cuts, ", "), want)
+	}
+	// Linked from just after the pings of 10 s to 50 s: each sends at 11..50
+	// s, the last lost with the link. Node 0 hears 1's first 39; node 1
+	// hears the 20 of 0's that arrive while 0 -> 1 carries (sent at
+	// 20..39 s), and 19 are cut as they arrive (11..19 s, 40..49 s).
+	if got[0] != 39 || got[1] != 20 || rec.count(trace.Dropped, trace.CutOff) != 19 {
+		t.Errorf("node 0 heard %d, node 1 %d, %d dropped as cut; want 39, 20, 19", got[0], got[1], rec.count(trace.Dropped, trace.CutOff))
 	}
 }

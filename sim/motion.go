@@ -168,6 +168,11 @@ func prefetchSpan(p unsafe.Pointer, size int) {
 // move applies the queued change and queues the next one.
 func (e *Engine) move() {
 	c := e.change
+	if c.Way != 0 {
+		e.moveWay(c)
+		e.pullChange()
+		return
+	}
 	a, b := c.A, c.B
 	switch {
 	case e.inRange == nil:
