@@ -207,33 +207,30 @@ func (s *runState) apply(e *trace.Event) {
 // sortedLinks lists the links up as pairs a, b (a < b), in order, in
 // memory of s's own that the next call reuses.
 func (s *runState) sortedLinks() []int32 {
-	keys := s.linkKeys[:0]
-	for k := range s.links {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := s.linkPairs[:0]
-	for _, k := range keys {
-		out = append(out, int32(k/uint64(s.n)), int32(k%uint64(s.n)))
-	}
-	s.linkKeys, s.linkPairs = keys, out
-	return out
+	s.linkKeys, s.linkPairs = s.sortedPairs(s.links, s.linkKeys, s.linkPairs)
+	return s.linkPairs
 }
 
 // sortedCuts lists the directions cut as pairs from, to, in order, in
 // memory of s's own that the next call reuses.
 func (s *runState) sortedCuts() []int32 {
-	keys := s.cutKeys[:0]
-	for k := range s.cuts {
+	s.cutKeys, s.cutPairs = s.sortedPairs(s.cuts, s.cutKeys, s.cutPairs)
+	return s.cutPairs
+}
+
+// sortedPairs lists the pairs of set (keys a*n+b) as a, b in order,
+// reusing the memory of keys and out.
+func (s *runState) sortedPairs(set map[uint64]struct{}, keys []uint64, out []int32) ([]uint64, []int32) {
+	keys = keys[:0]
+	for k := range set {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	out := s.cutPairs[:0]
+	out = out[:0]
 	for _, k := range keys {
 		out = append(out, int32(k/uint64(s.n)), int32(k%uint64(s.n)))
 	}
-	s.cutKeys, s.cutPairs = keys, out
-	return out
+	return keys, out
 }
 
 // sortedGray lists the nodes that do not run true, in order.
