@@ -30,9 +30,9 @@ type Spec struct {
 	Banner string
 	// HTTP is where a life serves its status: AwaitUp and Status ask it.
 	HTTP Endpoint
-	// Token is the credential Elect's request carries (Authorization:
-	// Bearer), node.HTTPToken of the cluster's key; "" for a node without
-	// a key.
+	// Token is the credential that Elect's, SetGray's and PostJSON's
+	// requests carry (Authorization: Bearer), node.HTTPToken of the
+	// cluster's key; "" for a node without a key.
 	Token string
 	// OnExit, when set, is called with the error of cmd.Wait once a life
 	// that ended on its own (not by Kill, Stop or a failed AwaitUp) is
