@@ -183,12 +183,16 @@ func withNodes(s *scenario.Scenario, m int, family string) (*scenario.Scenario, 
 			if len(a.Nodes) == 0 && !a.Leader {
 				continue
 			}
-		case sim.Restart, sim.Recover, sim.ElectAt, sim.CrashOn, sim.Corrupt:
+		case sim.Restart, sim.Recover, sim.ElectAt, sim.CrashOn, sim.Corrupt, sim.Clock, sim.Slow:
 			if len(a.Nodes) == 0 {
 				continue
 			}
 		case sim.LinkDown, sim.LinkUp:
 			if !keep(a.Link.A) || !keep(a.Link.B) || c.Mobility == "" && !g.HasEdge(a.Link.A, a.Link.B) {
+				continue
+			}
+		case sim.Cut, sim.Uncut, sim.LossDir: // a direction, which any pair has
+			if !keep(a.Link.A) || !keep(a.Link.B) {
 				continue
 			}
 		case sim.Partition:
@@ -224,8 +228,8 @@ func withNodes(s *scenario.Scenario, m int, family string) (*scenario.Scenario, 
 // returns false when that changes nothing.
 func relabel(s *scenario.Scenario) (*scenario.Scenario, bool) {
 	n := size(s)
-	if n == 0 || len(s.Params) > 0 || (s.Initiators != "" && s.Initiators != "all") {
-		return nil, false // parameters and initiators may name nodes too
+	if n == 0 || len(s.Params) > 0 || (s.Initiators != "" && s.Initiators != "all") || len(s.Ranges) > 0 {
+		return nil, false // parameters, initiators and ranges may name nodes too
 	}
 	named := make([]bool, n)
 	mark := func(v algo.NodeID) {
@@ -237,7 +241,7 @@ func relabel(s *scenario.Scenario) (*scenario.Scenario, bool) {
 		for _, v := range a.Nodes {
 			mark(v)
 		}
-		if a.Kind == sim.LinkDown || a.Kind == sim.LinkUp {
+		if linkAction(a.Kind) {
 			mark(a.Link.A)
 			mark(a.Link.B)
 		}
@@ -271,10 +275,10 @@ func relabel(s *scenario.Scenario) (*scenario.Scenario, bool) {
 			a.Nodes[j] = to[v]
 		}
 		slices.Sort(a.Nodes)
-		if a.Kind == sim.LinkDown || a.Kind == sim.LinkUp {
+		if linkAction(a.Kind) {
 			a.Link = topo.Edge{A: to[a.Link.A], B: to[a.Link.B]}
-			if a.Link.A > a.Link.B {
-				a.Link.A, a.Link.B = a.Link.B, a.Link.A
+			if a.Link.A > a.Link.B && (a.Kind == sim.LinkDown || a.Kind == sim.LinkUp) {
+				a.Link.A, a.Link.B = a.Link.B, a.Link.A // a link names its lower end first; a direction keeps its way
 			}
 		}
 		for j := range a.Groups {
@@ -294,4 +298,14 @@ func relabel(s *scenario.Scenario) (*scenario.Scenario, bool) {
 		c.Values.Explicit = ex
 	}
 	return c, true
+}
+
+// linkAction says actions of kind k name a pair of nodes in Link: a link
+// (LinkDown, LinkUp) or a direction (Cut, Uncut, LossDir).
+func linkAction(k sim.ActionKind) bool {
+	switch k {
+	case sim.LinkDown, sim.LinkUp, sim.Cut, sim.Uncut, sim.LossDir:
+		return true
+	}
+	return false
 }
