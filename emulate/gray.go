@@ -7,6 +7,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/internal/journal"
+	"github.com/electgo/elect/node"
 	"github.com/electgo/elect/topo"
 	"github.com/electgo/elect/trace"
 )
@@ -22,6 +23,10 @@ import (
 type grayState struct {
 	cuts  map[[2]algo.NodeID]bool // directions cut, from -> to
 	nodes journal.Gray            // clocks and paces, node by node
+	// pending are the requests of nodes that could not take them, frozen
+	// (Pause) or not answering, to send when they go on.
+	pending map[algo.NodeID]node.Gray
+	frozen  map[algo.NodeID]bool // the nodes frozen now
 }
 
 // carrying lists the directions of link k that are not cut.
@@ -86,11 +91,40 @@ func (e *emulation) applyGray(ctx context.Context, st *grayStep) error {
 		ev.At = e.j.Since(time.Now())
 		e.j.Add(ev)
 		e.log("%7.3fs %s node %d: %d", ev.At.Seconds(), ev.Kind, v, ev.Value)
-		if pr := e.procs[v]; pr.alive() {
-			if _, err := pr.sup.SetGray(ctx, req); err != nil && pr.alive() {
-				return fmt.Errorf("at %v: %s of node %d: %w", st.at, ev.Kind, v, err)
-			}
+		pr := e.procs[v]
+		if !pr.alive() {
+			continue // set when it starts again (regray)
 		}
+		var err error
+		if !e.gray.frozen[v] {
+			_, err = pr.sup.SetGray(ctx, req)
+		}
+		if e.gray.frozen[v] || err != nil && pr.alive() {
+			// A frozen node answers nothing: it takes the request when it
+			// goes on (a jump included), as its clock would.
+			if p, ok := e.gray.pending[v]; ok {
+				req.ClockJump += p.ClockJump
+			}
+			e.gray.pending[v] = req
+			why := "frozen"
+			if err != nil {
+				why = err.Error()
+			}
+			e.log("%7.3fs %s of node %d waits until it answers (%s)", ev.At.Seconds(), ev.Kind, v, why)
+		}
+	}
+	return nil
+}
+
+// ungray sends node v the request it could not take when frozen, if any.
+func (e *emulation) ungray(ctx context.Context, v algo.NodeID) error {
+	req, ok := e.gray.pending[v]
+	if !ok || !e.procs[v].alive() {
+		return nil // none, or it crashed: regray sets its state when it starts
+	}
+	delete(e.gray.pending, v)
+	if _, err := e.procs[v].sup.SetGray(ctx, req); err != nil {
+		return fmt.Errorf("setting node %d's clock and pace once it went on: %w", v, err)
 	}
 	return nil
 }
@@ -98,6 +132,7 @@ func (e *emulation) applyGray(ctx context.Context, st *grayStep) error {
 // regray sets node v's clock and pace again once it runs anew: they are
 // its machine's, which a restart does not change.
 func (e *emulation) regray(ctx context.Context, v algo.NodeID) error {
+	delete(e.gray.pending, v) // what it missed is in its state below
 	req, ok := e.gray.nodes.Of(v)
 	if !ok {
 		return nil

@@ -99,7 +99,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 		return nil, err
 	}
 	e := &emulation{cfg: cfg, alg: a, plan: p, links: linkSet{}, log: logf,
-		gray: grayState{cuts: map[[2]algo.NodeID]bool{}, nodes: journal.Gray{}}}
+		gray: grayState{cuts: map[[2]algo.NodeID]bool{}, nodes: journal.Gray{}, pending: map[algo.NodeID]node.Gray{}, frozen: map[algo.NodeID]bool{}}}
 	dir := cfg.Dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "elect-emulate-"); err != nil {
@@ -413,7 +413,10 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 		case st.act != nil:
 			err = e.act(ctx, st.act)
 		case st.pause != nil:
-			err = e.pause(*st.pause, st.resume)
+			e.gray.frozen[st.pause.Node] = !st.resume
+			if err = e.pause(*st.pause, st.resume); err == nil && st.resume {
+				err = e.ungray(ctx, st.pause.Node)
+			}
 		case st.attack != nil:
 			e.attack(st.attack, st.capture)
 		case st.gray != nil:
