@@ -83,7 +83,7 @@ func (e *Engine) deliverBroadcast(ev event) {
 			case e.gray.cut(from, to):
 				e.drop(from, to, m, trace.CutOff)
 				continue
-			case e.deferDelivery(k, m):
+			case e.deferDelivery(k, m, -1):
 				continue
 			}
 		}

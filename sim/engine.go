@@ -716,7 +716,8 @@ func (e *Engine) deliver(ev event) {
 		e.drop(m.From, to, m, trace.LinkBroke)
 	case e.gray != nil && e.gray.cut(m.From, to):
 		e.drop(m.From, to, m, trace.CutOff)
-	case e.gray != nil && e.deferDelivery(ev.node, m):
+	case e.gray != nil && e.deferDelivery(ev.node, m, ev.slot):
+		return // the message keeps its slot until the node handles it
 	default:
 		e.receive(ev.node, m)
 	}

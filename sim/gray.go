@@ -255,17 +255,25 @@ func (g *grayState) crashed(v algo.NodeID) {
 }
 
 // deferDelivery queues message m, which reached node record k now, for
-// its late handling; it reports false when the node is on time.
-func (e *Engine) deferDelivery(k int32, m *algo.Message) bool {
+// its late handling; it reports false when the node is on time. slot is
+// m's place in the flights, which the late delivery then takes over (and
+// releases), or -1 for a broadcast's receiver's copy, which gets a place
+// of its own.
+func (e *Engine) deferDelivery(k int32, m *algo.Message, slot int32) bool {
 	at, epoch, late := e.gray.late(e.nodes[k].id, e.now)
 	if !late {
 		return false
 	}
 	if e.pastEnd(at) {
 		e.beyond++
+		if slot >= 0 {
+			e.flights.release(slot)
+		}
 		return true
 	}
-	slot := e.flights.add(m, e.changes)
+	if slot < 0 {
+		slot = e.flights.add(m, e.changes)
+	}
 	e.q.push(event{at: at, kind: evLateDeliver, node: k, gen: epoch, slot: slot})
 	return true
 }
