@@ -190,15 +190,10 @@ func lossPPM(loss float64) int {
 	return max(1, int(loss*1e6+0.5))
 }
 
-// linkUpdate is the nftables script that brings links up and down in one
-// transaction, both directions of each: a frame sees the links before it
-// or after it, never half.
-func linkUpdate(tag string, up, down []topo.Edge) string {
-	return dirUpdate(tag, bothWays(up), bothWays(down))
-}
-
-// dirUpdate is linkUpdate for directions of links (A sends, B receives):
-// a link cut one way carries the other way alone.
+// dirUpdate is the nftables script that brings directions of links (A
+// sends, B receives) up and down in one transaction: a frame sees the
+// links before it or after it, never half. A link is both its directions
+// (bothWays); one cut one way carries the other alone.
 func dirUpdate(tag string, up, down []topo.Edge) string {
 	var b strings.Builder
 	writeElements(&b, "delete", tag, down)

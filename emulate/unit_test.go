@@ -643,6 +643,7 @@ func TestLossPPMZero(t *testing.T) {
 // TestLinkUpdate shows one transaction: the deletes first, then the adds,
 // both directions of each link; nothing to change is an empty script.
 func TestLinkUpdate(t *testing.T) {
+	linkUpdate := func(tag string, up, down []topo.Edge) string { return dirUpdate(tag, bothWays(up), bothWays(down)) }
 	got := linkUpdate("abcd", []topo.Edge{edge(3, 4)}, []topo.Edge{edge(0, 1), edge(1, 2)})
 	want := `delete element bridge elect_abcd links { "elabcd-0" . "elabcd-1", "elabcd-1" . "elabcd-0", "elabcd-1" . "elabcd-2", "elabcd-2" . "elabcd-1" }
 add element bridge elect_abcd links { "elabcd-3" . "elabcd-4", "elabcd-4" . "elabcd-3" }
