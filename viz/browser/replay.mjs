@@ -128,6 +128,11 @@ try {
     await page.click('#play');
     await idle();
     if (Number(await page.getAttribute('body', 'data-time')) <= 0) failures.push('playing did not move the time');
+    // The counters, written a few times a second while playing, catch up
+    // with the moment once paused.
+    const paused = await page.evaluate(() => [(window.viz.view.ms / 1000).toFixed(3) + ' s', window.viz.view.i.toLocaleString('en')]);
+    const counted = await page.$$eval('#counters dd', (dds) => dds.slice(0, 2).map((d) => d.textContent));
+    if (counted[0] !== paused[0] || !counted[1].startsWith(paused[1] + " event")) failures.push(`paused at ${paused[0]}, event ${paused[1]}, the counters say ${counted}`);
 
     // Step to the end.
     await page.click('#end');

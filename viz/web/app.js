@@ -8,7 +8,7 @@
 // chart.js (what each draws), keys.js (the keyboard and the search),
 // icons.js and common.js (what they share).
 
-import { $, leaderColour, TYPE_COLOURS } from './common.js';
+import { $, afterPaint, whenIdle, leaderColour, TYPE_COLOURS } from './common.js';
 import { Model, fetchIndex } from './data.js';
 import { iconButtons } from './icons.js';
 import { wireKeys } from './keys.js';
@@ -57,12 +57,15 @@ async function main() {
   else await view.task(first.then((s) => { timing.state = performance.now(); view.state = s; view.present(s.i, at); }));
   timing.ready = performance.now();
   document.body.dataset.ready = 'true';
-  // Then what can wait for the first frame: the timeline's marks, and
-  // fetching chunks ahead.
+  // Then, once the first frame is painted and the page idle, what can
+  // wait for it: the timeline's marks, the components, fetching chunks
+  // ahead; then the log, and the links at the start, against which the
+  // network marks those a partition cut.
+  await afterPaint();
+  await whenIdle();
   view.started = true;
   view.refresh();
-  // Once the first frame is painted: the log, and the links at the start,
-  // against which the network marks those a partition cut.
+  view.panel.listComponents();
   setTimeout(() => {
     view.log.update(true);
     if (layout && layout.tracks) return;

@@ -21,13 +21,14 @@ export class Chart {
     const X = (ms) => L + (end > 0 ? (R - L) * ms / end : 0);
     // The curves change only with the index: drawn once for it, then
     // copied each frame under the cursor.
-    if (this.charted !== info) {
+    const x = Math.round(X(ms)) + 0.5;
+    if (this.charted !== info || this.chartPicture.width !== w || this.chartPicture.height !== h) {
       this.charted = info;
       this.chartPicture = this.picture(w, h, L, R, T, B, X);
-    }
+    } else if (x === this.cursorX) return; // the same pixel: the picture stands
+    this.cursorX = x;
     g.clearRect(0, 0, w, h);
     g.drawImage(this.chartPicture, 0, 0);
-    const x = X(ms);
     g.strokeStyle = '#222'; g.beginPath(); g.moveTo(x, T); g.lineTo(x, B); g.stroke();
   }
 

@@ -57,3 +57,13 @@ export function duration(ns) {
 
 // jumpWord writes a clock's jump, signed: +2 s, -1 h.
 export function jumpWord(ns) { return (ns < 0 ? '-' : '+') + duration(Math.abs(ns)); }
+
+// afterPaint resolves in the task after the next frame is painted: work
+// that can wait (the components, the log, the marks) lets a frame show
+// first.
+export const afterPaint = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+
+// whenIdle resolves once the page's thread has nothing to do (or after
+// 500 ms at most): after the first frame, what can wait for it waits for
+// that, and goes after whatever else the page was asked.
+export const whenIdle = () => new Promise((done) => (window.requestIdleCallback ? requestIdleCallback(() => done(), { timeout: 500 }) : setTimeout(done, 50)));

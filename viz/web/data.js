@@ -141,11 +141,29 @@ export class Model {
   }
 
   // fetchGzip fetches what the server compressed with gzip (a sixth of its
-  // size: the browser moves a response's bytes slower than it undoes gzip).
-  async fetchGzip(url) {
-    const r = await fetch(url);
-    if (!r.ok) throw new Error(`${url}: ${await r.text()}`);
-    return new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  // size: the browser moves a response's bytes slower than it undoes gzip),
+  // undone in a worker (fetcher.js) so that playing keeps its frames.
+  fetchGzip(url) {
+    if (!this.fetcher) {
+      this.fetcher = new Worker(new URL('fetcher.js', import.meta.url));
+      this.asked = new Map(); // id -> { done, fail }
+      this.nextAsk = 0;
+      this.fetcher.onmessage = ({ data: { id, buf, error } }) => {
+        const a = this.asked.get(id);
+        this.asked.delete(id);
+        if (error === undefined) a.done(buf); else a.fail(new Error(error));
+      };
+      // A worker that cannot start fails what was asked of it.
+      this.fetcher.onerror = (e) => {
+        for (const a of this.asked.values()) a.fail(new Error(`the page's fetcher: ${e.message || 'did not start'}`));
+        this.asked.clear();
+      };
+    }
+    const id = ++this.nextAsk;
+    return new Promise((done, fail) => {
+      this.asked.set(id, { done, fail });
+      this.fetcher.postMessage({ id, url: new URL(url, location.href).href });
+    });
   }
 
   // fromKeyframe is a state of its own, the chunk's first.

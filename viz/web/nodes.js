@@ -2,9 +2,10 @@
 // its state at any size: following a leader, filled in the leader's
 // colour; following a leader that crashed, hollow in its colour; in an
 // election, a dark diamond (a dark square, larger than the others, while
-// nodes are tiny); with no leader, a grey ring; crashed, a grey cross. Leaders are ringed and labelled with their ids; zoomed in far
-// enough, every node carries its id and its state's letter; gray nodes
-// their halo, ring and badges.
+// nodes are tiny); with no leader, a grey ring; crashed, a grey cross.
+// Leaders are ringed and labelled with their ids; zoomed in far enough,
+// every node carries its id and its state's letter; gray nodes their
+// halo, ring and badges.
 
 import { leaderColour, ink, CLOCK_COLOUR, SLOW_COLOUR, NO_LEADER, ELECTING, rateWord, duration } from './common.js';
 

@@ -4,7 +4,7 @@
 // the timeline, the network, the side panel, the card of the node
 // selected, the event log and the chart.
 
-import { $ } from './common.js';
+import { $, afterPaint } from './common.js';
 import { NS } from './data.js';
 import { Network } from './network.js';
 import { Panel } from './panel.js';
@@ -14,6 +14,10 @@ import { Chart } from './chart.js';
 import { Timeline } from './timeline.js';
 
 const DETAILS_EVERY_MS = 500;    // a node's details are written again at most this often while playing
+// The counters and the accessible list of nodes are written again at most
+// this often while playing: text that changes 60 times a second cannot be
+// read, and at 10,000 nodes its layout and paint cost the frames.
+const WORDS_EVERY_MS = 100;
 
 // showError says what went wrong in the page's error box (#error).
 export function showError(text) {
@@ -114,6 +118,8 @@ export class View {
   }
 
   pause() {
+    // The words were left behind while playing: they catch up.
+    if (this.playing && this.state) this.panel.describe();
     this.playing = false;
     this.following = false;
     this.timeline.button(false);
@@ -214,22 +220,23 @@ export class View {
     if (this.started && k + 1 < m.chunks.length && i - m.chunks[k][0] > m.chunkEvents / 2) m.chunk(k + 1);
     this.timeline.present();
     this.net.draw();
-    this.panel.describe();
-    // The log and the components wait for the frame to be drawn: a seek
-    // is shown first.
-    if (!this.pending) {
+    const now = performance.now();
+    if (!this.playing || now - (this.wordsAt || 0) >= WORDS_EVERY_MS) { this.wordsAt = now; this.panel.describe(); }
+    // The log and the components wait for the frame to be painted (the
+    // task after the next frame's): a seek is shown first. The first
+    // frame's wait for the page to start them (app.js).
+    if (!this.pending && this.started) {
       this.pending = true;
-      this.task(new Promise((done) => setTimeout(done, 0))).then(() => {
+      this.task(afterPaint()).then(() => {
         this.pending = false;
         this.panel.listComponents();
-        if (this.started) this.log.update();
+        this.log.update();
       });
     }
     if (this.started) this.chart.draw(this.ms);
     if (this.selected >= 0) {
       // Playing, the details (their history asked of the server) are
       // written again twice a second, not every frame.
-      const now = performance.now();
       if (!this.playing || now - (this.detailsAt || 0) > DETAILS_EVERY_MS) { this.detailsAt = now; this.panel.details(this.selected); }
       this.card.fill(this.selected);
     }
