@@ -38,6 +38,16 @@ type expected struct {
 	// Empty says the trace holds no event: the page must only open,
 	// play, step and end without an error.
 	Empty bool `json:"empty,omitempty"`
+	// Broken says the trace is cut short: the page must say so in its
+	// error box.
+	Broken bool `json:"broken,omitempty"`
+	// Legible is what the page must say of the run's crash, election and
+	// partition (legible_test.go); Big says the run is the 10,000-node one
+	// (checked as legible.mjs's big does) and Shots where its pictures go
+	// ("": not kept).
+	Legible *legible `json:"legible,omitempty"`
+	Big     bool     `json:"big,omitempty"`
+	Shots   string   `json:"shots,omitempty"`
 	// Moving, for a mobile run, are where the nodes must be drawn (in
 	// metres) at some moments.
 	Moving []positions `json:"moving,omitempty"`
@@ -204,6 +214,7 @@ func expect(t *testing.T, path string, live bool) expected {
 	if want.Final[15].Alive || want.Final[0].Leader != 14 {
 		t.Fatalf("the trace itself: at the end node 15 is %+v and node 0 %+v", want.Final[15], want.Final[0])
 	}
+	want.Legible = legibleFor(t, path, want.ShotMS)
 	return want
 }
 

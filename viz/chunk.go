@@ -28,7 +28,8 @@ const chunkEvents = 1 << 16
 //	keyframe (padded to 8 bytes), the state before the chunk's first event:
 //	  float64 first event, ms, elections, leaderless ms, alive ms,
 //	          alive nodes, led nodes, sent in all
-//	  float64 sent[types], value[nodes], idxNum[nodes],
+//	  float64 sent[types], value[nodes], idxNum[nodes], since[nodes] (ms
+//	          the node took up its leader or life, -1: never),
 //	          gray[5*gray nodes]: for each node that does not run true, its
 //	          clock's rate (ppm), how late it is (ns), how far its clock
 //	          jumped in all (ns), when it last jumped (ms, -1: never) and
@@ -57,7 +58,7 @@ const chunkEvents = 1 << 16
 //	end:                  flag 1 if quiescent
 const (
 	chunkMagic   = 0x68636c65 // "elch"
-	chunkVersion = 2
+	chunkVersion = 3
 	chunkHeader  = 10 * 4
 )
 
@@ -165,12 +166,13 @@ func (c *chunkBuilder) encode(b []byte) []byte {
 // first, and says how many links, directions cut and gray nodes it holds.
 func encodeKeyframe(b []byte, s *runState, first int) ([]byte, int, int, int) {
 	links, cuts, grays := s.sortedLinks(), s.sortedCuts(), s.sortedGray()
-	b = slices.Grow(b, 64+8*len(s.sent)+27*s.n+4*len(links)+4*len(cuts)+44*len(grays))
+	b = slices.Grow(b, 64+8*len(s.sent)+35*s.n+4*len(links)+4*len(cuts)+44*len(grays))
 	b = appendFloats(b, []float64{float64(first), s.msNow, s.elections, s.leaderlessMS, s.aliveMS,
 		float64(s.aliveN), float64(s.ledN), s.sentTotal})
 	b = appendFloats(b, s.sent)
 	b = appendFloats(b, s.value)
 	b = appendFloats(b, s.idxNum)
+	b = appendFloats(b, s.since)
 	for _, v := range grays {
 		g := s.gray[v]
 		b = appendFloats(b, []float64{g.rate, g.slow, g.jumped, g.jumpMS, g.jumpBy})
@@ -216,7 +218,7 @@ func decodeKeyframe(b []byte) (*runState, int, error) {
 		return nil, 0, err
 	}
 	nodes, links, types, kf, cuts, grays := h[3], h[4], h[5], h[6], h[8], h[9]
-	if kf < 64+8*types+26*nodes+8*links+8*cuts+44*grays || chunkHeader+kf > len(b) {
+	if kf < 64+8*types+34*nodes+8*links+8*cuts+44*grays || chunkHeader+kf > len(b) {
 		return nil, 0, fmt.Errorf("a keyframe of %d bytes for %d nodes", kf, nodes)
 	}
 	off := chunkHeader
@@ -245,7 +247,7 @@ func decodeKeyframe(b []byte) (*runState, int, error) {
 	s := &runState{n: nodes, msNow: head[1], elections: head[2], leaderlessMS: head[3], aliveMS: head[4],
 		aliveN: int(head[5]), ledN: int(head[6]), sentTotal: head[7], links: make(map[uint64]struct{}, links),
 		cuts: make(map[uint64]struct{}, cuts), gray: make(map[int32]grayNode, grays)}
-	s.sent, s.value, s.idxNum = f64s(types), f64s(nodes), f64s(nodes)
+	s.sent, s.value, s.idxNum, s.since = f64s(types), f64s(nodes), f64s(nodes), f64s(nodes)
 	gray := f64s(5 * grays)
 	s.leader, s.idxID = i32s(nodes), i32s(nodes)
 	pairs := i32s(2 * links)

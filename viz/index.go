@@ -47,6 +47,11 @@ type Index struct {
 	state    *runState     // after every event so far
 	marks    *marks
 	samples  *samples
+	// leaders are the ids nodes followed, in the order they were first
+	// followed: the page gives each its colour by its place here, so that
+	// a leader keeps its colour whatever moment is shown.
+	leaders  []int32
+	followed map[int32]bool
 	events   int
 	end      time.Duration
 	done     bool
@@ -75,7 +80,7 @@ func newIndex(h trace.Header, per int) (*Index, error) {
 	// the process however it ends; Close removes it otherwise.
 	unlinked := os.Remove(spill.Name()) == nil
 	return &Index{header: h, per: per, spill: spill, unlinked: unlinked, state: newRunState(h.Nodes, len(h.Messages)),
-		marks: newMarks(), samples: newSamples(), over: make(chan struct{})}, nil
+		marks: newMarks(), samples: newSamples(), followed: map[int32]bool{}, over: make(chan struct{})}, nil
 }
 
 // add takes the run's next event.
@@ -94,6 +99,10 @@ func (x *Index) add(e *trace.Event) error {
 	}
 	x.open.add(e)
 	x.marks.see(e, x.state)
+	if l := int32(e.Status.Leader); e.Kind == trace.StatusChanged && l >= 0 && int(l) < x.header.Nodes && !x.followed[l] {
+		x.followed[l] = true
+		x.leaders = append(x.leaders, l)
+	}
 	x.state.apply(e)
 	x.events++
 	x.end = e.At
@@ -240,9 +249,11 @@ type indexInfo struct {
 	Error string `json:"error,omitempty"`
 	// Chunks are each chunk's first event, its events, and its first
 	// event's time (ms), the one being filled last.
-	Chunks       [][3]float64 `json:"chunks"`
-	Marks        []mark       `json:"marks"`
-	SampleStepMS float64      `json:"sample_step_ms"`
+	Chunks [][3]float64 `json:"chunks"`
+	Marks  []mark       `json:"marks"`
+	// Leaders are the ids nodes followed, in the order first followed.
+	Leaders      []int32 `json:"leaders"`
+	SampleStepMS float64 `json:"sample_step_ms"`
 	// Samples are the chart's points, one per step from 0: messages sent,
 	// nodes alive without a leader, nodes alive; Now the same after the
 	// last event.
@@ -255,7 +266,7 @@ func (x *Index) info() indexInfo {
 	defer x.mu.Unlock()
 	in := indexInfo{Header: x.header, Kinds: kindNames(), States: stateNames(), ChunkEvents: x.per,
 		Events: x.events, EndMS: float64(x.end) / 1e6, Done: x.done,
-		Chunks: make([][3]float64, 0, len(x.chunks)+1), Marks: append([]mark{}, x.marks.list...),
+		Chunks: make([][3]float64, 0, len(x.chunks)+1), Marks: append([]mark{}, x.marks.list...), Leaders: append([]int32{}, x.leaders...),
 		SampleStepMS: float64(x.samples.step) / 1e6, Samples: append([][3]float64{}, x.samples.points...), Now: x.state.sample()}
 	if x.err != nil {
 		in.Error = x.err.Error()

@@ -27,7 +27,11 @@ type runState struct {
 	// part in; idxID is -1 before its first status.
 	idxNum []float64
 	idxID  []int32
-	links  map[uint64]struct{} // a*n+b for the link a-b, a < b
+	// since is when (ms) the node took up its current leader or life:
+	// its leader last changed, or it crashed, restarted or recovered; -1
+	// before any of that.
+	since []float64
+	links map[uint64]struct{} // a*n+b for the link a-b, a < b
 	// cuts are the directions of links cut (trace.Cut), from*n+to: what
 	// from sends to is not received. A direction is cut whether the link
 	// is up or not; the page draws a link up with one direction cut as an
@@ -96,12 +100,12 @@ func stateNames() []string { return append([]string{""}, algo.StateNames()...) }
 func newRunState(n, types int) *runState {
 	s := &runState{
 		n: n, value: make([]float64, n), alive: make([]uint8, n), leader: make([]int32, n),
-		state: make([]uint8, n), idxNum: make([]float64, n), idxID: make([]int32, n),
+		state: make([]uint8, n), idxNum: make([]float64, n), idxID: make([]int32, n), since: make([]float64, n),
 		links: map[uint64]struct{}{}, cuts: map[uint64]struct{}{}, gray: map[int32]grayNode{},
 		sent: make([]float64, types),
 	}
 	for v := range s.leader {
-		s.leader[v], s.idxID[v] = -1, -1 // no leader, no index yet
+		s.leader[v], s.idxID[v], s.since[v] = -1, -1, -1 // no leader, no index yet
 	}
 	return s
 }
@@ -184,9 +188,10 @@ func (s *runState) apply(e *trace.Event) {
 			s.alive[v] = 0
 			s.aliveN--
 		}
-		s.leader[v], s.state[v] = -1, 0
+		s.leader[v], s.state[v], s.since[v] = -1, 0, ms
 	case trace.Restarted, trace.Recovered:
 		if s.alive[v] == 0 {
+			s.since[v] = ms
 			s.alive[v] = 1
 			s.aliveN++
 			s.ledN += s.led(v)
@@ -198,6 +203,9 @@ func (s *runState) apply(e *trace.Event) {
 			s.elections++
 		}
 		s.ledN -= s.led(v)
+		if s.leader[v] != int32(e.Status.Leader) {
+			s.since[v] = ms
+		}
 		s.leader[v], s.state[v] = int32(e.Status.Leader), 1+uint8(e.Status.State)
 		s.idxNum[v], s.idxID[v] = num, id
 		s.ledN += s.led(v)

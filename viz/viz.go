@@ -1,12 +1,22 @@
 // Package viz serves the web page that shows elections happen: a replay of
 // a trace file (elect viz TRACE). The page draws the network at the nodes'
 // positions (or a layout of its own for networks without), each node in
-// the colour of its leader with its state, messages moving along the
-// links, the gray failures (a link cut one way as an arrow the way it
-// still carries, a clock off true time, a clock's jump, a slow node), a
-// timeline to play, pause, scrub and change speed, counters and a chart of
-// them. Every asset is embedded in the binary: nothing is fetched
-// from the internet.
+// the colour of its leader and in a look that says its state at any size
+// (following a leader, following one that crashed, electing, leaderless,
+// crashed), the leaders labelled, a crash where it happened, the links a
+// partition cut, messages moving along the links, the gray failures (a
+// link cut one way as an arrow the way it still carries, a clock off true
+// time, a clock's jump, a slow node); zooming grows the nodes up to their
+// ids. Beside it: a timeline to play, pause, step, scrub and change speed,
+// an event log in words around the moment shown, counters that say "now"
+// or "so far", the components with their leaders and sizes, a chart, a
+// node's card and details, a search by id, and keys for all of it (? lists
+// them). Every asset is embedded in the binary: nothing is fetched from
+// the internet.
+//
+// The state the server writes into each chunk holds, for each node, since
+// when it has had its leader (or crashed); the index lists the leaders in
+// the order they were first followed, which gives each its colour.
 //
 // The page never holds a whole run: the server cuts it into chunks of
 // events, each with the state before it (Index); the page asks the server

@@ -4,10 +4,15 @@
 // moment ("before"), and says whether the page shows a live run; the page
 // must show both, read from the nodes'
 // data-leader, data-state and data-alive attributes. For a run with gray
-// failures ("gray") it checks what the page draws of them at some moments.
+// failures ("gray") it checks what the page draws of them at some moments;
+// what a reader needs of a crash, an election and a partition, in words and
+// looks, legible.mjs checks ("legible", and "big" for the 10,000-node run,
+// whose pictures it takes into "shots"), and that an empty or broken trace
+// says so.
 // Exit status 1 and a line per mismatch when it does not.
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { small, empty, broken, big } from './legible.mjs';
 
 const [url, expectedPath, shot] = process.argv.slice(2);
 const want = JSON.parse(readFileSync(expectedPath, 'utf8'));
@@ -101,7 +106,15 @@ try {
       const kinds = await page.$$eval('#marks .mark', (ms) => ms.map((m) => m.dataset.kind));
       for (const k of want.gray_marks || []) if (!kinds.includes(k)) failures.push(`no ${k} mark on the timeline: ${kinds.join(',')}`);
     }
-    if (want.empty) {
+    const fail = (f) => failures.push(f);
+    if (want.big) {
+      await big(page, want, fail);
+      await page.screenshot({ path: shot });
+    } else if (want.broken) {
+      await broken(page, fail);
+      await page.screenshot({ path: shot });
+    } else if (want.empty) {
+      await empty(page, fail);
       for (const b of ['#play', '#next', '#end', '#start']) { await page.click(b); await idle(); }
       const events = Number(await page.getAttribute('body', 'data-events'));
       if (events !== 0) failures.push(`a trace of no events shows ${events}`);
@@ -115,6 +128,11 @@ try {
     await page.click('#play');
     await idle();
     if (Number(await page.getAttribute('body', 'data-time')) <= 0) failures.push('playing did not move the time');
+    // The counters, written a few times a second while playing, catch up
+    // with the moment once paused.
+    const paused = await page.evaluate(() => [(window.viz.view.ms / 1000).toFixed(3) + ' s', window.viz.view.i.toLocaleString('en')]);
+    const counted = await page.$$eval('#counters dd', (dds) => dds.slice(0, 2).map((d) => d.textContent));
+    if (counted[0] !== paused[0] || !counted[1].startsWith(paused[1] + " event")) failures.push(`paused at ${paused[0]}, event ${paused[1]}, the counters say ${counted}`);
 
     // Step to the end.
     await page.click('#end');
@@ -151,6 +169,14 @@ try {
     if (stepped.i !== k + 1 || !stepped.arrow || stepped.arrow.from !== sent.node || stepped.arrow.to !== sent.peer) {
       failures.push(`a step onto event ${k} (${JSON.stringify(sent)}) shows ${stepped.i} events and arrow ${JSON.stringify(stepped.arrow)}`);
     }
+    // ... and written in words, in the log, in view.
+    const said = `${sent.node} sent ${sent.msg.type} to ${sent.peer}`;
+    const logged = await page.evaluate(() => {
+      const li = document.querySelector('#log li.stepped'), box = document.getElementById('log');
+      const r = li && li.getBoundingClientRect(), b = box.getBoundingClientRect();
+      return { now: document.getElementById('log-now').textContent, li: li && li.textContent, inView: !!r && r.top >= b.top - 1 && r.bottom <= b.bottom + 1 };
+    });
+    if (!logged.now.includes(said) || !logged.li || !logged.li.includes(said) || !logged.inView) failures.push(`the step onto ${said}, in the log: ${JSON.stringify(logged)}`);
 
     // The timeline marks the crash; a click on the mark goes there, and
     // the address then names that moment.
@@ -186,6 +212,8 @@ try {
     await page.dblclick('#net');
     const fitted = await page.evaluate(() => window.viz.view.xy(0));
     if (Math.abs(fitted[0] - before[0]) > 1e-6 || Math.abs(fitted[1] - before[1]) > 1e-6) failures.push(`a double click left node 0 at ${fitted}, not where it was fitted, ${before}`);
+
+    if (want.legible && !want.live) await small(page, want, fail);
 
     // The picture: the moment the expectations name (two leaders, say),
     // node 0's details open.

@@ -3,20 +3,29 @@
 // the index grows (a live run, or a trace still being read), asks it again.
 // The parts: data.js (the run, from the server's index and chunks),
 // layout.js (where nodes stand), view.js (the moment shown: seeking and
-// playing), network.js, timeline.js, panel.js and chart.js (what each
-// draws), common.js (what they share).
+// playing), network.js (with nodes.js and overlay.js), timeline.js,
+// panel.js (with components.js), card.js, log.js (with words.js) and
+// chart.js (what each draws), keys.js (the keyboard and the search),
+// icons.js and common.js (what they share).
 
-import { $ } from './common.js';
+import { $, afterPaint, whenIdle, leaderColour, TYPE_COLOURS } from './common.js';
 import { Model, fetchIndex } from './data.js';
+import { iconButtons } from './icons.js';
+import { wireKeys } from './keys.js';
 import { place } from './layout.js';
 import { hashMS } from './timeline.js';
-import { View } from './view.js';
+import { View, showError } from './view.js';
 
 const POLL_MS = 300;             // how often a growing index is asked again
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
+// timing holds when (performance.now) the page reached its first frame's
+// steps, for bench.mjs and the console.
+const timing = { main: performance.now() };
+
 async function main() {
+  iconButtons();
   let [mode, layout, info] = await Promise.all([
     fetch('mode').then((r) => r.json()).catch(() => ({ live: false })),
     fetch('layout').then((r) => r.json()),
@@ -33,20 +42,35 @@ async function main() {
   const first = at === null ? null : model.stateAt(at);
   const h = info.header;
   const what = `${h.algorithm} on ${h.topology || h.nodes + ' nodes'}, seed ${h.seed}`;
+  timing.index = performance.now();
   const view = new View(model, await place(model, layout), what, mode.live);
+  timing.view = performance.now();
   // For tests and the console: viz.seek(ms), viz.end, viz.model, viz.view,
-  // viz.events(from, to), viz.idle().
+  // viz.events(from, to), viz.idle(), viz.leaderColour(id), viz.typeColours.
   window.viz = {
     seek: (ms) => view.seek(ms), get end() { return model.end; }, model, view,
     events: (from, to) => model.slice(from, to), idle: () => view.idle(),
+    leaderColour, typeColours: TYPE_COLOURS, timing,
   };
+  wireKeys(view);
   if (first === null) view.follow();
-  else await view.task(first.then((s) => { view.state = s; view.present(s.i, at); }));
+  else await view.task(first.then((s) => { timing.state = performance.now(); view.state = s; view.present(s.i, at); }));
+  timing.ready = performance.now();
   document.body.dataset.ready = 'true';
-  // Then what can wait for the first frame: the timeline's marks, and
-  // fetching chunks ahead.
+  // Then, once the first frame is painted and the page idle, what can
+  // wait for it: the timeline's marks, the components, fetching chunks
+  // ahead; then the log, and the links at the start, against which the
+  // network marks those a partition cut.
+  await afterPaint();
+  await whenIdle();
   view.started = true;
   view.refresh();
+  view.panel.listComponents();
+  setTimeout(() => {
+    view.log.update(true);
+    if (layout && layout.tracks) return;
+    model.stateAt(0).then((s) => { model.first = { links: Float64Array.from(s.links) }; view.net.linksKey = null; view.net.draw(); }).catch(() => {});
+  }, 250);
   // A growing index (a live run, or a trace still being read): ask it
   // again until it is all there.
   for (let failed = 0; !model.done;) {
@@ -57,7 +81,7 @@ async function main() {
     } catch {
       // The server went (elect viz stopped, or the run's process): what
       // is at hand stays, and the title says so.
-      if (++failed === 3) $('title').textContent += ' (the server has stopped)';
+      if (++failed === 3) showError('the server has stopped: what is at hand stays, the rest cannot be fetched');
       continue;
     }
     const ended = info.done;
@@ -68,6 +92,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  $('title').textContent = 'cannot show this run: ' + err;
+  $('title').textContent = 'elect: no run shown';
+  showError(`cannot show this run: ${err.message || err}`);
   document.body.dataset.ready = 'error';
 });

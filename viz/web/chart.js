@@ -4,6 +4,8 @@
 
 import { $, compact } from './common.js';
 
+const SENT = '#7f7f7f', LEADERLESS = '#000';
+
 export class Chart {
   constructor(model) {
     this.model = model;
@@ -19,13 +21,14 @@ export class Chart {
     const X = (ms) => L + (end > 0 ? (R - L) * ms / end : 0);
     // The curves change only with the index: drawn once for it, then
     // copied each frame under the cursor.
-    if (this.charted !== info) {
+    const x = Math.round(X(ms)) + 0.5;
+    if (this.charted !== info || this.chartPicture.width !== w || this.chartPicture.height !== h) {
       this.charted = info;
       this.chartPicture = this.picture(w, h, L, R, T, B, X);
-    }
+    } else if (x === this.cursorX) return; // the same pixel: the picture stands
+    this.cursorX = x;
     g.clearRect(0, 0, w, h);
     g.drawImage(this.chartPicture, 0, 0);
-    const x = X(ms);
     g.strokeStyle = '#222'; g.beginPath(); g.moveTo(x, T); g.lineTo(x, B); g.stroke();
   }
 
@@ -46,23 +49,24 @@ export class Chart {
     for (let k = 0; k + 1 < smp.length; k++) {
       if (smp[k].leaderless > 0 && smp[k].leaderless >= smp[k].alive) g.fillRect(X(smp[k].ms), T, Math.max(1, X(smp[k + 1].ms) - X(smp[k].ms)), ph);
     }
-    const line = (f, colour) => {
-      g.beginPath(); g.strokeStyle = colour;
+    const line = (f, colour, dash) => {
+      g.beginPath(); g.strokeStyle = colour; g.lineWidth = 1.5; g.setLineDash(dash);
       smp.forEach((p, k) => { const x = X(p.ms), y = B - ph * f(p); k ? g.lineTo(x, y) : g.moveTo(x, y); });
-      g.stroke();
+      g.stroke(); g.setLineDash([]); g.lineWidth = 1;
     };
-    line((p) => p.sent / maxSent, '#1f77b4');
-    line((p) => p.leaderless / maxLess, '#d62728');
-    // Axes: time in seconds below; messages (blue, left) scaled to their
-    // most, nodes without a leader (red) to all nodes.
+    // In greys, apart from the leaders' and the messages' colours.
+    line((p) => p.sent / maxSent, SENT, []);
+    line((p) => p.leaderless / maxLess, LEADERLESS, [4, 2]);
+    // Axes: time in seconds below; messages (grey, left) scaled to their
+    // most, nodes without a leader (black, dashed) to all nodes.
     g.strokeStyle = '#888'; g.beginPath(); g.moveTo(L, T); g.lineTo(L, B); g.lineTo(R, B); g.stroke();
     g.fillStyle = '#555'; g.font = '9px system-ui, sans-serif';
     g.textAlign = 'left'; g.fillText('0', L - 2, h - 4);
     g.textAlign = 'right'; g.fillText(`${(end / 1000).toFixed(end < 10000 ? 1 : 0)} s`, R, h - 4);
     g.textAlign = 'center'; g.fillText('time', (L + R) / 2, h - 4);
     g.textAlign = 'right';
-    g.fillStyle = '#1f77b4'; g.fillText(compact(maxSent), L - 3, T + 8);
-    g.fillStyle = '#d62728'; g.fillText(`${compact(maxLess)} n`, L - 3, T + 18);
+    g.fillStyle = SENT; g.fillText(compact(maxSent), L - 3, T + 8);
+    g.fillStyle = LEADERLESS; g.fillText(`${compact(maxLess)} n`, L - 3, T + 18);
     g.fillStyle = '#555'; g.fillText('0', L - 3, B);
     return c;
   }

@@ -13,12 +13,29 @@ export function compact(v) {
   return `${v}`;
 }
 
-// palette gives each leader and each message type a colour of its own.
-function hue(k) { return (k * 137.508) % 360; }
-const leaderColours = [];
-export function leaderColour(l) { return l < 0 ? '#9a9a9a' : (leaderColours[l] ||= `hsl(${hue(l)}, 65%, 50%)`); }
-const typeColours = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-export function typeColour(k) { return typeColours[k % typeColours.length]; }
+// Colours. Leaders take Paul Tol's muted palette (colour-blind safe), in
+// the order the run first followed them (the index's leaders: a leader
+// keeps its colour whatever moment is shown); messages take Okabe and
+// Ito's, less its vermillion (a crash's, on the map and the timeline) and
+// its green (too near the leaders' teal); the chart is drawn in greys. No
+// colour of one set is among another's.
+export const LEADER_COLOURS = ['#332288', '#117733', '#44AA99', '#999933', '#DDCC77', '#CC6677', '#882255', '#AA4499'];
+export const TYPE_COLOURS = ['#E69F00', '#0072B2', '#56B4E9', '#000000', '#F0E442', '#7F7F7F'];
+export const CRASH_COLOUR = '#D55E00', NO_LEADER = '#9a9a9a', ELECTING = '#333';
+// A leader never followed in the index (a live run's newest) takes its
+// id's place, until the index lists it.
+let rank = null;
+export function leaderRanks(ranks) { rank = ranks; }
+export function leaderColour(l) {
+  if (l < 0) return NO_LEADER;
+  const r = rank && rank.get(l);
+  return LEADER_COLOURS[(r ?? l) % LEADER_COLOURS.length];
+}
+// ink is the colour of a letter on a node of colour c: white on the dark
+// ones.
+const light = new Set(['#44AA99', '#999933', '#DDCC77', '#CC6677', '#AA4499', '#9a9a9a', '#ffffff']);
+export function ink(c) { return light.has(c) ? '#111' : '#fff'; }
+export function typeColour(k) { return TYPE_COLOURS[k % TYPE_COLOURS.length]; }
 
 // The gray failures' colours, on the network, the timeline and their keys
 // (style.css has the same): a link cut one way, a clock off true time, a
@@ -40,3 +57,13 @@ export function duration(ns) {
 
 // jumpWord writes a clock's jump, signed: +2 s, -1 h.
 export function jumpWord(ns) { return (ns < 0 ? '-' : '+') + duration(Math.abs(ns)); }
+
+// afterPaint resolves in the task after the next frame is painted: work
+// that can wait (the components, the log, the marks) lets a frame show
+// first.
+export const afterPaint = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+
+// whenIdle resolves once the page's thread has nothing to do (or after
+// 500 ms at most): after the first frame, what can wait for it waits for
+// that, and goes after whatever else the page was asked.
+export const whenIdle = () => new Promise((done) => (window.requestIdleCallback ? requestIdleCallback(() => done(), { timeout: 500 }) : setTimeout(done, 50)));

@@ -7,6 +7,8 @@
 // a keyframe to the event it wants. A live run is the same index, growing:
 // the page asks it what is new a few times a second.
 
+import { leaderRanks } from './common.js';
+
 export const NS = 1e6;           // nanoseconds per millisecond
 const CACHED_CHUNKS = 8;         // chunks the page keeps: a few MB each
 
@@ -26,7 +28,7 @@ const isTrue = (g) => g.rate === 1e6 && g.slow === 0 && g.jumped === 0 && g.jump
 // fetched bytes.
 function decodeChunk(buf) {
   const h = new Uint32Array(buf, 0, 10);
-  if (h[0] !== 0x68636c65 || h[1] !== 2) throw new Error('the server sent a chunk this page cannot read');
+  if (h[0] !== 0x68636c65 || h[1] !== 3) throw new Error('the server sent a chunk this page cannot read');
   const [n, nodes, links, types, kfBytes, textBytes, cuts, grays] = h.slice(2);
   let off = 40;
   const take = (Type, len) => { const a = new Type(buf, off, len); off += Type.BYTES_PER_ELEMENT * len; return a; };
@@ -35,7 +37,7 @@ function decodeChunk(buf) {
     i: head[0], t: head[1], elections: head[2], leaderlessTime: head[3], aliveTime: head[4],
     aliveN: head[5], ledN: head[6], sentTotal: head[7],
     sent: take(Float64Array, types), value: take(Float64Array, nodes), idxNum: take(Float64Array, nodes),
-    gray: take(Float64Array, 5 * grays),
+    since: take(Float64Array, nodes), gray: take(Float64Array, 5 * grays),
     leader: take(Int32Array, nodes), idxID: take(Int32Array, nodes), links: take(Int32Array, 2 * links),
     cuts: take(Int32Array, 2 * cuts), grayNodes: take(Int32Array, grays),
     alive: take(Uint8Array, nodes), state: take(Uint8Array, nodes),
@@ -75,6 +77,12 @@ export class Model {
     this.events = info.events;
     this.end = info.end_ms;
     this.done = info.done;
+    // Each leader's place in the order leaders were first followed: its
+    // colour (common.js's leaderColour).
+    const ls = info.leaders || [];
+    if (!this.leaderRank) this.leaderRank = new Map();
+    for (let r = this.leaderRank.size; r < ls.length; r++) this.leaderRank.set(ls[r], r);
+    leaderRanks(this.leaderRank);
   }
 
   // chunk fetches chunk k (or takes it from the cache, while it has as
@@ -133,11 +141,29 @@ export class Model {
   }
 
   // fetchGzip fetches what the server compressed with gzip (a sixth of its
-  // size: the browser moves a response's bytes slower than it undoes gzip).
-  async fetchGzip(url) {
-    const r = await fetch(url);
-    if (!r.ok) throw new Error(`${url}: ${await r.text()}`);
-    return new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  // size: the browser moves a response's bytes slower than it undoes gzip),
+  // undone in a worker (fetcher.js) so that playing keeps its frames.
+  fetchGzip(url) {
+    if (!this.fetcher) {
+      this.fetcher = new Worker(new URL('fetcher.js', import.meta.url));
+      this.asked = new Map(); // id -> { done, fail }
+      this.nextAsk = 0;
+      this.fetcher.onmessage = ({ data: { id, buf, error } }) => {
+        const a = this.asked.get(id);
+        this.asked.delete(id);
+        if (error === undefined) a.done(buf); else a.fail(new Error(error));
+      };
+      // A worker that cannot start fails what was asked of it.
+      this.fetcher.onerror = (e) => {
+        for (const a of this.asked.values()) a.fail(new Error(`the page's fetcher: ${e.message || 'did not start'}`));
+        this.asked.clear();
+      };
+    }
+    const id = ++this.nextAsk;
+    return new Promise((done, fail) => {
+      this.asked.set(id, { done, fail });
+      this.fetcher.postMessage({ id, url: new URL(url, location.href).href });
+    });
   }
 
   // fromKeyframe is a state of its own, the chunk's first.
@@ -151,7 +177,7 @@ export class Model {
     });
     return {
       i: k.i, t: k.t, value: k.value.slice(), alive: k.alive.slice(), leader: k.leader.slice(),
-      state: k.state.slice(), idxNum: k.idxNum.slice(), idxID: k.idxID.slice(), links, cuts, gray, sent: k.sent.slice(),
+      state: k.state.slice(), since: k.since.slice(), idxNum: k.idxNum.slice(), idxID: k.idxID.slice(), links, cuts, gray, sent: k.sent.slice(),
       sentTotal: k.sentTotal, elections: k.elections, leaderlessTime: k.leaderlessTime, aliveTime: k.aliveTime,
       aliveN: k.aliveN, ledN: k.ledN, linksGen: ++gen, nodesGen: ++gen,
     };
@@ -229,13 +255,14 @@ export class Model {
       case K.slow: this.setGray(s, v, (g) => { g.slow = ch.b[j]; }); break;
       case K.crash:
         if (s.alive[v]) { s.ledN -= led(); s.alive[v] = 0; s.aliveN--; }
-        s.leader[v] = -1; s.state[v] = 0;
+        s.leader[v] = -1; s.state[v] = 0; s.since[v] = t;
         break;
-      case K.restart: case K.recover: if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; s.ledN += led(); } break;
+      case K.restart: case K.recover: if (!s.alive[v]) { s.since[v] = t; s.alive[v] = 1; s.aliveN++; s.ledN += led(); } break;
       case K.status: {
         const num = ch.b[j], id = ch.c[j];
         if (id === v && (num !== 0 || id !== 0) && (s.idxNum[v] !== num || s.idxID[v] !== id)) s.elections++;
         s.ledN -= led();
+        if (s.leader[v] !== ch.a[j]) s.since[v] = t;
         s.leader[v] = ch.a[j]; s.state[v] = ch.flag[j]; s.idxNum[v] = num; s.idxID[v] = id;
         s.ledN += led();
         break;

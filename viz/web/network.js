@@ -1,31 +1,17 @@
-// network.js: the network's picture on the canvas #net: links, nodes in
-// their leaders' colours, messages in flight (or a step's arrow), the node
-// selected, and the gray failures: a link cut one way as a dashed arrow the
-// way it still carries, a clock off true time ringed with its rate, a slow
-// node haloed with its lateness, a clock's jump as a ring widening a
-// moment; zooming with the wheel, panning by dragging, fitting again on a
-// double click, and picking a node with a click.
+// network.js: the network's picture on the canvas #net, on three layers:
+// the links (a link cut one way as a dashed arrow the way it still
+// carries, the links a partition cut dashed black), the nodes (nodes.js)
+// and on top what moves (overlay.js: messages, a step's arrow, a clock's
+// jump, a crash), with the node selected; zooming with the wheel (nodes
+// grow with it, up to a size that carries their ids), panning by
+// dragging, fitting again on a double click, picking the node nearest a
+// click, and naming the node under the pointer.
 
-import { $, leaderColour, typeColour, CUT_COLOUR, CLOCK_COLOUR, SLOW_COLOUR, rateWord, duration, jumpWord } from './common.js';
-import { NS } from './data.js';
+import { $, CUT_COLOUR } from './common.js';
+import { drawNodes } from './nodes.js';
+import { drawOverlay } from './overlay.js';
 
-const MAX_MESSAGES_DRAWN = 3000; // beyond that, an aggregate count instead
-const EVERYONE = -2;             // the peer of a broadcast's send: every node in range
-const JUMP_FLASH_MS = 1000;      // a clock's jump shows this long (real time, at the view's speed)
-
-// clockIcon draws a small clock centred at (x, y), and leaves the fill
-// style colour for its label; hourglassIcon an hourglass. (Drawn: an
-// emoji's font is not everywhere.)
-function clockIcon(g, x, y, colour) {
-  g.strokeStyle = g.fillStyle = colour; g.lineWidth = 1;
-  g.beginPath(); g.arc(x, y, 3.5, 0, 2 * Math.PI); g.stroke();
-  g.beginPath(); g.moveTo(x, y - 2.5); g.lineTo(x, y); g.lineTo(x + 2, y); g.stroke();
-}
-
-function hourglassIcon(g, x, y, colour) {
-  g.strokeStyle = g.fillStyle = colour; g.lineWidth = 1;
-  g.beginPath(); g.moveTo(x - 3, y - 4); g.lineTo(x + 3, y - 4); g.lineTo(x - 3, y + 4); g.lineTo(x + 3, y + 4); g.closePath(); g.fill();
-}
+const HOVER_PX = 14;             // the pointer names a node this near
 
 // Network draws view's moment (view.js: its state, event i, ms, whether it
 // plays and how fast, the node selected) with the nodes at pos (layout.js);
@@ -49,8 +35,78 @@ export class Network {
       this.canvas.before(c);
       return c;
     });
-    this.canvas.addEventListener('click', (e) => { if (!this.dragged) this.pick(e); this.dragged = false; });
+    // A click picks the node nearest where the pointer went up: a
+    // pointer event's place is to a fraction of a pixel, where nodes of a
+    // large network are closer than a pixel.
+    this.canvas.addEventListener('pointerup', (e) => { this.up = e; });
+    this.canvas.addEventListener('click', (e) => { if (!this.dragged) this.pick(this.up && this.up.timeStamp <= e.timeStamp ? this.up : e); this.dragged = false; });
     this.wireZoom();
+    this.wireHover();
+  }
+
+  // wireHover names the node under the pointer (#tip): its id, value,
+  // state and leader.
+  wireHover() {
+    const c = this.canvas, tip = $('tip');
+    let at = null;
+    c.addEventListener('pointermove', (e) => {
+      if (!at) requestAnimationFrame(() => { this.hover(at); at = null; });
+      at = e;
+    });
+    c.addEventListener('pointerleave', () => { this.hovered = -1; tip.hidden = true; });
+  }
+
+  hover(e) {
+    const tip = $('tip'), s = this.view.state;
+    if (!e || !s || !this.sx) return;
+    const r = this.rect || this.canvas.getBoundingClientRect();
+    const px = e.clientX - r.left, py = e.clientY - r.top;
+    const v = this.nearest(px, py, HOVER_PX);
+    this.hovered = v;
+    if (v < 0) { tip.hidden = true; return; }
+    tip.textContent = this.view.panel.oneLine(v);
+    tip.hidden = false;
+    tip.style.left = `${this.sx[v] + 12}px`;
+    tip.style.top = `${this.sy[v] + 12}px`;
+  }
+
+  // nearest is the node nearest (px, py) on the canvas within within
+  // pixels, -1 if none.
+  nearest(px, py, within) {
+    let best = -1, bestD = within * within;
+    const sx = this.sx, sy = this.sy;
+    for (let v = 0; v < this.model.n; v++) {
+      const dx = sx[v] - px, dy = sy[v] - py, d = dx * dx + dy * dy;
+      if (d < bestD) { best = v; bestD = d; }
+    }
+    return best;
+  }
+
+  // centre brings node v to the middle of the canvas, zoomed in at least
+  // so far that nodes carry their ids.
+  centre(v, zoom) {
+    this.screen();
+    const { ox, oy, scale, r } = this.box;
+    if (zoom) this.zoom = Math.max(this.zoom, zoom);
+    this.panX = r.width / 2 - (ox + this.cx[v] * scale) * this.zoom;
+    this.panY = r.height / 2 - (oy + this.cy[v] * scale) * this.zoom;
+    this.draw();
+  }
+
+  // show brings node v into the canvas when it is off it (a step's
+  // sender, a node searched).
+  show(v) {
+    const [x, y] = this.xy(v), r = this.box.r;
+    if (x < 20 || y < 20 || x > r.width - 20 || y > r.height - 20) this.centre(v);
+  }
+
+  // zoomToRead is the zoom at which nodes carry their ids.
+  zoomToRead() {
+    const n = this.model.n;
+    if (n <= 200) return 1;
+    // Nodes 45 pixels apart on average: their ids side by side.
+    const spacing = Math.sqrt(this.pos.w * this.pos.h / n) * this.box.scale;
+    return Math.min(64, Math.max(1, 45 / spacing));
   }
 
   // wireZoom: the wheel (and a trackpad's pinch, which comes as a wheel
@@ -79,7 +135,19 @@ export class Network {
       if (this.dragged) { this.panX = from.px + dx; this.panY = from.py + dy; this.draw(); }
     });
     window.addEventListener('pointerup', () => { from = null; });
-    c.addEventListener('dblclick', () => { this.zoom = 1; this.panX = 0; this.panY = 0; this.draw(); });
+    c.addEventListener('dblclick', () => this.fitAll());
+  }
+
+  // fitAll shows the whole network; zoomBy zooms by f about the canvas's
+  // middle.
+  fitAll() { this.zoom = 1; this.panX = 0; this.panY = 0; this.draw(); }
+  zoomBy(f) {
+    if (!this.box) return;
+    const z = Math.min(64, Math.max(0.25, this.zoom * f)), k = z / this.zoom, mx = this.box.r.width / 2, my = this.box.r.height / 2;
+    this.panX = mx - (mx - this.panX) * k;
+    this.panY = my - (my - this.panY) * k;
+    this.zoom = z;
+    this.draw();
   }
 
   // fit works out where the network goes on the canvas (once a frame:
@@ -172,14 +240,20 @@ export class Network {
     }
     if (moving || this.nodesKey !== `${s.nodesGen}:${view}`) {
       this.nodesKey = `${s.nodesGen}:${view}`;
-      this.drawNodes(layer(this.nodesLayer), off);
+      drawNodes(this, layer(this.nodesLayer), off);
     }
     const g = layer(c);
-    this.messages(g);
-    this.jumps(g, off);
+    drawOverlay(this, g, off);
+    // The tooltip says the node under the pointer as it is now.
+    if (this.hovered >= 0 && !$('tip').hidden) {
+      const text = this.view.panel.oneLine(this.hovered);
+      if ($('tip').textContent !== text) $('tip').textContent = text;
+    }
     if (this.view.selected >= 0) {
       const v = this.view.selected;
-      g.beginPath(); g.arc(sx[v], sy[v], this.radius() + 7, 0, 2 * Math.PI); g.strokeStyle = '#0a58ca'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
+      g.beginPath(); g.arc(sx[v], sy[v], this.radius() + 7, 0, 2 * Math.PI);
+      g.strokeStyle = '#fff'; g.lineWidth = 5; g.stroke(); g.strokeStyle = '#0a58ca'; g.lineWidth = 2.5; g.stroke(); g.lineWidth = 1;
+      this.view.card.place();
     }
     // The time a frame takes to draw, for the browser test and
     // bench.mjs: the last 120 frames.
@@ -187,7 +261,15 @@ export class Network {
     if (this.frames.length > 120) this.frames.shift();
   }
 
-  radius() { const n = this.model.n; return n > 1000 ? 2 : n > 200 ? 4 : 8; }
+  // radius is a node's on the canvas: small enough at the full view for
+  // the network's size, and growing with the zoom up to a size that
+  // carries an id and a letter.
+  radius() {
+    const n = this.model.n, base = n > 1000 ? 2 : n > 200 ? 4 : 8;
+    if (n <= 200 || !this.box) return base;
+    const spacing = Math.sqrt(this.pos.w * this.pos.h / n) * this.box.scale * this.zoom;
+    return Math.max(base, Math.min(10, 0.3 * spacing));
+  }
 
   // drawLinks draws the links up; of those with a direction cut, one cut
   // one way as a dashed arrow from the node still heard to the one that
@@ -196,7 +278,10 @@ export class Network {
   drawLinks(g, off) {
     const s = this.view.state, m = this.model, n = m.n, sx = this.sx, sy = this.sy, cuts = s.cuts;
     const anyCut = cuts.size > 0;
-    g.strokeStyle = '#ccc'; g.lineWidth = 1;
+    // Thin (a pixel: thinner, the browser strokes them far slower), and
+    // fainter for a dense network or a zoom that shows ids: the links are
+    // the ground the nodes stand on.
+    g.strokeStyle = n > 1000 || (n > 200 && this.radius() >= 6) ? '#dedede' : '#ccc'; g.lineWidth = 1;
     g.beginPath();
     for (const k of s.links) {
       const a = Math.floor(k / n), b = k - a * n;
@@ -205,6 +290,7 @@ export class Network {
       g.moveTo(sx[a], sy[a]); g.lineTo(sx[b], sy[b]);
     }
     g.stroke();
+    this.partitioned(g, off);
     this.oneWay = []; this.bothWays = [];
     if (!anyCut) return;
     const stop = this.radius() + 3;
@@ -235,151 +321,31 @@ export class Network {
     this.oneWay.sort((p, q) => p.from - q.from || p.to - q.to);
   }
 
-  drawNodes(g, off) {
-    const s = this.view.state, n = this.model.n, sx = this.sx, sy = this.sy, rad = this.radius();
-    // Nodes of one colour are filled as one path: a few fills a frame,
-    // not one a node. Many small nodes are squares, which fill faster.
-    const groups = new Map();
-    const electing = [], crashed = [], leaders = [], norm = this.model.normCode;
-    for (let v = 0; v < n; v++) {
-      if (off(v)) continue;
-      if (!s.alive[v]) { crashed.push(v); continue; }
-      const led = s.state[v] === norm && s.leader[v] >= 0;
-      const colour = led ? leaderColour(s.leader[v]) : '#9a9a9a';
-      let group = groups.get(colour);
-      if (!group) groups.set(colour, group = []);
-      group.push(v);
-      if (s.state[v] !== norm) electing.push(v);
-      if (led && s.leader[v] === v) leaders.push(v);
+  // partitioned draws dashed, in the partition's black, the links of the
+  // run's start (model.first.links, their keys, for a network that does
+  // not move) down now
+  // between nodes alive: the links a partition cut (cutLinks counts
+  // them).
+  partitioned(g, off) {
+    const s = this.view.state, m = this.model, n = m.n, first = m.first, sx = this.sx, sy = this.sy;
+    this.cutLinks = 0;
+    if (!first || this.pos.tracks || s.links.size >= first.links.length) return;
+    g.beginPath();
+    for (const k of first.links) {
+      if (s.links.has(k)) continue;
+      const a = Math.floor(k / n), b = k - a * n;
+      if (!s.alive[a] || !s.alive[b]) continue;
+      this.cutLinks++;
+      if (off(a) && off(b)) continue;
+      g.moveTo(sx[a], sy[a]); g.lineTo(sx[b], sy[b]);
     }
-    const square = rad <= 2 && this.zoom < 2;
-    const shapes = (vs, extra) => {
-      g.beginPath();
-      const q = rad + extra;
-      for (const v of vs) {
-        if (square && !extra) g.rect(sx[v] - q, sy[v] - q, 2 * q, 2 * q);
-        else { g.moveTo(sx[v] + q, sy[v]); g.arc(sx[v], sy[v], q, 0, 2 * Math.PI); }
-      }
-    };
-    // Gray nodes: a slow one haloed under it, a clock off true time
-    // ringed (dotted) round it; few, so each its own.
-    const slow = [], clocked = [];
-    for (const [v, gr] of s.gray) {
-      if (off(v)) continue;
-      if (gr.slow > 0) slow.push(v);
-      if (gr.rate !== 1e6) clocked.push(v);
-    }
-    shapes(slow, Math.max(4, rad * 0.8)); g.fillStyle = 'rgba(140, 109, 31, 0.35)'; g.fill();
-    shapes(crashed, 0); g.fillStyle = '#e4e4e4'; g.fill(); g.strokeStyle = '#aaa'; g.stroke();
-    for (const [colour, vs] of groups) { shapes(vs, 0); g.fillStyle = colour; g.fill(); }
-    if (!square) { shapes(electing, 0); g.strokeStyle = '#333'; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]); }
-    shapes(leaders, 4); g.strokeStyle = '#111'; g.lineWidth = 2; g.stroke(); g.lineWidth = 1;
-    shapes(clocked, 2); g.strokeStyle = CLOCK_COLOUR; g.lineWidth = 1.5; g.setLineDash([2, 2]); g.stroke(); g.setLineDash([]); g.lineWidth = 1;
-    if (n <= 1000 || this.zoom >= 2) {
-      // Their badges: the clock's rate, the lateness, under the node.
-      g.font = '10px system-ui';
-      for (const [v, gr] of s.gray) {
-        if (off(v)) continue;
-        const x = sx[v] - rad;
-        let y = sy[v] + rad + 12;
-        if (gr.rate !== 1e6) { clockIcon(g, x + 4, y - 4, CLOCK_COLOUR); g.fillText(rateWord(gr.rate), x + 10, y); y += 12; }
-        if (gr.slow > 0) { hourglassIcon(g, x + 4, y - 4, SLOW_COLOUR); g.fillText(`+${duration(gr.slow)}`, x + 10, y); }
-      }
-    }
-    if (n <= 64) {
-      // Small networks name their nodes, and the state of those not in Norm.
-      g.fillStyle = '#222'; g.font = '11px system-ui';
-      for (let v = 0; v < n; v++) {
-        const st = s.alive[v] && s.state[v] && s.state[v] !== norm ? ' ' + this.model.states[s.state[v]] : '';
-        g.fillText(String(v) + st, sx[v] + rad + 2, sy[v] - rad);
-      }
-    }
-  }
-
-  // messages draws the messages sent in the last moments as dots moving
-  // from sender to receiver, or, when there are too many, says how many.
-  // It reads only the chunks at hand.
-  messages(g) {
-    const m = this.model, { i, ms, playing, speed } = this.view, sx = this.sx, sy = this.sy;
-    const lastCh = i > 0 ? m.loaded(m.chunkOf(i - 1)) : null;
-    const lj = lastCh ? i - 1 - lastCh.first : -1;
-    if (!playing && lastCh && lj < lastCh.n && lastCh.kind[lj] === m.K.send && lastCh.peer[lj] >= 0 && lastCh.peer[lj] < m.n) {
-      // Stepping: the message just sent, as an arrow to its receiver.
-      const from = lastCh.node[lj], to = lastCh.peer[lj];
-      const ax = sx[from], ay = sy[from], bx = sx[to], by = sy[to];
-      const len = Math.hypot(bx - ax, by - ay) || 1, ux = (bx - ax) / len, uy = (by - ay) / len;
-      const tx = bx - ux * 9, ty = by - uy * 9; // stop short of the node
-      g.strokeStyle = g.fillStyle = typeColour(lastCh.a[lj]);
-      g.lineWidth = 2;
-      g.beginPath(); g.moveTo(ax, ay); g.lineTo(tx, ty); g.stroke();
-      g.beginPath(); g.moveTo(tx, ty); g.lineTo(tx - ux * 9 - uy * 5, ty - uy * 9 + ux * 5); g.lineTo(tx - ux * 9 + uy * 5, ty - uy * 9 - ux * 5); g.closePath(); g.fill();
-      g.lineWidth = 1;
-      this.arrow = { from, to };
-    } else {
-      this.arrow = null;
-    }
-    const span = Math.max(5, 50 * speed / 10); // ms of run time a dot takes to cross
-    const since = ms - span;
-    // The sends of the last span, newest first, as far as chunks are at hand.
-    let shown = 0, drawn = 0;
-    for (let k = m.chunkOf(Math.max(0, i - 1)); k >= 0 && i > 0; k--) {
-      const ch = m.loaded(k);
-      if (!ch) break;
-      let j = Math.min(ch.n, i - ch.first) - 1;
-      for (; j >= 0 && ch.t[j] / NS >= since; j--) {
-        shown++;
-        if (ch.kind[j] !== m.K.send || ch.peer[j] === -1 || drawn >= MAX_MESSAGES_DRAWN) continue;
-        drawn++;
-        const f = Math.min(1, (ms - ch.t[j] / NS) / span);
-        const colour = typeColour(ch.a[j]);
-        const a = ch.node[j], b = ch.peer[j];
-        if (b === EVERYONE) { // a broadcast: one ring widening from the sender
-          g.beginPath(); g.arc(sx[a], sy[a], 4 + 26 * f, 0, 2 * Math.PI);
-          g.strokeStyle = colour; g.stroke();
-          continue;
-        }
-        if (b < 0 || b >= m.n) continue;
-        g.beginPath(); g.arc(sx[a] + (sx[b] - sx[a]) * f, sy[a] + (sy[b] - sy[a]) * f, 3, 0, 2 * Math.PI);
-        g.fillStyle = colour; g.fill();
-      }
-      if (j >= 0) break;
-    }
-    const status = drawn >= MAX_MESSAGES_DRAWN
-      ? `${shown} events in the last ${span.toFixed(0)} ms: too many to draw one by one` : '';
-    if ($('status').textContent !== status) $('status').textContent = status;
-  }
-
-  // jumps draws the clocks that jumped in the last moment as rings widening
-  // from their nodes, with the jump (flashes lists them, for tests).
-  jumps(g, off) {
-    const s = this.view.state, { ms, speed } = this.view, sx = this.sx, sy = this.sy, rad = this.radius();
-    const span = JUMP_FLASH_MS * Math.max(1, speed);
-    this.flashes = [];
-    for (const [v, gr] of s.gray) {
-      if (gr.jumpMS < 0 || ms - gr.jumpMS >= span || ms < gr.jumpMS) continue;
-      this.flashes.push(v);
-      if (off(v)) continue;
-      const f = (ms - gr.jumpMS) / span;
-      g.globalAlpha = 1 - 0.7 * f;
-      g.strokeStyle = g.fillStyle = CLOCK_COLOUR; g.lineWidth = 2;
-      g.beginPath(); g.arc(sx[v], sy[v], rad + 4 + 14 * f, 0, 2 * Math.PI); g.stroke();
-      g.font = 'bold 11px system-ui';
-      clockIcon(g, sx[v] + rad + 8, sy[v] - rad - 17, CLOCK_COLOUR);
-      g.fillText(jumpWord(gr.jumpBy), sx[v] + rad + 14, sy[v] - rad - 13);
-      g.globalAlpha = 1; g.lineWidth = 1;
-    }
+    g.strokeStyle = '#000'; g.lineWidth = n > 1000 ? 1 : 1.5; g.setLineDash([3, 3]); g.stroke(); g.setLineDash([]); g.lineWidth = 1;
   }
 
   // pick finds the node a click chose: the nearest within 20 pixels.
   pick(e) {
     const r = this.canvas.getBoundingClientRect();
-    const px = e.clientX - r.left, py = e.clientY - r.top;
-    let best = -1, bestD = 400;
     this.screen();
-    for (let v = 0; v < this.model.n; v++) {
-      const d = (this.sx[v] - px) ** 2 + (this.sy[v] - py) ** 2;
-      if (d < bestD) { best = v; bestD = d; }
-    }
-    this.onPick(best);
+    this.onPick(this.nearest(e.clientX - r.left, e.clientY - r.top, 20));
   }
 }

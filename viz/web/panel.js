@@ -1,11 +1,15 @@
 // panel.js: the side panel and the page's words about the nodes: the
-// counters, the messages' legend with their counts, a node's details (its
-// history asked of the server) with its gray state and its links cut, and
+// counters (one number a line, with its unit), the components with their
+// leaders and sizes, the messages' legend with their counts, a node's
+// details (its history asked of the server) with when it took up its
+// leader, its gray state and its links cut, a node in one line (the
+// pointer's tooltip), and
 // the accessible list of nodes (#nodes, whose data-leader, data-state and
 // data-alive, and data-rate and data-slow for a node off true time or
 // slow, the browser test reads).
 
-import { $, short, typeColour, rateWord, duration, jumpWord } from './common.js';
+import { $, short, typeColour, leaderColour, rateWord, duration, jumpWord } from './common.js';
+import { components } from './components.js';
 
 // grayWords says a node's gray state (data.js's GRAY_TRUE and the like) in
 // a few words: its clock, its lateness.
@@ -78,8 +82,14 @@ export class Panel {
     }
     s.sent.forEach((c, k) => { this.legendCounts[k].textContent = c; });
     const leaders = new Set(), norm = this.model.normCode;
+    let electing = 0, orphans = 0;
     for (let v = 0; v < n; v++) {
-      if (s.alive[v] && s.state[v] === norm && s.leader[v] >= 0) leaders.add(s.leader[v]);
+      if (!s.alive[v]) continue;
+      if (s.state[v] === norm && s.leader[v] >= 0) {
+        leaders.add(s.leader[v]);
+        if (!s.alive[s.leader[v]]) orphans++;
+      }
+      else if (s.state[v] !== 0 && s.state[v] !== norm) electing++;
     }
     let clocks = 0, slow = 0;
     for (const g of s.gray.values()) { if (g.rate !== 1e6) clocks++; if (g.slow > 0) slow++; }
@@ -87,25 +97,73 @@ export class Panel {
     if (s.cuts.size) gray.push(`${s.cuts.size} link ${s.cuts.size === 1 ? 'direction' : 'directions'} cut`);
     if (clocks) gray.push(`${clocks} ${clocks === 1 ? 'clock' : 'clocks'} off true time`);
     if (slow) gray.push(`${slow} slow`);
-    const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + '%' : '–';
+    const frac = s.aliveTime > 0 ? (100 * s.leaderlessTime / s.aliveTime).toFixed(2) + ' %' : '–';
     const named = [...leaders].sort((a, b) => a - b);
+    const count = (x, one, many = one + 's') => `${x.toLocaleString('en')} ${x === 1 ? one : many}`;
+    const crashed = s.alive.length - s.aliveN;
     const counters = [
-      ['time', (this.view.ms / 1000).toFixed(3) + ' s'], ['events', `${short(this.view.i)} / ${short(this.model.events)}`],
-      ['live nodes', s.aliveN], ['following a leader', s.ledN],
-      ['leaders', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
-      ['messages sent', s.sentTotal], ['elections started', s.elections], ['without a leader', frac],
-      ['gray failures', gray.join(', ') || 'none'],
+      ['time', (this.view.ms / 1000).toFixed(3) + ' s'],
+      ['events so far', count(this.view.i, 'event')], ['events in the run', `${short(this.model.events)} events`],
+      ['nodes alive now', count(s.aliveN, 'node')],
+      ['following a leader now', count(s.ledN, 'node')],
+      ['of them, a leader that crashed', count(orphans, 'node')],
+      ['in an election now', count(electing, 'node')],
+      ['without a leader now', count(s.aliveN - s.ledN - electing, 'node')],
+      ['crashed or not started', count(crashed, 'node')],
+      ['leaders now', count(named.length, 'leader')],
+      ['leader ids', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
+      ['messages sent so far', count(s.sentTotal, 'message')], ['elections started so far', count(s.elections, 'election')],
+      ['leaderless node-time so far', frac],
+      ['gray failures now', gray.join(', ') || 'none'],
     ];
     // Written once, then only the values that changed: a frame's DOM
     // work stays small.
     if (!this.counterCells) {
-      $('counters').innerHTML = counters.map(([k]) => `<dt>${k}</dt><dd></dd>`).join('');
+      $('counters').innerHTML = counters.map(([k]) => `<dt>${k}</dt><dd data-counter="${k}"></dd>`).join('');
       this.counterCells = [...$('counters').querySelectorAll('dd')];
     }
     counters.forEach(([, v], k) => {
       const text = String(v), cell = this.counterCells[k];
       if (cell.textContent !== text) cell.textContent = text;
     });
+  }
+
+  // listComponents lists the components of the nodes alive (the links up
+  // between them), largest first, each with its size and the leaders its
+  // nodes follow; worked out again when the links or the nodes changed,
+  // at most a few times a second while playing.
+  listComponents() {
+    const s = this.view.state, key = `${s.linksGen}:${s.nodesGen}`, now = performance.now();
+    if (key === this.compKey || (this.view.playing && now - (this.compAt || 0) < 300)) return;
+    this.compKey = key; this.compAt = now;
+    const cs = components(this.model, s);
+    this.components = cs;
+    const shown = cs.slice(0, 8), rest = cs.slice(8);
+    const leaderWords = (c) => c.leaders.length === 0 ? 'no leader'
+      : c.leaders.slice(0, 3).map(([l, k]) => `<span class="swatch" style="background:${leaderColour(l)}"></span>leader ${l}${c.leaders.length > 1 ? ` (${k.toLocaleString('en')})` : ''}`).join(', ')
+        + (c.leaders.length > 3 ? ` and ${c.leaders.length - 3} more` : '');
+    let html = shown.map((c) => `<li data-size="${c.size}" data-leaders="${c.leaders.map((x) => x[0]).join(',')}">`
+      + `<b>${c.size.toLocaleString('en')} ${c.size === 1 ? 'node' : 'nodes'}</b>: ${leaderWords(c)}</li>`).join('');
+    if (rest.length) html += `<li>and ${rest.length} more of ${rest.reduce((a, c) => a + c.size, 0).toLocaleString('en')} nodes</li>`;
+    $('components').innerHTML = html || '<li>no node alive</li>';
+    $('components-count').textContent = `${cs.length} ${cs.length === 1 ? 'component' : 'components'}`;
+  }
+
+  // oneLine says node v in a line: its id, value, state and leader.
+  oneLine(v) {
+    const s = this.view.state, m = this.model;
+    if (!s.alive[v]) return `node ${v}: ${s.since[v] >= 0 ? 'crashed' : 'not started'}`;
+    const l = s.leader[v];
+    return `node ${v}: value ${s.value[v]}, ${m.states[s.state[v]] || 'booting'}, ${l < 0 ? 'no leader' : l === v ? 'leader' : `leader ${l}`}`;
+  }
+
+  // since says when node v took up its leader (or crashed, or
+  // restarted), and how long ago (ago).
+  since(v, ago = true) {
+    const s = this.view.state, at = s.since[v];
+    if (at < 0) return 'since the start';
+    const before = ago ? ` (${((this.view.ms - at) / 1000).toFixed(3)} s ago)` : '';
+    return `since ${(at / 1000).toFixed(3)} s${before}`;
   }
 
   // clear says no node is selected.
@@ -144,6 +202,7 @@ export class Panel {
       <dt>alive</dt><dd>${s.alive[v] ? 'yes' : 'no'}</dd>
       <dt>state</dt><dd>${state}</dd>
       <dt>leader</dt><dd>${s.leader[v] < 0 ? 'none' : s.leader[v]}</dd>
+      <dt>${s.alive[v] ? 'its leader' : 'crashed'}</dt><dd id="detail-since">${this.since(v)}</dd>
       <dt>index</dt><dd>${s.idxID[v] >= 0 ? `⟨${s.idxNum[v]}, ${s.idxID[v]}⟩` : '–'}</dd>
       <dt>neighbours</dt><dd id="detail-neighbours">${shown}</dd>
       <dt>clock</dt><dd id="detail-clock">${clock}</dd>

@@ -4,6 +4,7 @@
 // in the address (#t=12.5s), read when it changes and written as it goes.
 
 import { $ } from './common.js';
+import { icon } from './icons.js';
 
 // hashMS is the moment an address names (#t=12.5s, or ms), or null.
 export function hashMS(hash) {
@@ -28,6 +29,7 @@ export class Timeline {
     $('start').addEventListener('click', () => { view.pause(); view.seek(0); });
     $('end').addEventListener('click', () => { view.pause(); view.seek(this.model.end); });
     $('next').addEventListener('click', () => view.step());
+    $('prev').addEventListener('click', () => view.back());
     $('speed').addEventListener('change', (e) => { view.speed = Number(e.target.value); });
     window.addEventListener('hashchange', () => this.fromHash());
   }
@@ -85,8 +87,11 @@ export class Timeline {
   // button shows the play button as pause while the view plays or
   // follows (on), else as play.
   button(on) {
-    $('play').textContent = on ? '⏸' : '▶';
+    if (this.on === on) return;
+    this.on = on;
+    $('play').innerHTML = icon(on ? 'pause' : 'play');
     $('play').setAttribute('aria-label', on ? 'pause' : 'play');
+    $('play').dataset.state = on ? 'playing' : 'paused';
   }
 
   // present shows where the view is: on the scrubber and the clock, in

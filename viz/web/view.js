@@ -1,14 +1,32 @@
 // view.js: the moment shown and how the page gets there. A View holds the
 // state after the first i events, at ms (the state the other parts read),
 // and seeks, steps and plays through the run; each new moment it hands to
-// the timeline, the network, the side panel and the chart.
+// the timeline, the network, the side panel, the card of the node
+// selected, the event log and the chart.
 
-import { $ } from './common.js';
+import { $, afterPaint } from './common.js';
 import { NS } from './data.js';
 import { Network } from './network.js';
 import { Panel } from './panel.js';
+import { Card } from './card.js';
+import { Log } from './log.js';
 import { Chart } from './chart.js';
 import { Timeline } from './timeline.js';
+
+const DETAILS_EVERY_MS = 500;    // a node's details are written again at most this often while playing
+// The counters and the accessible list of nodes are written again at most
+// this often while playing: text that changes 60 times a second cannot be
+// read, and at 10,000 nodes its layout and paint cost the frames.
+const WORDS_EVERY_MS = 100;
+
+// showError says what went wrong in the page's error box (#error).
+export function showError(text) {
+  const box = $('error');
+  if (box.dataset.text === text) return;
+  box.dataset.text = text;
+  box.hidden = false;
+  $('error-text').textContent = text;
+}
 
 export class View {
   constructor(model, pos, what, live) {
@@ -24,6 +42,8 @@ export class View {
     this.selected = -1;
     this.net = new Network(this, pos, (v) => this.select(v));
     this.panel = new Panel(this);
+    this.card = new Card(this);
+    this.log = new Log(this);
     this.chart = new Chart(model);
     this.timeline = new Timeline(this);
     this.refresh();
@@ -55,8 +75,12 @@ export class View {
     let title = `${this.what}: ${sofar}`;
     if (this.live) title = m.done ? `${title} (run over)` : `${this.what} (live)`;
     else if (!m.done) title += ' so far (reading the trace…)';
-    if (m.info.error) title += `: stopped: ${m.info.error}`;
     $('title').textContent = title;
+    if (m.info.error) showError(`the trace stopped being read: ${m.info.error}`);
+    // A trace of a header and no event: said so, over the network.
+    const empty = m.done && m.events === 0;
+    $('empty').hidden = !empty;
+    if (empty) $('empty').textContent = `This trace holds no events: only its header (${m.n} nodes). There is nothing to replay.`;
     // The marks and the chart wait for the first frame.
     if (!this.started) return;
     this.timeline.marks();
@@ -94,6 +118,8 @@ export class View {
   }
 
   pause() {
+    // The words were left behind while playing: they catch up.
+    if (this.playing && this.state) this.panel.describe();
     this.playing = false;
     this.following = false;
     this.timeline.button(false);
@@ -117,6 +143,7 @@ export class View {
   // chunk) and fetches the chunk behind it, for playing on, afterwards.
   seek(ms) {
     const seq = ++this.seq, m = this.model;
+    this.log.stepped = -1;
     ms = Math.max(0, Math.min(ms, m.end));
     return this.task((async () => {
       const k = m.chunkAt(ms), s = this.state;
@@ -144,7 +171,26 @@ export class View {
     const seq = ++this.seq, i = this.i;
     return this.task((async () => {
       const ch = await this.model.chunk(this.model.chunkOf(i));
-      if (seq === this.seq) await this.show(i + 1, ch.t[i - ch.first] / NS, seq);
+      if (seq !== this.seq) return;
+      await this.show(i + 1, ch.t[i - ch.first] / NS, seq);
+      if (seq !== this.seq) return;
+      // The event in words in the log, and on the canvas.
+      this.log.step(i);
+      this.net.show(ch.node[i - ch.first]);
+    })());
+  }
+
+  // back shows the run one event earlier (step mode, backwards).
+  back() {
+    this.pause();
+    if (this.i <= 0) return Promise.resolve();
+    const seq = ++this.seq, i = this.i - 1;
+    return this.task((async () => {
+      let ms = 0;
+      if (i > 0) { const ch = await this.model.chunk(this.model.chunkOf(i - 1)); ms = ch.t[i - 1 - ch.first] / NS; }
+      if (seq !== this.seq) return;
+      await this.show(i, ms, seq);
+      if (seq === this.seq && i > 0) this.log.step(i - 1);
     })());
   }
 
@@ -174,15 +220,37 @@ export class View {
     if (this.started && k + 1 < m.chunks.length && i - m.chunks[k][0] > m.chunkEvents / 2) m.chunk(k + 1);
     this.timeline.present();
     this.net.draw();
-    this.panel.describe();
+    const now = performance.now();
+    if (!this.playing || now - (this.wordsAt || 0) >= WORDS_EVERY_MS) { this.wordsAt = now; this.panel.describe(); }
+    // The log and the components wait for the frame to be painted (the
+    // task after the next frame's): a seek is shown first. The first
+    // frame's wait for the page to start them (app.js).
+    if (!this.pending && this.started) {
+      this.pending = true;
+      this.task(afterPaint()).then(() => {
+        this.pending = false;
+        this.panel.listComponents();
+        this.log.update();
+      });
+    }
     if (this.started) this.chart.draw(this.ms);
-    if (this.selected >= 0) this.panel.details(this.selected);
+    if (this.selected >= 0) {
+      // Playing, the details (their history asked of the server) are
+      // written again twice a second, not every frame.
+      if (!this.playing || now - (this.detailsAt || 0) > DETAILS_EVERY_MS) { this.detailsAt = now; this.panel.details(this.selected); }
+      this.card.fill(this.selected);
+    }
   }
 
-  // select shows node v (-1: none) ringed on the network, and its details.
+  // select shows node v (-1: none) ringed on the network, its card beside
+  // it, and its details in the panel, scrolled into view.
   select(v) {
     this.selected = v;
+    this.card.fill(v);
     this.net.draw();
-    if (v >= 0) this.panel.details(v); else this.panel.clear();
+    if (v >= 0) {
+      this.panel.details(v);
+      $('node-section').scrollIntoView({ block: 'nearest' });
+    } else this.panel.clear();
   }
 }
