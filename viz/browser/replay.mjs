@@ -17,6 +17,7 @@ import { small, empty, broken, big } from './legible.mjs';
 const [url, expectedPath, shot] = process.argv.slice(2);
 const want = JSON.parse(readFileSync(expectedPath, 'utf8'));
 const failures = [];
+const notes = [];    // what the page could not fetch or wrote as an error
 let page;
 // idle waits until the page has shown what the last action asked for.
 const idle = () => page.evaluate(() => window.viz.idle());
@@ -28,6 +29,11 @@ const browser = await chromium.launch({
 try {
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => failures.push(`page error: ${e.message}`));
+  // What the page could not fetch (a request cut short by leaving the
+  // page among them), and what it wrote as an error: said after the
+  // failures, if any (a page that never gets ready says why).
+  page.on('requestfailed', (r) => notes.push(`request failed: ${r.url()}: ${r.failure()?.errorText}`));
+  page.on('console', (m) => { if (m.type() === 'error') notes.push(`console: ${m.text()}`); });
   await page.goto(url);
   await page.waitForSelector('body[data-ready]', { timeout: 30000 });
   if (await page.getAttribute('body', 'data-ready') !== 'true') {
@@ -241,8 +247,11 @@ try {
     if (Math.abs(moved - 7250) > 1e-6) failures.push(`#t=7.25s in the address of the open page went to ${moved} ms`);
     }
   }
+} catch (err) {
+  failures.push(String(err.stack || err));
 } finally {
   await browser.close();
 }
 for (const f of failures) console.error(f);
+if (failures.length) for (const n of notes) console.error(`(${n})`);
 process.exit(failures.length ? 1 : 0);
