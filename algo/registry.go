@@ -79,6 +79,18 @@ type Model struct {
 	// its initiators (the document's candidates), not of every node: the
 	// checker then holds each component to its most valued initiator.
 	ElectsInitiator bool
+	// FollowsValue is set when the algorithm hands leadership over as
+	// values change (a node's value is its desirability, and can change
+	// during a run: a battery drains, node.SetValue), within its liveness
+	// bound: a node whose value rises above its leader's takes over, and a
+	// leader whose value falls below another's hands over (vkt and park: a
+	// follower worth more than its leader starts an election at the
+	// leader's next heartbeat, which carries the leader's new value). The
+	// checker then holds each component to its most valued node at every
+	// moment. An algorithm without it elects once: the checker holds each
+	// component to its nodes' values at its election (its last change, see
+	// check.Config.ValueAtElection), and says so in its report.
+	FollowsValue bool
 	// Topology names the network the algorithm needs ("complete", "ring"),
 	// empty for any; drivers refuse another.
 	Topology string

@@ -243,6 +243,7 @@ func (m *Monitor) place(v algo.NodeID, c int32) {
 		m.contribute(old, v, n.status, -1)
 		m.dissolve(old)
 	}
+	m.takeValue(n) // its component changes: a value it waits with counts now
 	m.setComp(v, c)
 	cs.size++
 	if p := m.peerOf(v, n); p.Better(cs.best) {

@@ -20,8 +20,10 @@ import (
 //     by two searches, one from each end, that take turns.
 //
 // Either way the components of the link's ends are then born again exactly
-// as rebuild would build them (rebirth), so that nothing observable depends
-// on which way was taken; the differential tests check it.
+// as rebuild would build them (rebirth), their members taking up the values
+// they wait with under Config.ValueAtElection (takeValues), so that nothing
+// observable depends on which way was taken; the differential tests check
+// it.
 
 // linkChange is a link that went up or down.
 type linkChange struct {
@@ -44,12 +46,25 @@ func (m *Monitor) relink(l linkChange) []int32 {
 	fresh := m.freshBuf[:0]
 	for _, v := range [2]algo.NodeID{a, b} {
 		if c := m.compOf(v); c >= 0 && !slices.Contains(fresh, c) {
+			m.takeValues(c, v)
 			m.rebirth(c)
 			fresh = append(fresh, c)
 		}
 	}
 	m.freshBuf = fresh
 	return fresh
+}
+
+// takeValues gives the members of component c, which holds start and is
+// about to be born again, the values they wait with (Config.ValueAtElection),
+// as rebuild does when it places them, and finds its most valued node
+// again: a search of all of c, when a member waits.
+func (m *Monitor) takeValues(c int32, start algo.NodeID) {
+	if m.comps[c].waiting == 0 {
+		return
+	}
+	m.comps[c].best = m.bestOf(c, start)
+	m.recount(c)
 }
 
 // rebirth makes c what rebuild makes of a component with the same members.
@@ -76,6 +91,7 @@ func (m *Monitor) rebirth(c int32) {
 		correct:    old.correct,
 		touched:    old.touched,
 		initiated:  old.initiated,
+		waiting:    old.waiting,
 		leaderSum:  old.leaderSum,
 		electOpen:  old.electOpen,
 		electStart: old.electStart,
@@ -213,6 +229,7 @@ func (m *Monitor) reborn() []int32 {
 		n := m.rec(v)
 		n.touched = false
 		if c := n.comp; c >= 0 && m.comps[c].born <= before {
+			m.takeValues(c, v)
 			m.rebirth(c)
 			fresh = append(fresh, c)
 		}
@@ -268,7 +285,8 @@ func (m *Monitor) expand(c int32, q []algo.NodeID, v algo.NodeID, own, other uin
 }
 
 // bestOf returns the most valued node of component c, which holds start, by
-// a search of all of c.
+// a search of all of c. As c changes, its members take up the values they
+// wait with (Config.ValueAtElection) on the way.
 func (m *Monitor) bestOf(c int32, start algo.NodeID) algo.Peer {
 	s, _ := m.stamps()
 	best := algo.NoPeer
@@ -276,6 +294,7 @@ func (m *Monitor) bestOf(c int32, start algo.NodeID) algo.Peer {
 	m.rec(start).seen = s
 	for i := 0; i < len(q); i++ {
 		v := q[i]
+		m.takeValue(m.rec(v))
 		best = best.Max(m.peer(v))
 		for _, u := range m.linksOf(v) {
 			if n := m.rec(u); n.comp == c && n.seen != s {
@@ -285,6 +304,7 @@ func (m *Monitor) bestOf(c int32, start algo.NodeID) algo.Peer {
 		}
 	}
 	m.memberBuf = q[:0]
+	m.comps[c].waiting = 0
 	return best
 }
 

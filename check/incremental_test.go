@@ -240,6 +240,8 @@ func churnRun(rng *rand.Rand, maxN int) (Config, []trace.Event) {
 		at += time.Duration(rng.Int64N(int64(40 * time.Second)))
 	}
 	emit(trace.Event{At: at, Kind: trace.End, Peer: algo.None, Quiescent: rng.IntN(2) == 0})
+	// Drawn last, so that the runs drawn before stay as they were.
+	cfg.ValueAtElection = rng.IntN(2) == 0
 	return cfg, events
 }
 

@@ -11,6 +11,15 @@
 //   - Liveness: once a component has been unchanged for the liveness bound,
 //     every live node in it is in Norm with the component's most valued node
 //     (highest value, then id) as leader, and stays so while nothing changes.
+//     Values may change during a run (ValueChanged events: a scenario's
+//     value event, a value model such as a draining battery, node.SetValue).
+//     An algorithm that follows value changes (algo.Model.FollowsValue: vkt,
+//     park) is held to its nodes' values of the moment: a value change is a
+//     change of the node's component. One that elects once is held to the
+//     values at its election (Config.ValueAtElection): a value change then
+//     changes nothing at once, and the node's new value counts from its
+//     component's next change for another reason (its next election); the
+//     report says so (Report.Notes).
 //     This holds in every component for a spontaneous algorithm, and in every
 //     component that holds an initiator (a node asked to elect: an
 //     elect_called event, which drivers emit for a run's initiators at time
@@ -25,8 +34,9 @@
 //     election: vkt's and park's heartbeats merge partitions that way.)
 //   - Nothing is left unjudged: at the end of a run, a component whose
 //     liveness bound had not passed and whose nodes had not all settled on
-//     its most valued node (unless the network changes on its own,
-//     Config.openEnded) is a violation, unless Config.Unelected exempts it.
+//     its most valued node (unless the network or the values followed change
+//     on their own, Config.openEnded) is a violation, unless
+//     Config.Unelected exempts it.
 //   - A component that no election reached and that holds no initiator (for
 //     an algorithm that is not spontaneous) was never expected to elect: no
 //     wave can cross to a node with no path to an initiator, so it is the
@@ -35,8 +45,11 @@
 //     component to elect (ExpectEveryComponent).
 //
 // A component "changes" when a link between its nodes goes up or down, one of
-// its nodes crashes, restarts or recovers or changes its value, or an election
-// is requested at one of its nodes (an elect event). When a run ends with no event left
+// its nodes crashes, restarts or recovers or changes its value (not under
+// Config.ValueAtElection, where the members' held-back values count from its
+// next change), a gray event touches one of them (a cut or uncut of one of
+// its links, a node's clock or slowness), or an election is requested at one
+// of its nodes (an elect event). When a run ends with no event left
 // (quiescent), its final state is permanent, so both properties are checked on
 // it whatever the bounds.
 //
@@ -92,6 +105,25 @@ type Config struct {
 	UnelectedUninitiated bool
 	// Moving says the nodes move, so that links change on their own.
 	Moving bool
+	// ValueAtElection holds each component to its nodes' values at its
+	// election, for an algorithm that elects once and does not promise to
+	// follow a value change (algo.Model.FollowsValue unset; drivers set it
+	// then). A value change (trace.ValueChanged) is then no change of the
+	// node's component: the node's new value is held back, and counts from
+	// the next time its component changes for another reason (a link up or
+	// down, a crash, restart or recovery, an elect call, a gray event
+	// touching it), when it is rebuilt: the value at its next election.
+	// The report says so (Report.Notes). Without it a value change is a
+	// change of the node's component, whose most valued node is then
+	// recomputed and whose bounds run again (vkt, park).
+	ValueAtElection bool
+	// ValuesMove says the values change on their own, from a value model
+	// over time (a battery draining): like Moving, it makes a run
+	// open-ended (openEnded), unless ValueAtElection makes value changes
+	// no change of a component.
+	ValuesMove bool
+	// Algorithm names the algorithm in the report's notes (optional).
+	Algorithm string
 	// Lossy says links lose messages. A node that then starts an election
 	// of its own (takes up a computation index with its own id) may have
 	// lost its leader's messages rather than its leader, which it cannot
@@ -119,10 +151,13 @@ type Config struct {
 }
 
 // openEnded says the network changes on its own (moving nodes, or lost
-// messages that start elections, see Lossy), so a run may end at any moment
-// of a change: a component it leaves unsettled before its liveness bound is
+// messages that start elections, see Lossy, or values that change over
+// time and are followed, see ValuesMove), so a run may end at any moment of
+// a change: a component it leaves unsettled before its liveness bound is
 // counted unchecked, not failed.
-func (c *Config) openEnded() bool { return c.Lossy || c.Moving }
+func (c *Config) openEnded() bool {
+	return c.Lossy || c.Moving || c.ValuesMove && !c.ValueAtElection
+}
 
 // Default bounds, used when a scenario gives none.
 const (
@@ -164,6 +199,7 @@ type compState struct {
 	correct    int32 // members in Norm following best
 	touched    int32 // members with a nonzero election index
 	initiated  int32 // members asked to elect (Machine.Elect) during the run
+	waiting    int32 // members whose new value waits (Config.ValueAtElection)
 	// leaderSum adds up the leaders followed (by members with a leader):
 	// when they all follow one, it is leaderSum over their number. Unlike
 	// "the last leader taken up", it stays right when members move out.
@@ -188,8 +224,12 @@ type nodeState struct {
 	// initiated is set once the node is asked to elect (an elect_called
 	// event): its component must then elect.
 	initiated bool
-	touched   bool   // listed in Monitor.touched
-	seen      uint32 // stamp of the last search that reached it (Monitor.stamp)
+	// waiting says the node's value changed and its new value
+	// (Monitor.next) waits for its component's next change
+	// (Config.ValueAtElection).
+	waiting bool
+	touched bool   // listed in Monitor.touched
+	seen    uint32 // stamp of the last search that reached it (Monitor.stamp)
 	// id is the node's, for a pass over the records in their own order.
 	id algo.NodeID
 }
@@ -268,6 +308,12 @@ type Monitor struct {
 	aborted bool
 	sent    uint64              // the messages the run sent, as the driver told (Messages)
 	bounded *trace.MessageBound // the bound they were held to (Messages)
+
+	// Under Config.ValueAtElection: the new values that wait for their
+	// nodes' components to change, by record (at; read where the record is
+	// waiting), and how many value changes were held back.
+	next     []int64
+	heldBack int
 }
 
 // New returns a Monitor.
@@ -337,6 +383,10 @@ func (m *Monitor) Observe(e *trace.Event) {
 	case trace.StatusChanged:
 		m.setStatus(e.Node, e.Status)
 	case trace.ValueChanged:
+		if m.cfg.ValueAtElection {
+			m.holdValue(e.Node, e.Value)
+			break
+		}
 		m.rec(e.Node).value = e.Value
 		m.touch(e.Node)
 	case trace.ElectCalled:
@@ -382,6 +432,36 @@ func (m *Monitor) initiate(v algo.NodeID) {
 	n.initiated = true
 	if c := n.comp; c >= 0 {
 		m.comps[c].initiated++ // as contribute would have counted it
+	}
+}
+
+// holdValue holds node v's new value back until its component next changes
+// (Config.ValueAtElection): its component is not touched.
+func (m *Monitor) holdValue(v algo.NodeID, value int64) {
+	m.heldBack++
+	i := m.at(v)
+	if i >= len(m.next) {
+		m.next = slices.Grow(m.next, len(m.nodes)-len(m.next))[:len(m.nodes)]
+	}
+	m.next[i] = value
+	n := &m.nodes[i]
+	if n.waiting {
+		return
+	}
+	n.waiting = true
+	if c := n.comp; c >= 0 {
+		m.comps[c].waiting++ // as contribute would have counted it
+	}
+}
+
+// takeValue makes the value that record n's node waits with (holdValue)
+// its own, as its component changes (Config.ValueAtElection). The caller
+// keeps the counts: the node must then be out of its component's (place),
+// or the component's waiting count and best be set again (bestOf).
+func (m *Monitor) takeValue(n *nodeState) {
+	if n.waiting {
+		n.waiting = false
+		n.value = m.next[m.at(n.id)]
 	}
 }
 
@@ -571,8 +651,13 @@ func (m *Monitor) contribute(c int32, v algo.NodeID, s algo.Status, sign int32) 
 	if !s.Index.IsZero() {
 		cs.touched += sign
 	}
-	if m.rec(v).initiated {
-		cs.initiated += sign
+	if n := m.rec(v); n.initiated || n.waiting {
+		if n.initiated {
+			cs.initiated += sign
+		}
+		if n.waiting {
+			cs.waiting += sign
+		}
 	}
 	if s.State != algo.Norm {
 		cs.electing += sign

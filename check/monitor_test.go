@@ -266,15 +266,15 @@ func TestNodeView(t *testing.T) {
 		node algo.NodeID
 		want NodeState
 	}{
-		{trace.Event{Kind: trace.NodeAdded, Node: 0, Value: 7}, 0, NodeState{7, true, none}},
-		{trace.Event{Kind: trace.NodeAdded, Node: 1, Value: 9}, 1, NodeState{9, true, none}},
-		{trace.Event{At: 1, Kind: trace.StatusChanged, Node: 0, Status: st}, 0, NodeState{7, true, st}},
-		{trace.Event{At: 2, Kind: trace.ValueChanged, Node: 0, Value: -4}, 0, NodeState{-4, true, st}},
-		{trace.Event{At: 3, Kind: trace.Crashed, Node: 0}, 0, NodeState{-4, false, none}},
-		{trace.Event{At: 4, Kind: trace.StatusChanged, Node: 0, Status: st}, 0, NodeState{-4, false, none}},
-		{trace.Event{At: 5, Kind: trace.Recovered, Node: 0}, 0, NodeState{-4, true, none}},
-		{trace.Event{At: 6, Kind: trace.StatusChanged, Node: 1, Status: st}, 1, NodeState{9, true, st}},
-		{trace.Event{At: 7, Kind: trace.Restarted, Node: 1}, 1, NodeState{9, true, st}}, // alive: no-op
+		{trace.Event{Kind: trace.NodeAdded, Node: 0, Value: 7}, 0, NodeState{7, true, none, 7}},
+		{trace.Event{Kind: trace.NodeAdded, Node: 1, Value: 9}, 1, NodeState{9, true, none, 9}},
+		{trace.Event{At: 1, Kind: trace.StatusChanged, Node: 0, Status: st}, 0, NodeState{7, true, st, 7}},
+		{trace.Event{At: 2, Kind: trace.ValueChanged, Node: 0, Value: -4}, 0, NodeState{-4, true, st, -4}},
+		{trace.Event{At: 3, Kind: trace.Crashed, Node: 0}, 0, NodeState{-4, false, none, -4}},
+		{trace.Event{At: 4, Kind: trace.StatusChanged, Node: 0, Status: st}, 0, NodeState{-4, false, none, -4}},
+		{trace.Event{At: 5, Kind: trace.Recovered, Node: 0}, 0, NodeState{-4, true, none, -4}},
+		{trace.Event{At: 6, Kind: trace.StatusChanged, Node: 1, Status: st}, 1, NodeState{9, true, st, 9}},
+		{trace.Event{At: 7, Kind: trace.Restarted, Node: 1}, 1, NodeState{9, true, st, 9}}, // alive: no-op
 	}
 	for i, s := range steps {
 		m.Observe(&s.e)
@@ -378,8 +378,8 @@ func checkInvariants(m *Monitor) error {
 		return nil
 	}
 	type counts struct {
-		size, notSettled, electing, distinct, correct, touched int32
-		best                                                   algo.Peer
+		size, notSettled, electing, distinct, correct, touched, waiting int32
+		best                                                            algo.Peer
 	}
 	got := map[int32]*counts{}
 	leaders := map[int32]map[algo.NodeID]int32{}
@@ -404,6 +404,9 @@ func checkInvariants(m *Monitor) error {
 			return fmt.Errorf("node %d in component %d, but %d in its links record", v, c, got)
 		}
 		k.size++
+		if m.rec(v).waiting {
+			k.waiting++
+		}
 		if p := (algo.Peer{ID: v, Value: m.rec(v).value}); p.Better(k.best) && (!m.cfg.AmongInitiators || m.rec(v).initiated) {
 			k.best = p
 		}
@@ -440,7 +443,7 @@ func checkInvariants(m *Monitor) error {
 	tallied := 0
 	for c, k := range got {
 		cs := &m.comps[c]
-		have := counts{cs.size, cs.notSettled, cs.electing, cs.distinct, cs.correct, cs.touched, cs.best}
+		have := counts{cs.size, cs.notSettled, cs.electing, cs.distinct, cs.correct, cs.touched, cs.waiting, cs.best}
 		if have != *k {
 			return fmt.Errorf("component %d: counters %+v, recomputed %+v", c, have, *k)
 		}
@@ -476,7 +479,13 @@ type oracle struct {
 	// among, when set, are the nodes that may lead (initiators, under
 	// Config.AmongInitiators).
 	among []bool
-	now   time.Duration
+	// atElection holds value changes back (Config.ValueAtElection): a
+	// node's new value (next) waits (waiting) until an instant ends in
+	// which a node of its component was touched.
+	atElection bool
+	waiting    []bool
+	next       []int64
+	now        time.Duration
 	// node-time, integrated between events
 	aliveT, leaderlessT time.Duration
 }
@@ -501,6 +510,7 @@ func (o *oracle) linked(a, b algo.NodeID) bool {
 
 func (o *oracle) apply(e trace.Event) {
 	if e.At > o.now {
+		o.endInstant()
 		for v := range o.n {
 			if o.alive[v] {
 				o.aliveT += e.At - o.now
@@ -552,10 +562,37 @@ func (o *oracle) apply(e trace.Event) {
 			o.status[v] = e.Status
 		}
 	case trace.ValueChanged:
+		if o.atElection {
+			if o.waiting == nil {
+				o.waiting, o.next = make([]bool, o.n), make([]int64, o.n)
+			}
+			o.waiting[v], o.next[v] = true, e.Value
+			break
+		}
 		o.value[v] = e.Value
 		o.touchedT[v] = o.now
 	case trace.ElectCalled:
 		o.touchedT[v] = o.now
+	case trace.End:
+		o.endInstant()
+	}
+}
+
+// endInstant ends the instant o.now under atElection: the nodes of a
+// component that holds a node touched in it take up their waiting values.
+func (o *oracle) endInstant() {
+	if o.waiting == nil {
+		return
+	}
+	for _, comp := range o.components() {
+		if !slices.ContainsFunc(comp, func(v algo.NodeID) bool { return o.touchedT[v] == o.now }) {
+			continue
+		}
+		for _, v := range comp {
+			if o.waiting[v] {
+				o.waiting[v], o.value[v] = false, o.next[v]
+			}
+		}
 	}
 }
 
@@ -707,6 +744,8 @@ func randomRun(rng *rand.Rand) (Config, []trace.Event) {
 	emit(trace.Event{At: at, Kind: trace.End, Peer: algo.None, Quiescent: rng.IntN(2) == 0})
 	// Drawn last, so that the runs drawn before stay as they were.
 	cfg.AmongInitiators = !cfg.Spontaneous && rng.IntN(3) == 0
+	cfg.ValueAtElection = rng.IntN(2) == 0
+	cfg.ValuesMove = rng.IntN(4) == 0
 	return cfg, events
 }
 
@@ -733,6 +772,7 @@ func TestRandomRuns(t *testing.T) {
 		}
 		m := New(cfg)
 		o := newOracle(initialNetwork(events).N())
+		o.atElection = cfg.ValueAtElection
 		for i, e := range events {
 			o.apply(e)
 			ev := e
@@ -814,6 +854,9 @@ func TestRandomRuns(t *testing.T) {
 		}
 		if r.OpenElections != ref.open || r.Unchecked != ref.unchecked || r.Unreached != ref.unreached {
 			fail("open/unchecked/unreached %d/%d/%d, reference %d/%d/%d", r.OpenElections, r.Unchecked, r.Unreached, ref.open, ref.unchecked, ref.unreached)
+		}
+		if len(r.Notes) != ref.notes {
+			fail("notes %q, the reference wants %d", r.Notes, ref.notes)
 		}
 		if r.OpenElections > len(r.Components) {
 			fail("%d open elections in %d components", r.OpenElections, len(r.Components))

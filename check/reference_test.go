@@ -24,6 +24,9 @@ import (
 //     an end of a changed link, a crashed node's neighbour, a restarted node,
 //     a node whose value changed, a node asked to elect) has since = t and inherits the earliest
 //     open election of its members' old components; others are unchanged;
+//   - under Config.ValueAtElection a value change touches nothing: the
+//     node's new value waits, and its members take up the values they wait
+//     with when a component is rebuilt (before it is judged);
 //   - deadlines at since+Stabilization and since+Liveness are judged after
 //     the events of their instant, at their own time.
 type refComp struct {
@@ -44,6 +47,7 @@ type refResult struct {
 	open       int
 	unchecked  int
 	unreached  int
+	notes      int // the notes the report must carry
 }
 
 type refChecker struct {
@@ -56,13 +60,18 @@ type refChecker struct {
 	touched []bool
 	// initiated marks the nodes asked to elect (elect_called).
 	initiated []bool
-	pending   []*refComp
-	res       refResult
+	// Under Config.ValueAtElection, the nodes whose new value (next)
+	// waits for their component to be rebuilt.
+	waiting []bool
+	next    []int64
+	pending []*refComp
+	res     refResult
 }
 
 func refCheck(cfg Config, events []trace.Event) refResult {
 	n := initialNetwork(events).N()
-	r := &refChecker{cfg: cfg, o: newOracle(n), compOf: make([]*refComp, n), touched: make([]bool, n), initiated: make([]bool, n)}
+	r := &refChecker{cfg: cfg, o: newOracle(n), compOf: make([]*refComp, n), touched: make([]bool, n), initiated: make([]bool, n),
+		waiting: make([]bool, n), next: make([]int64, n)}
 	if cfg.AmongInitiators {
 		r.o.among = r.initiated
 	}
@@ -117,6 +126,13 @@ func (r *refChecker) apply(e trace.Event) {
 			r.touch(v)
 		}
 	case trace.ValueChanged:
+		if r.cfg.ValueAtElection {
+			// Not the oracle's value yet: the one the component is held to
+			// stays until it is rebuilt.
+			r.waiting[v], r.next[v] = true, e.Value
+			r.res.notes = 1
+			return
+		}
 		r.touch(v)
 	case trace.ElectCalled:
 		r.initiated[v] = true
@@ -168,6 +184,9 @@ func (r *refChecker) endInstant() {
 		} else {
 			c = &refComp{members: members, since: r.now}
 			for _, v := range members {
+				if r.waiting[v] {
+					r.waiting[v], r.o.value[v] = false, r.next[v]
+				}
 				if oc := old[v]; oc != nil && oc.electOpen && (!c.electOpen || oc.electStart < c.electStart) {
 					c.electOpen, c.electStart = true, oc.electStart
 				}

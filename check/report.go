@@ -1,6 +1,8 @@
 package check
 
 import (
+	"cmp"
+	"fmt"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -38,6 +40,11 @@ type Report struct {
 	UnreachedIn []int
 	// Expect is the run's Config.Expect.
 	Expect Expect
+	// Notes say how the checker judged the run where that is not plain
+	// from its verdict: under Config.ValueAtElection, that the components
+	// were held to their nodes' values at their last change, not to the
+	// value changes that came after it (none when the run had none).
+	Notes []string
 	// MessageBound is the bound the run's messages were held to, and Sent
 	// their count (Monitor.Messages); nil when none applied.
 	MessageBound *trace.MessageBound
@@ -48,9 +55,14 @@ type Report struct {
 
 // NodeState is what the checker knows of one node.
 type NodeState struct {
+	// Value is the node's value: its last, as the events told it.
 	Value  int64
 	Alive  bool
 	Status algo.Status
+	// Held is the value its component is held to: Value, unless the node's
+	// new value waits for its component's next change
+	// (Config.ValueAtElection).
+	Held int64
 }
 
 // Component returns the number of v's connected component now: two live
@@ -69,7 +81,11 @@ func (m *Monitor) Component(v algo.NodeID) int32 {
 // Node returns the checker's view of node v.
 func (m *Monitor) Node(v algo.NodeID) NodeState {
 	n := m.rec(v)
-	return NodeState{Value: n.value, Alive: n.alive, Status: n.status}
+	st := NodeState{Value: n.value, Alive: n.alive, Status: n.status, Held: n.value}
+	if n.waiting {
+		st.Value = m.next[m.at(v)]
+	}
+	return st
 }
 
 // Nodes is the number of nodes seen.
@@ -90,6 +106,9 @@ func (m *Monitor) Report() Report {
 	}
 	if m.aliveTime > 0 {
 		r.LeaderlessFraction = float64(m.leaderless) / float64(m.aliveTime)
+	}
+	if note := m.valueNote(); note != "" {
+		r.Notes = append(r.Notes, note)
 	}
 	index := make([]int32, len(m.comps)) // component -> its place in r.Components, plus one
 	for v := range algo.NodeID(len(m.nodes)) {
@@ -135,4 +154,30 @@ func (r *Report) MeanElection() time.Duration {
 func (m *Monitor) Neighbors(v algo.NodeID) []algo.NodeID {
 	m.finishBuilding()
 	return m.linksOf(v)
+}
+
+// valueNote says, when the run's value changes were held back
+// (Config.ValueAtElection), that the components were held to their nodes'
+// values at their last change: "echo does not follow value changes (its
+// model): ...".
+func (m *Monitor) valueNote() string {
+	if !m.cfg.ValueAtElection || m.heldBack == 0 {
+		return ""
+	}
+	changes := "the value change"
+	if m.heldBack > 1 {
+		changes = fmt.Sprintf("the %d value changes", m.heldBack)
+	}
+	note := fmt.Sprintf("%s does not follow value changes (its model): components are held to their nodes' values at their last change, not to %s after it; a new value counts from the next change of its node's component (a link, a crash or restart, an elect call)",
+		cmp.Or(m.cfg.Algorithm, "the algorithm"), changes)
+	waiting := 0
+	for i := range m.nodes {
+		if m.nodes[i].waiting {
+			waiting++
+		}
+	}
+	if waiting > 0 {
+		note += fmt.Sprintf("; at the end, %s still waited with a new value", nodesOf(waiting))
+	}
+	return note
 }

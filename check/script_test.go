@@ -6,6 +6,7 @@ package check
 // Format (one item per line, '#' starts a comment):
 //
 //	config stabilization=10s liveness=30s spontaneous=true max=100 unelected=4,7 moving=false expect=every-component
+//	config value_at_election=true values_move=true   # Config.ValueAtElection, ValuesMove
 //	TIME node ID value=V          # NodeAdded
 //	TIME link A B                 # LinkUp (also link_up)
 //	TIME link_down A B
@@ -27,12 +28,13 @@ package check
 //	leaderless: FRACTION
 //	unchecked: COUNT
 //	unreached: COUNT
+//	note: TEXT                    # a note of the Report that says TEXT
 //
 // TIME is a Go duration ("0", "1ms", "2.5s"). Events at one time apply in the
 // order written. The default config is stabilization=10s liveness=30s
 // spontaneous=true. Every script must state its violations; "violation" lines
 // and "election" lines, when present, must match the Report's list exactly
-// and in order. Each script runs twice, building the network from the
+// and in order, and "note" lines its notes (none when there is none). Each script runs twice, building the network from the
 // initial link events and sharing it through Config.Network, and both runs
 // must give the same Report.
 
@@ -132,6 +134,10 @@ func parseConfig(cfg *Config, fields []string) error {
 			cfg.Expect, err = ParseExpect(v)
 		case "among":
 			cfg.AmongInitiators, err = strconv.ParseBool(v)
+		case "value_at_election":
+			cfg.ValueAtElection, err = strconv.ParseBool(v)
+		case "values_move":
+			cfg.ValuesMove, err = strconv.ParseBool(v)
 		case "unelected":
 			if v == "uninitiated" {
 				cfg.UnelectedUninitiated = true
@@ -388,6 +394,9 @@ func runBothWays(t *testing.T, cfg Config, events []trace.Event) Report {
 			t.Errorf("open/unchecked/unreached %d/%d/%d, reference %d/%d/%d",
 				built.OpenElections, built.Unchecked, built.Unreached, ref.open, ref.unchecked, ref.unreached)
 		}
+		if len(built.Notes) != ref.notes {
+			t.Errorf("notes %q, the reference wants %d", built.Notes, ref.notes)
+		}
 	}
 	return built
 }
@@ -405,6 +414,9 @@ func describe(r Report) string {
 	}
 	fmt.Fprintf(&b, "  components: %v\n", r.Components)
 	fmt.Fprintf(&b, "  leaderless: %v unchecked: %d unreached: %d\n", r.LeaderlessFraction, r.Unchecked, r.Unreached)
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
 	return b.String()
 }
 
@@ -459,6 +471,7 @@ func checkExpectations(s *script, r Report) []string {
 	statedViolations := false
 	var wantV []expectation
 	var wantE []expectation
+	var wantN []expectation
 	for _, x := range s.expect {
 		key, rest, _ := strings.Cut(x.text, " ")
 		switch key {
@@ -503,6 +516,8 @@ func checkExpectations(s *script, r Report) []string {
 			}
 		case "election":
 			wantE = append(wantE, x)
+		case "note:":
+			wantN = append(wantN, x)
 		case "open:", "unchecked:", "unreached:":
 			n, err := parseCount(rest)
 			if err != nil {
@@ -547,6 +562,15 @@ func checkExpectations(s *script, r Report) []string {
 		}
 		if msg := matchViolation(x.text, r.Violations[i]); msg != "" {
 			fail(x, "got %v: %s", r.Violations[i], msg)
+		}
+	}
+	if len(wantN) != len(r.Notes) {
+		bad = append(bad, fmt.Sprintf("want %d notes, got %d: %q", len(wantN), len(r.Notes), r.Notes))
+	}
+	for i, x := range wantN {
+		_, text, _ := strings.Cut(x.text, " ")
+		if i < len(r.Notes) && !strings.Contains(r.Notes[i], strings.TrimSpace(text)) {
+			fail(x, "got %q", r.Notes[i])
 		}
 	}
 	if len(wantE) > 0 && len(wantE) != len(r.Elections) {
@@ -638,6 +662,9 @@ func TestScripts(t *testing.T) {
 				// Dropping a line of a detailed list must be caught too,
 				// unless it is the only one (no line means no detail).
 				kind := strings.Fields(x.text)[0]
+				if kind == "note:" {
+					variants = append(variants, "") // the notes are counted
+				}
 				if kind == "violation" || kind == "election" {
 					same := 0
 					for _, y := range s.expect {
@@ -786,6 +813,10 @@ func mutations(text string) []string {
 		plusOne(3)
 	case "open:", "unchecked:", "unreached:":
 		plusOne(1)
+	case "note:":
+		if len(f) > 1 {
+			with(1, "NOT"+f[1])
+		}
 	case "components:":
 		out = append(out, text+" [99]")
 		if len(f) > 2 {

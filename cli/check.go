@@ -53,7 +53,9 @@ func newCheckCmd() *cobra.Command {
 			}
 			if unbound != "" {
 				sum.Notes = append(sum.Notes, unbound)
-				fmt.Fprintln(cmd.ErrOrStderr(), "elect: note:", unbound)
+			}
+			for _, note := range sum.Notes {
+				fmt.Fprintln(cmd.ErrOrStderr(), "elect: note:", note)
 			}
 			if err := printSummary(cmd.OutOrStdout(), sum, asJSON); err != nil {
 				return err

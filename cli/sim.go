@@ -37,6 +37,7 @@ type scenarioFlags struct {
 	expect        string
 	mobility      string
 	rangeM        float64
+	valuesOver    string
 	// base, when set, is the scenario before the file and the flags (the
 	// demo or the default otherwise).
 	base func() *scenario.Scenario
@@ -62,11 +63,12 @@ func (f *scenarioFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.liveness, "liveness", "", "checker: how long a component must be unchanged before it must have settled on its most valued node")
 	fl.StringVar(&f.expect, "expect", "", "checker: which components must elect: initiated (the default: those holding an initiator, every one for a spontaneous algorithm; the others are reported, not failed) or every-component")
 	fl.StringVar(&f.mobility, "mobility", "", "how nodes move: static, waypoint:MINSPEED:MAXSPEED:PAUSE, walk:MINSPEED:MAXSPEED:INTERVAL (speeds in m/s) or ns2:PATH (an ns-2 movement trace, e.g. from setdest)")
+	fl.StringVar(&f.valuesOver, "values-over-time", "", "values that change as the run goes: battery[:capacity=C,tx=T,rx=R,idle=I,recharge=G,every=D] (drains with the bytes a node sends and receives) or position[:around=centre|centroid,scale=S,every=D] (closeness to the area's centre or the component's); see docs/algorithms.md")
 	fl.Float64Var(&f.rangeM, "range", 0, "radio range in metres for moving nodes: two nodes are linked while this close (default: the geometric topology's range, or 250)")
 }
 
 // scenarioFlagNames are the flags that shape a scenario.
-var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration", "values", "delay", "loss", "param", "initiators", "initiator", "unelected", "stabilization", "liveness", "expect", "mobility", "range"}
+var scenarioFlagNames = []string{"algo", "topology", "nodes", "seed", "duration", "values", "delay", "loss", "param", "initiators", "initiator", "unelected", "stabilization", "liveness", "expect", "mobility", "range", "values-over-time"}
 
 // anySet reports whether a flag shaping the scenario was given.
 func (f *scenarioFlags) anySet(cmd *cobra.Command) bool {
@@ -122,7 +124,7 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 		Initiators: given(set, "initiators", f.initiators), Unelected: given(set, "unelected", f.unelected),
 		Stabilization: given(set, "stabilization", f.stabilization), Liveness: given(set, "liveness", f.liveness),
 		Expect: given(set, "expect", f.expect), Mobility: given(set, "mobility", f.mobility),
-		Range:    given(set, "range", f.rangeM),
+		Range: given(set, "range", f.rangeM), ValuesOver: given(set, "values-over-time", f.valuesOver),
 		DropLate: f.file == "",
 		Label: func(field string) string {
 			if field == "initiators" && set("initiator") {
@@ -143,7 +145,7 @@ func (f *scenarioFlags) scenario(cmd *cobra.Command, args []string) (*scenario.S
 }
 
 // flagOf names the flags whose names are not their fields' (runner.Overrides).
-var flagOf = map[string]string{"algorithm": "algo", "params": "param"}
+var flagOf = map[string]string{"algorithm": "algo", "params": "param", "values_over_time": "values-over-time"}
 
 // given is &v when the flag name was given, else nil.
 func given[T any](set func(string) bool, name string, v T) *T {

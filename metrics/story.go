@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -28,6 +29,16 @@ import (
 // which tell the link changes that follow them. What a trace does not
 // record, a story cannot tell: a corrupt or crash_on event as it was armed
 // (the crash it set off is told when it struck).
+//
+// A node's value changing is told against its leader (ValueCrossings):
+// "node 7's value rises to 120, above its leader 4's 90", "the leader 4's
+// value falls to 10, below node 7's 120", those of one instant together
+// ("leaders 3 and 11 each fall below a follower's value"). Those that
+// cross no leader's are told while they are few ("node 3's value falls
+// to 50", those of one instant and value together), and counted in one
+// line where they start when they are many, as a value model's are (a
+// battery draining every second): "the values of 30 nodes change 3,381
+// times until 120 s: only those that cross a leader's are told".
 type Story struct {
 	moments []Moment
 	open    gathering
@@ -39,7 +50,45 @@ type Story struct {
 	leads []bool
 	// told is when the last Acted event came, -1 before the first.
 	told time.Duration
+	// values follows the nodes' values against their leaders; crossed
+	// are the value changes that crossed, gathered by instant; quiet the
+	// others, gathered (up to maxQuiet+1 moments: past maxQuiet they are
+	// only counted).
+	values  ValueCrossings
+	crossed []crossGroup
+	quiet   []valueGroup
+	counted valueCount
 }
+
+// crossGroup is value changes that crossed, within together of the first.
+type crossGroup struct {
+	first, last time.Duration
+	moves       []ValueMove
+}
+
+// valueGroup is value changes that crossed no leader's, to one value,
+// within together of the first.
+type valueGroup struct {
+	first, last time.Duration
+	to          int64
+	nodes       []algo.NodeID
+	// how is the changes' direction ("rises", "falls", "becomes"), the
+	// first's, and "becomes" when they differ.
+	how  string
+	what string // the first's words
+}
+
+// valueCount counts the value changes that crossed no leader's.
+type valueCount struct {
+	n           int
+	first, last time.Duration
+	nodes       []bool
+	of          int // nodes changed
+}
+
+// maxQuiet is how many moments of value changes that cross no leader's
+// the story tells: past it, it counts them.
+const maxQuiet = 6
 
 // gathering is the fault events being gathered into one moment: events of
 // one kind that follow one another among the faults, within together of
@@ -69,6 +118,11 @@ func NewStory() *Story { return &Story{told: -1} }
 
 // Observe takes in one event.
 func (st *Story) Observe(e *trace.Event) {
+	if c, ok := st.values.Observe(e); ok {
+		st.started = true
+		st.value(e.At, c)
+		return
+	}
 	switch e.Kind {
 	case trace.NodeAdded:
 		return
@@ -230,10 +284,136 @@ func (st *Story) flush() {
 }
 
 // Fill sets the summary's faults: the moments told so far, with the one
-// still being gathered (a run read up to its End has none left).
+// still being gathered (a run read up to its End has none left), and the
+// value changes, in time order.
 func (st *Story) Fill(s *Summary) {
 	st.flush()
 	s.Faults = st.moments
+	if len(st.crossed) == 0 && st.counted.n == 0 {
+		return
+	}
+	all := append([]Moment{}, st.moments...)
+	if len(st.quiet) <= maxQuiet {
+		for _, g := range st.quiet {
+			all = append(all, g.moment())
+		}
+	} else {
+		// Counted where they start, so that a story cut short still says
+		// so.
+		all = append(all, st.counted.moment(len(st.crossed) > 0))
+	}
+	for _, g := range st.crossed {
+		all = append(all, g.moment())
+	}
+	slices.SortStableFunc(all, func(x, y Moment) int { return cmp.Compare(x.AtMS, y.AtMS) })
+	s.Faults = all
+}
+
+// value tells a value change: those that crossed as they are, the others
+// gathered and counted.
+func (st *Story) value(at time.Duration, c ValueMove) {
+	if c.Crossed() {
+		if n := len(st.crossed); n > 0 && at-st.crossed[n-1].first <= together {
+			g := &st.crossed[n-1]
+			g.moves = append(g.moves, c)
+			g.last = at
+			return
+		}
+		st.crossed = append(st.crossed, crossGroup{first: at, last: at, moves: []ValueMove{c}})
+		return
+	}
+	k := &st.counted
+	if k.n == 0 {
+		k.first = at
+	}
+	k.n++
+	k.last = at
+	for int(c.Node) >= len(k.nodes) {
+		k.nodes = append(k.nodes, false)
+	}
+	if !k.nodes[c.Node] {
+		k.nodes[c.Node] = true
+		k.of++
+	}
+	if n := len(st.quiet); n > 0 && n <= maxQuiet {
+		g := &st.quiet[n-1]
+		if g.to == c.To && at-g.first <= together {
+			g.last = at
+			if !slices.Contains(g.nodes, c.Node) {
+				g.nodes = append(g.nodes, c.Node)
+			}
+			if g.how != c.Direction() {
+				g.how = "becomes"
+			}
+			return
+		}
+	}
+	if len(st.quiet) <= maxQuiet {
+		st.quiet = append(st.quiet, valueGroup{first: at, last: at, to: c.To, nodes: []algo.NodeID{c.Node}, how: c.Direction(), what: c.String()})
+	}
+}
+
+// moment tells a group of value changes: "node 3's value falls to 50",
+// "the values of nodes 1 and 3 fall to 50".
+func (g *valueGroup) moment() Moment {
+	what := g.what
+	if len(g.nodes) > 1 {
+		slices.Sort(g.nodes)
+		how := map[string]string{"rises": "rise to", "falls": "fall to", "becomes": "become"}[g.how]
+		what = fmt.Sprintf("the values of %s %s %d", nodes(g.nodes), how, g.to)
+	}
+	return Moment{AtMS: MS(g.first), What: what + over(g.first, g.last)}
+}
+
+// moment tells changes that crossed: one in full ("node 7's value rises
+// to 120, above its leader 4's 90"), several by whom ("leaders 3 and 11
+// each fall below a follower's value; node 7 rises above its leader's").
+func (g *crossGroup) moment() Moment {
+	if len(g.moves) == 1 {
+		return Moment{AtMS: MS(g.first), What: g.moves[0].String() + over(g.first, g.last)}
+	}
+	var led, rose []algo.NodeID
+	for _, m := range g.moves {
+		if m.Led {
+			if !slices.Contains(led, m.Node) {
+				led = append(led, m.Node)
+			}
+		} else if !slices.Contains(rose, m.Node) {
+			rose = append(rose, m.Node)
+		}
+	}
+	slices.Sort(led)
+	slices.Sort(rose)
+	var parts []string
+	if len(led) > 0 {
+		parts = append(parts, named(led, "leader")+verb(led, " falls below a follower's value", " each fall below a follower's value"))
+	}
+	if len(rose) > 0 {
+		parts = append(parts, nodes(rose)+verb(rose, " rises above its leader's value", " rise above their leaders' values"))
+	}
+	return Moment{AtMS: MS(g.first), What: strings.Join(parts, "; ") + over(g.first, g.last)}
+}
+
+// moment tells the value changes counted: "the values of 30 nodes change
+// 3,381 times until 120 s: only those that cross a leader's are told".
+func (c *valueCount) moment(crossed bool) Moment {
+	what := fmt.Sprintf("the values of %s change %s times until %s", plural(c.of, "node"), group(uint64(c.n)), natural(MS(c.last)))
+	if c.of == 1 {
+		what = fmt.Sprintf("node %d's value changes %s times until %s", slices.Index(c.nodes, true), group(uint64(c.n)), natural(MS(c.last)))
+	}
+	if crossed {
+		return Moment{AtMS: MS(c.first), What: what + ": only those that cross a leader's are told"}
+	}
+	return Moment{AtMS: MS(c.first), What: what + ", none crossing a leader's"}
+}
+
+// over says over how long a moment was spread: " (over 3.0 ms)", or
+// nothing.
+func over(first, last time.Duration) string {
+	if last > first {
+		return " (over " + natural(MS(last-first)) + ")"
+	}
+	return ""
 }
 
 // rateWords says at what rate a clock runs, given in parts per million of
@@ -260,18 +440,22 @@ func leaderWord(ids []algo.NodeID) string {
 
 // nodes names a set of nodes, sorted: "node 3", "nodes 1, 4 and 7", "12
 // nodes (0-5, 9-14)".
-func nodes(ids []algo.NodeID) string {
+func nodes(ids []algo.NodeID) string { return named(ids, "node") }
+
+// named names a set of nodes, sorted, by noun: "leader 3", "leaders 1, 4
+// and 7", "12 leaders (0-5, 9-14)".
+func named(ids []algo.NodeID, noun string) string {
 	if len(ids) == 1 {
-		return fmt.Sprintf("node %d", ids[0])
+		return fmt.Sprintf("%s %d", noun, ids[0])
 	}
 	if len(ids) > 6 {
-		return fmt.Sprintf("%s nodes (%s)", group(uint64(len(ids))), span(ids))
+		return fmt.Sprintf("%s %ss (%s)", group(uint64(len(ids))), noun, span(ids))
 	}
 	s := make([]string, len(ids))
 	for i, v := range ids {
 		s[i] = fmt.Sprint(v)
 	}
-	return "nodes " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return noun + "s " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 func verb(ids []algo.NodeID, one, many string) string {

@@ -234,3 +234,130 @@ func TestStoryGray(t *testing.T) {
 		t.Errorf("faults:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Value changes are told against the node's leader: a follower rising
+// above its leader, a leader falling below its most valued follower (a
+// tie broken by the higher id), and, while they are few, the others,
+// those of one instant and value together; a value not known before
+// becomes what it is.
+func TestStoryValues(t *testing.T) {
+	s := time.Second
+	added := func(v algo.NodeID, x int64) trace.Event {
+		return trace.Event{Kind: trace.NodeAdded, Node: v, Peer: algo.None, Value: x}
+	}
+	value := func(at time.Duration, v algo.NodeID, x int64) trace.Event {
+		return trace.Event{At: at, Kind: trace.ValueChanged, Node: v, Peer: algo.None, Value: x}
+	}
+	// All of 0-4 follow leader.
+	led := func(at time.Duration, leader algo.NodeID) []trace.Event {
+		var evs []trace.Event
+		for v := range algo.NodeID(5) {
+			evs = append(evs, trace.Event{At: at, Kind: trace.StatusChanged, Node: v, Peer: algo.None,
+				Status: algo.Status{Leader: leader, State: algo.Norm}})
+		}
+		return evs
+	}
+	events := []trace.Event{added(0, 10), added(1, 20), added(2, 30), added(3, 40), added(4, 90)}
+	events = append(events, led(1*s, 4)...)
+	events = append(events, value(10*s, 3, 120), value(12*s, 1, 50))
+	events = append(events, led(14*s, 3)...)
+	events = append(events, value(20*s, 3, 10))
+	events = append(events, led(22*s, 4)...)
+	events = append(events, value(25*s, 2, 90), value(25*s, 0, 90), value(30*s, 4, 50))
+	events = append(events, led(35*s, 2)...)
+	events = append(events, value(40*s, 3, 90),
+		trace.Event{At: 45 * s, Kind: trace.Crashed, Node: 1, Peer: algo.None}, value(46*s, 1, 5),
+		value(50*s, 9, 7), trace.Event{At: 60 * s, Kind: trace.End})
+	want := []string{
+		"10 node 3's value rises to 120, above its leader 4's 90",
+		"12 node 1's value rises to 50",
+		"20 the leader 3's value falls to 10, below node 4's 90",
+		"25 the values of nodes 0 and 2 rise to 90",
+		"30 the leader 4's value falls to 50, below node 2's 90",
+		"40 node 3's value rises to 90, level with its leader 2's, and its id is higher",
+		"45 node 1 crashes",
+		"46 node 1's value falls to 5",
+		"50 node 9's value becomes 7",
+	}
+	if got := storyOf(events); got != strings.Join(want, "\n") {
+		t.Errorf("faults:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+}
+
+// Values that change often (a battery draining every second) are told
+// only when they cross a leader's, and the others counted in one line,
+// where they start.
+func TestStoryValuesOften(t *testing.T) {
+	s := time.Second
+	for _, c := range []struct {
+		drain int64 // the leader's a second
+		want  []string
+	}{
+		{5, []string{
+			"1 the values of 3 nodes change 89 times until 30 s: only those that cross a leader's are told",
+			"11 the leader 2's value falls to 45, below node 1's 49",
+		}},
+		{1, []string{
+			"1 the values of 3 nodes change 90 times until 30 s, none crossing a leader's",
+		}},
+	} {
+		events := []trace.Event{
+			{Kind: trace.NodeAdded, Node: 0, Peer: algo.None, Value: 50},
+			{Kind: trace.NodeAdded, Node: 1, Peer: algo.None, Value: 60},
+			{Kind: trace.NodeAdded, Node: 2, Peer: algo.None, Value: 100},
+		}
+		for v := range algo.NodeID(3) {
+			events = append(events, trace.Event{At: s / 2, Kind: trace.StatusChanged, Node: v, Peer: algo.None,
+				Status: algo.Status{Leader: 2, State: algo.Norm}})
+		}
+		for i := range int64(30) {
+			at := time.Duration(i+1) * s
+			events = append(events,
+				trace.Event{At: at, Kind: trace.ValueChanged, Node: 0, Peer: algo.None, Value: 50 - i - 1},
+				trace.Event{At: at, Kind: trace.ValueChanged, Node: 1, Peer: algo.None, Value: 60 - i - 1},
+				trace.Event{At: at, Kind: trace.ValueChanged, Node: 2, Peer: algo.None, Value: 100 - c.drain*(i+1)})
+		}
+		events = append(events, trace.Event{At: 31 * s, Kind: trace.End})
+		if got := storyOf(events); got != strings.Join(c.want, "\n") {
+			t.Errorf("draining %d a second, faults:\n%s\nwant:\n%s", c.drain, got, strings.Join(c.want, "\n"))
+		}
+	}
+}
+
+// Value changes that cross together are told together, by whom: leaders
+// falling below a follower's, followers rising above their leader's.
+func TestStoryValuesCrossTogether(t *testing.T) {
+	s, ms := time.Second, time.Millisecond
+	var events []trace.Event
+	for v, x := range []int64{1, 2, 10, 4, 5, 11} {
+		events = append(events, trace.Event{Kind: trace.NodeAdded, Node: algo.NodeID(v), Peer: algo.None, Value: x})
+	}
+	for v := range algo.NodeID(6) {
+		events = append(events, trace.Event{At: s, Kind: trace.StatusChanged, Node: v, Peer: algo.None,
+			Status: algo.Status{Leader: 2 + 3*(v/3), State: algo.Norm}})
+	}
+	events = append(events,
+		trace.Event{At: 5 * s, Kind: trace.ValueChanged, Node: 2, Peer: algo.None, Value: 1},
+		trace.Event{At: 5 * s, Kind: trace.ValueChanged, Node: 5, Peer: algo.None, Value: 3},
+		trace.Event{At: 5*s + 3*ms, Kind: trace.ValueChanged, Node: 0, Peer: algo.None, Value: 50},
+		trace.Event{At: 6 * s, Kind: trace.End})
+	want := "5 leaders 2 and 5 each fall below a follower's value; node 0 rises above its leader's value (over 3.0 ms)"
+	if got := storyOf(events); got != want {
+		t.Errorf("faults:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// storyOf tells events, a moment a line: "seconds what".
+func storyOf(events []trace.Event) string {
+	st := NewStory()
+	for i := range events {
+		st.Observe(&events[i])
+	}
+	var sum Summary
+	st.Fill(&sum)
+	var got []string
+	for _, m := range sum.Faults {
+		got = append(got, fmt.Sprintf("%g %s", m.AtMS/1000, m.What))
+	}
+	return strings.Join(got, "\n")
+}

@@ -44,6 +44,9 @@ type Summary struct {
 	// LinkChanges counts the links that movement brought up or down (a
 	// pair coming into or going out of range while no partition cut it).
 	LinkChanges uint64 `json:"link_changes"`
+	// Values is what a run whose values changed as it went (a value model:
+	// a battery, a position) measured; nil for others.
+	Values *ValueSummary `json:"values,omitempty"`
 	// ReachableLeaderFraction is, for mobile runs, the share of live
 	// node-time (sampled every runner.ReachPeriod) in which a node followed a live
 	// leader of its own component: stricter than 1 - LeaderlessFraction,
@@ -245,6 +248,7 @@ func MS(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // FromCheck fills the parts of a summary that come from the checker: elections,
 // leaderless time, violations, final states and components.
 func (s *Summary) FromCheck(mon *check.Monitor, rep check.Report) {
+	s.Notes = append(s.Notes, rep.Notes...)
 	s.Elections = Elections{Completed: len(rep.Elections), MeanTimeMS: MS(rep.MeanElection()), Open: rep.OpenElections,
 		List: make([]Election, len(rep.Elections))}
 	for i, e := range rep.Elections {
@@ -300,3 +304,21 @@ type NotExpected struct {
 // NoInitiator is why a component of an algorithm that elects only from an
 // initiator is not expected to elect.
 const NoInitiator = "it holds no initiator, and the algorithm elects only from one"
+
+// ValueSummary is what a run with a value model (sim.ValueModel) measured.
+type ValueSummary struct {
+	// Model is the value model's spec in full.
+	Model string `json:"model"`
+	// HandOvers counts the times a live leader gave up its leadership to
+	// follow a node then more valued; HandOversPerMinute over the run.
+	HandOvers          int     `json:"hand_overs"`
+	HandOversPerMinute float64 `json:"hand_overs_per_minute"`
+	// FirstEmptyMS is when the first node's battery ran out (the network's
+	// lifetime), -1 if none did; Empty how many ran out.
+	FirstEmptyMS float64 `json:"first_empty_ms"`
+	Empty        int     `json:"empty"`
+	// LeaderPerSecond and OtherPerSecond are the energy a node spent a
+	// second while leading and while not (a battery).
+	LeaderPerSecond float64 `json:"leader_energy_per_second"`
+	OtherPerSecond  float64 `json:"other_energy_per_second"`
+}

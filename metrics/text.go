@@ -99,6 +99,18 @@ func WriteText(w io.Writer, s *Summary) error {
 		fmt.Fprintf(&b, "per node: %.3f elections started and %.3f leader changes a minute, %.1f messages a second\n",
 			r.ElectionsPerNodeMinute, r.LeaderChangesPerNodeMinute, r.MessagesPerNodeSecond)
 	}
+	if v := s.Values; v != nil {
+		fmt.Fprintf(&b, "values: %s: %s (%.2f a minute)", v.Model, plural(v.HandOvers, "hand-over"), v.HandOversPerMinute)
+		if strings.HasPrefix(v.Model, "battery") {
+			fmt.Fprintf(&b, "; energy a second %.1f leading, %.1f not", v.LeaderPerSecond, v.OtherPerSecond)
+			if v.FirstEmptyMS >= 0 {
+				fmt.Fprintf(&b, "; the first battery ran out at %.3f s (%s in all)", v.FirstEmptyMS/1000, plural(v.Empty, "node"))
+			} else {
+				b.WriteString("; no battery ran out")
+			}
+		}
+		b.WriteString("\n")
+	}
 	if s.Mobility != "" || s.LinkChanges > 0 {
 		fmt.Fprintf(&b, "movement: %s link changes", group(s.LinkChanges))
 		if !r.Extrapolated {

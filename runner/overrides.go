@@ -21,7 +21,7 @@ import (
 // Errors name the override at fault by its field: "algorithm",
 // "topology", "nodes", "seed", "duration", "values", "delay", "loss",
 // "params", "initiators", "unelected", "stabilization", "liveness",
-// "expect", "mobility", "range". Label says how they are named in messages.
+// "expect", "mobility", "range", "values_over_time". Label says how they are named in messages.
 type Overrides struct {
 	Algorithm, Topology     *string
 	Nodes                   *int
@@ -33,6 +33,8 @@ type Overrides struct {
 	Stabilization, Liveness *string
 	Expect, Mobility        *string
 	Range                   *float64
+	// ValuesOver is the value model (scenario.Scenario.ValuesOver).
+	ValuesOver *string
 	// DropLate leaves out the events after the run's end, with a note,
 	// rather than refusing them: for a scenario that no file gave (the
 	// demo), whose events the user did not write.
@@ -125,7 +127,8 @@ func parse[T any](o *Overrides, field string, value *string, read func(string) (
 // of the size given when no topology was, with a note.
 func (o *Overrides) Apply(s *scenario.Scenario) error {
 	set := map[string]bool{"topology": o.Topology != nil, "nodes": o.Nodes != nil,
-		"duration": o.Duration != nil, "mobility": o.Mobility != nil, "range": o.Range != nil}
+		"duration": o.Duration != nil, "mobility": o.Mobility != nil, "range": o.Range != nil,
+		"values_over_time": o.ValuesOver != nil}
 	if o.Algorithm != nil && s.Algorithm != *o.Algorithm {
 		s.Algorithm, s.Params = *o.Algorithm, nil // the file's parameters belong to its algorithm
 	}
@@ -197,6 +200,14 @@ func (o *Overrides) Apply(s *scenario.Scenario) error {
 	if o.Mobility != nil || s.Mobility != "" {
 		if _, err := mobility.Parse(s.Mobility); err != nil {
 			return o.blame(s, err, set, "mobility")
+		}
+	}
+	if o.ValuesOver != nil {
+		s.ValuesOver = *o.ValuesOver
+	}
+	if s.ValuesOver != "" {
+		if _, err := sim.ParseValueModel(s.ValuesOver); err != nil {
+			return o.blame(s, err, set, "values_over_time")
 		}
 	}
 	if o.Range != nil {

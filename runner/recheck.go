@@ -24,7 +24,8 @@ const maxPrealloc = 1 << 22
 func TraceConfig(h *trace.Header) (cfg check.Config, note string, err error) {
 	// Nodes only sizes the checker's arrays up front: a header cannot
 	// make it allocate more than this before the events that need it.
-	cfg = check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, Moving: h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc), AmongInitiators: h.AmongInitiators}
+	cfg = check.Config{Stabilization: h.Stabilization, Liveness: h.Liveness, Spontaneous: h.Spontaneous, Unelected: h.Unelected, UnelectedUninitiated: h.UnelectedUninitiated, Lossy: h.Lossy, Moving: h.Mobility != "", Nodes: min(h.Nodes, maxPrealloc), AmongInitiators: h.AmongInitiators,
+		ValueAtElection: h.ValueAtElection, ValuesMove: h.ValuesOverTime != "", Algorithm: h.Algorithm}
 	if h.MessageBound != "" {
 		if a, err := algo.Lookup(h.Algorithm); err == nil {
 			cfg.MessageBound = BoundOf(a, h.Params, h.MaxDelay)

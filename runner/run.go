@@ -314,6 +314,8 @@ func checkConfig(s *scenario.Scenario, a *algo.Algorithm) (check.Config, error) 
 		AmongInitiators: a.Model.ElectsInitiator,
 		Lossy:           s.Loss > 0,
 		Moving:          s.Mobility != "",
+		ValueAtElection: !a.Model.FollowsValue, Algorithm: a.Name,
+		ValuesMove: s.ValuesOver != "",
 	}
 	var err error
 	if cfg.Unelected, err = ParseUnelected(s.Unelected); err != nil {
@@ -356,8 +358,13 @@ func header(s *scenario.Scenario, a *algo.Algorithm, params algo.Params, net *Ne
 		Algorithm: a.Name, Params: params, Seed: s.Seed, Topology: net.Name, Nodes: net.Graph.N(),
 		Messages: a.Messages, Spontaneous: a.Model.Spontaneous, Lossy: cc.Lossy,
 		Initiators: initiators, Unelected: cc.Unelected, UnelectedUninitiated: cc.UnelectedUninitiated,
-		AmongInitiators: cc.AmongInitiators,
-		Stabilization:   cc.Stabilization, Liveness: cc.Liveness,
+		AmongInitiators: cc.AmongInitiators, ValueAtElection: cc.ValueAtElection,
+		Stabilization: cc.Stabilization, Liveness: cc.Liveness,
+	}
+	if s.ValuesOver != "" {
+		if m, err := sim.ParseValueModel(s.ValuesOver); err == nil {
+			h.ValuesOverTime, h.Duration = m.String(), s.Duration
+		}
 	}
 	if cc.Expect != check.ExpectInitiated {
 		h.Expect = cc.Expect.String()
@@ -541,6 +548,11 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 	if net.Radio != nil {
 		cfg.Motion = net.Radio
 	}
+	if s.ValuesOver != "" {
+		if cfg.ValuesOver, err = sim.ParseValueModel(s.ValuesOver); err != nil {
+			return nil, s.Blame(err, "values_over_time")
+		}
+	}
 	eng, err := sim.New(cfg)
 	if err != nil {
 		return nil, err
@@ -561,5 +573,26 @@ func Run(s *scenario.Scenario, opt Options) (*metrics.Summary, error) {
 		sum.ReachableLeaderFraction = reach.Fraction()
 	}
 	rec.fill(sum, mon, a)
+	if res.Values != nil {
+		sum.Values = valueSummary(cfg.ValuesOver, res.Values, res.End)
+	}
 	return sum, nil
+}
+
+// valueSummary is what a run's value model measured, for its summary.
+func valueSummary(m *sim.ValueModel, v *sim.ValueStats, end time.Duration) *metrics.ValueSummary {
+	out := &metrics.ValueSummary{Model: m.String(), HandOvers: v.HandOvers, FirstEmptyMS: -1, Empty: v.Empty}
+	if end > 0 {
+		out.HandOversPerMinute = float64(v.HandOvers) / end.Minutes()
+	}
+	if v.FirstEmpty >= 0 {
+		out.FirstEmptyMS = metrics.MS(v.FirstEmpty)
+	}
+	if v.LeaderTime > 0 {
+		out.LeaderPerSecond = v.Spent[0] / v.LeaderTime.Seconds()
+	}
+	if v.OtherTime > 0 {
+		out.OtherPerSecond = v.Spent[1] / v.OtherTime.Seconds()
+	}
+	return out
 }

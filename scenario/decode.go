@@ -38,7 +38,7 @@ func join(path, field string) string {
 var topFields = []string{
 	"algorithm", "params", "seed", "topology", "nodes", "values", "delay",
 	"loss", "duration", "check", "events", "mobility", "range", "ranges",
-	"initiators", "unelected", "schedule",
+	"initiators", "unelected", "schedule", "values_over_time",
 }
 
 // scenario applies the fields of the root mapping to s.
@@ -75,6 +75,8 @@ func (d *decoder) scenario(root *yaml.Node, s *Scenario) error {
 			s.Duration, err = d.Duration(e.V, e.Key)
 		case "mobility":
 			s.Mobility, err = d.Name(e.V, e.Key, "a mobility spec")
+		case "values_over_time":
+			s.ValuesOver, err = d.Name(e.V, e.Key, "a value model like battery:tx=1 or position")
 		case "range":
 			s.Range, err = d.rangeM(e.V, e.Key)
 		case "ranges":
@@ -237,7 +239,7 @@ func (d *decoder) check(n *yaml.Node, path string, c *Check) error {
 	return nil
 }
 
-var eventFields = []string{"at", "crash", "restart", "recover", "partition", "heal", "link_down", "link_up", "elect", "crash_on", "corrupt", "cut", "uncut", "loss", "clock", "slow"}
+var eventFields = []string{"at", "crash", "restart", "recover", "partition", "heal", "link_down", "link_up", "elect", "crash_on", "corrupt", "cut", "uncut", "loss", "clock", "slow", "value"}
 
 func (d *decoder) events(n *yaml.Node, path string) ([]sim.Action, error) {
 	n = Resolve(n)
@@ -332,6 +334,8 @@ func (d *decoder) event(n *yaml.Node, path string) (sim.Action, error) {
 		err = d.link(e.V, apath, &a)
 	case sim.Cut, sim.Uncut, sim.LossDir, sim.Clock, sim.Slow:
 		err = d.grayEvent(e.V, apath, &a)
+	case sim.SetValue:
+		err = d.valueEvent(e.V, apath, &a)
 	}
 	if err != nil {
 		return sim.Action{}, err

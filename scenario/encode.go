@@ -47,6 +47,9 @@ func Format(s *Scenario) ([]byte, error) {
 	fmt.Fprintf(&b, "delay: %s\n", quote(s.Delay.String()))
 	fmt.Fprintf(&b, "loss: %s\n", strconv.FormatFloat(s.Loss, 'g', -1, 64))
 	fmt.Fprintf(&b, "duration: %s\n", duration(s.Duration))
+	if s.ValuesOver != "" {
+		fmt.Fprintf(&b, "values_over_time: %s\n", quote(s.ValuesOver))
+	}
 	if s.Mobility != "" {
 		fmt.Fprintf(&b, "mobility: %s\n", quote(s.Mobility))
 	}
@@ -167,6 +170,11 @@ func formatAction(a sim.Action) (string, error) {
 		return fmt.Sprintf("%s: [%d, %d]", a.Kind, a.Link.A, a.Link.B), nil
 	case sim.Cut, sim.Uncut, sim.LossDir, sim.Clock, sim.Slow:
 		return formatGray(a), nil
+	case sim.SetValue:
+		if a.Leader && len(a.Nodes) > 0 {
+			return "", fmt.Errorf("a value for the leader and for listed nodes at once has no file form")
+		}
+		return formatValue(a), nil
 	case sim.Partition:
 		var parts []string
 		for _, g := range a.Groups {

@@ -125,6 +125,10 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("bad link %+v", a)
 				}
 			case sim.Heal:
+			case sim.SetValue:
+				if a.Leader == (len(a.Nodes) > 0) || !slices.IsSorted(a.Nodes) {
+					t.Fatalf("a value event names the leader or nodes, one of them: %+v", a)
+				}
 			default:
 				t.Fatalf("unknown action kind %v", a.Kind)
 			}

@@ -170,6 +170,10 @@ type Scenario struct {
 	// (0: the topology's).
 	Mobility string
 	Range    float64
+	// ValuesOver changes the nodes' values as the run goes: a value
+	// model's spec (sim.ParseValueModel: "battery:tx=1", "position"),
+	// checked by the caller; "" for none.
+	ValuesOver string
 	// Ranges gives moving nodes radio ranges of their own (the others
 	// have Range): what node u sends node v arrives while they are at
 	// most u's range apart, so a link between a strong transmitter and a

@@ -194,6 +194,12 @@ var validCases = []struct {
 	{"elect", "events:\n- {at: 2s, elect: '0,1'}\n", func(s *Scenario) {
 		s.Events = []sim.Action{{At: 2 * time.Second, Kind: sim.ElectAt, Nodes: ids(0, 1), Where: "t.yaml:2"}}
 	}},
+	{"value", "events:\n- {at: 20s, value: {node: 7, to: 120}}\n", func(s *Scenario) {
+		s.Events = []sim.Action{{At: 20 * time.Second, Kind: sim.SetValue, Nodes: ids(7), Value: 120, Where: "t.yaml:2"}}
+	}},
+	{"value of the leader, negative", "events:\n- {at: 1s, value: {node: leader, to: -5}}\n", func(s *Scenario) {
+		s.Events = []sim.Action{{At: time.Second, Kind: sim.SetValue, Leader: true, Value: -5, Where: "t.yaml:2"}}
+	}},
 	{"partition order kept", "events:\n- at: 1s\n  partition:\n    zeta: 5\n    alpha: [1, 2]\n    mid: 3-4\n", func(s *Scenario) {
 		s.Events = []sim.Action{{At: time.Second, Kind: sim.Partition, Where: "t.yaml:2", Groups: []sim.Group{
 			{Name: "zeta", Nodes: ids(5)}, {Name: "alpha", Nodes: ids(1, 2)}, {Name: "mid", Nodes: ids(3, 4)},
@@ -257,7 +263,7 @@ var errorCases = []struct {
 }{
 	// the document
 	{"unknown field", "algorithim: echo\n", `t.yaml:1:1: unknown field "algorithim"`,
-		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range, ranges, initiators, unelected, schedule)"},
+		"(known: algorithm, params, seed, topology, nodes, values, delay, loss, duration, check, events, mobility, range, ranges, initiators, unelected, schedule, values_over_time)"},
 	{"unknown field later", "seed: 1\n\n  \nfoo: 2\n", `t.yaml:4:1: unknown field "foo"`, "known: algorithm"},
 	{"duplicate field", "seed: 1\nalgorithm: x\nseed: 2\n", `t.yaml:3:1: duplicate field "seed"`, "(first on line 1)"},
 	{"document is a list", "- seed: 1\n", "t.yaml:1:1: ", "a scenario must be a mapping"},
@@ -364,7 +370,7 @@ var errorCases = []struct {
 		`an event needs exactly one action besides "at" (got crash, restart)`},
 	{"event no action", "events:\n- at: 1s\n", "t.yaml:2:3: events[0]: ", `exactly one action besides "at" (got none)`},
 	{"event unknown field", "events:\n- at: 1s\n  explode: 3\n", `t.yaml:3:3: events[0]: unknown field "explode"`,
-		"(known: at, crash, restart, recover, partition, heal, link_down, link_up, elect, crash_on, corrupt, cut, uncut, loss, clock, slow)"},
+		"(known: at, crash, restart, recover, partition, heal, link_down, link_up, elect, crash_on, corrupt, cut, uncut, loss, clock, slow, value)"},
 	{"event duplicate at", "events:\n- at: 1s\n  at: 2s\n  crash: 1\n", "t.yaml:3:3: events[0]: ", `duplicate field "at" (first on line 2)`},
 	{"event duplicate action", "events:\n- at: 1s\n  crash: 1\n  crash: 2\n", "t.yaml:4:3: events[0]: ", `duplicate field "crash"`},
 	{"event negative at", "events:\n- {at: -1s, crash: 1}\n", "t.yaml:2:8: events[0].at: ", "negative duration"},
@@ -429,6 +435,9 @@ var errorCases = []struct {
 	{"cut unknown field", "events:\n- {at: 1s, cut: {from: 1, to: 2, both: true}}\n", "events[0].cut: ", `unknown field "both" (known: from, to)`},
 	{"loss without rate", "events:\n- {at: 1s, loss: {from: 1, to: 2}}\n", "events[0].loss: ", "want {from: ..., to: ..., rate: ...}"},
 	{"loss certain", "events:\n- {at: 1s, loss: {from: 1, to: 2, rate: 1}}\n", "events[0].loss.rate: ", "loss 1 is outside [0, 1)"},
+	{"value without to", "events:\n- {at: 1s, value: {node: 1}}\n", "events[0].value: ", "want {node: N, to: V}"},
+	{"value not an integer", "events:\n- {at: 1s, value: {node: 1, to: 1.5}}\n", "events[0].value.to: ", `value "1.5": want an integer`},
+	{"value unknown field", "events:\n- {at: 1s, value: {node: 1, by: 5}}\n", "events[0].value", `by`},
 	{"clock stopped", "events:\n- {at: 1s, clock: {node: 1, rate: 0}}\n", "events[0].clock.rate: ", "clock rate \"0\": want a number above 0"},
 	{"clock neither", "events:\n- {at: 1s, clock: {node: 1}}\n", "events[0].clock: ", "want {node: N, rate: R} or {node: N, jump: D}"},
 	{"clock jump zero", "events:\n- {at: 1s, clock: {node: 1, jump: 0s}}\n", "events[0].clock.jump: ", `jump "0s": want a duration other than 0`},

@@ -61,13 +61,18 @@ const (
 	// LossDir sets the loss probability of one direction of a link, Link.A
 	// to Link.B, to Rate, on top of the run's loss (0: none of its own).
 	LossDir
+	// SetValue sets the value (desirability) of Nodes, or with Leader of the
+	// leader the most live nodes follow, to Value: a trace.ValueChanged
+	// event. The machines read it at their next input (algo.Env.Value), as
+	// a real node's SetValue.
+	SetValue
 )
 
 var actionNames = [...]string{
 	Crash: "crash", Restart: "restart", Recover: "recover", Partition: "partition",
 	Heal: "heal", LinkDown: "link_down", LinkUp: "link_up", ElectAt: "elect",
 	CrashOn: "crash_on", Corrupt: "corrupt", Cut: "cut", Uncut: "uncut",
-	Clock: "clock", Slow: "slow", LossDir: "loss",
+	Clock: "clock", Slow: "slow", LossDir: "loss", SetValue: "value",
 }
 
 // Gray says the action is a gray failure: a link cut one way or lossy one
@@ -113,12 +118,15 @@ func (r Rect) Contains(p topo.Point) bool {
 type Action struct {
 	At    time.Duration
 	Kind  ActionKind
-	Nodes []algo.NodeID // Crash, Restart, Recover, ElectAt
+	Nodes []algo.NodeID // Crash, Restart, Recover, ElectAt, SetValue
+	// Value is what SetValue sets.
+	Value int64
 	// Message names a message type of the algorithm, for CrashOn.
 	Message string
-	// Leader, on a Crash, names the node to crash when the event comes: the
-	// leader that the most live nodes follow (the highest id among equals),
-	// so that "the leader crashes" can be written for any network.
+	// Leader, on a Crash or a SetValue, names the node to crash (or whose
+	// value to set) when the event comes: the leader that the most live
+	// nodes follow (the highest id among equals), so that "the leader
+	// crashes" can be written for any network.
 	Leader bool
 	Link   topo.Edge // LinkDown, LinkUp; Cut, Uncut, LossDir: from A to B
 	// Rate is a Clock's rate (0: unchanged) or a LossDir's probability.

@@ -60,6 +60,10 @@ type Config struct {
 	// and the motion changes them as the nodes come into and go out of
 	// range.
 	Motion Motion
+	// ValuesOver, when set, changes the nodes' values as the run goes (a
+	// battery draining, a position): it sets them at time 0 too, over
+	// Values. It needs a Duration.
+	ValuesOver *ValueModel
 	// Observers receive every event in order (the checker, a trace writer).
 	Observers []trace.Observer
 }
@@ -87,6 +91,9 @@ type Result struct {
 	// Panic, when set, is the machine's panic that ended the run (the
 	// Panicked event before the End): the algorithm's bug.
 	Panic *Panic
+	// Values is what a run with a value model (Config.ValuesOver)
+	// measured; nil without one.
+	Values *ValueStats
 }
 
 // CrashAt is a node crashed at a moment of the run.
@@ -216,6 +223,9 @@ type Engine struct {
 	// gray holds the gray failures' state, nil in a run without one
 	// (gray.go).
 	gray *grayState
+	// vals is the value model at work, nil in a run without one
+	// (valuemodel.go).
+	vals *values
 }
 
 // New validates a configuration and prepares a run.
@@ -333,6 +343,11 @@ func New(cfg Config) (*Engine, error) {
 		e.nodes[k].m = newNode(e.nodes[k].id)
 	}
 	lists.Wait()
+	if cfg.ValuesOver != nil {
+		if err := e.startValues(cfg.ValuesOver); err != nil {
+			return nil, err
+		}
+	}
 	return e, nil
 }
 
@@ -377,8 +392,8 @@ func (e *Engine) validate(a *Action) error {
 		}
 	}
 	switch a.Kind {
-	case Crash, Restart, Recover, ElectAt, Corrupt:
-		if len(a.Nodes) == 0 && !(a.Kind == Crash && a.Leader) {
+	case Crash, Restart, Recover, ElectAt, Corrupt, SetValue:
+		if len(a.Nodes) == 0 && !((a.Kind == Crash || a.Kind == SetValue) && a.Leader) {
 			return fmt.Errorf("names no node")
 		}
 	case CrashOn:
@@ -478,7 +493,7 @@ func (e *Engine) Run() Result {
 		e.now = int64(e.cfg.Duration)
 	}
 	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.End, Peer: algo.None, Quiescent: quiescent})
-	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum(), Crashes: e.crashes, Panic: p}
+	return Result{Stats: e.stats, End: time.Duration(e.now), Quiescent: quiescent, Hash: e.hash.Sum(), Crashes: e.crashes, Panic: p, Values: e.finishValues()}
 }
 
 // steps runs the run's events: the boot, then the queue until it is empty
@@ -508,6 +523,9 @@ func (e *Engine) steps() {
 		defer e.feed.close() // whatever happens from here, even at the first change
 	}
 	e.startMotion()
+	if e.vals != nil {
+		e.schedule(event{at: int64(e.vals.m.Every), kind: evValues})
+	}
 	for e.q.len() > 0 { // every event queued is within the limit (schedule)
 		ev := e.q.pop()
 		if nx := e.q.next(); nx != nil {
@@ -528,6 +546,8 @@ func (e *Engine) steps() {
 			e.act(&e.cfg.Timeline[ev.slot])
 		case evMove:
 			e.move()
+		case evValues:
+			e.stepValues()
 		}
 	}
 }
@@ -599,6 +619,9 @@ func (e *Engine) emitMsg(kind trace.Kind, node, peer algo.NodeID, m *algo.Messag
 	ev.Peer = peer
 	ev.Msg = *m
 	ev.Reason = reason
+	if e.vals != nil {
+		e.vals.spend(kind, node, m)
+	}
 	e.hash.Add(ev)
 	for _, o := range e.cfg.Observers {
 		o.Observe(ev)
@@ -616,6 +639,9 @@ func (e *Engine) noteStatus() {
 	e.call.kind = callStatus
 	s := nd.m.Status()
 	if s != nd.status {
+		if e.vals != nil {
+			e.valueStatus(v, s)
+		}
 		nd.status = s
 		e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.StatusChanged, Node: v, Peer: algo.None, Status: s})
 	}

@@ -114,6 +114,17 @@ func (e *Engine) act(a *Action) {
 		}
 	case Cut, Uncut, Clock, Slow, LossDir:
 		e.actGray(a)
+	case SetValue:
+		if a.Leader {
+			if v, ok := e.leader(); ok {
+				e.setValue(v, a.Value)
+			} else {
+				e.acted("a change of the leader's value finds none")
+			}
+		}
+		for _, v := range a.Nodes {
+			e.setValue(v, a.Value)
+		}
 	case LinkDown, LinkUp:
 		e.keepRange()
 		k := a.Link
@@ -130,6 +141,17 @@ func (e *Engine) act(a *Action) {
 			e.setLink(k, now, false)
 		}
 	}
+}
+
+// setValue sets node v's value (alive or not: a crashed node comes back
+// with it), as a ValueChanged event when it changes.
+func (e *Engine) setValue(v algo.NodeID, x int64) {
+	nd := e.node(v)
+	if nd.value == x {
+		return
+	}
+	nd.value = x
+	e.emit(trace.Event{At: time.Duration(e.now), Kind: trace.ValueChanged, Node: v, Peer: algo.None, Value: x})
 }
 
 // leader returns the leader the most live nodes follow, the highest id among
@@ -248,6 +270,10 @@ func (e *Engine) crash(v algo.NodeID) {
 	e.at(v)
 	e.saved[k] = nd.m.Save()
 	nd.m = nil
+	if e.vals != nil {
+		e.countTime(v)
+		e.vals.leads[v], e.vals.yielded[v] = false, false
+	}
 	nd.alive = false
 	nd.status = algo.Status{Leader: algo.None}
 	if e.gray != nil {
@@ -272,6 +298,9 @@ func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
 		return
 	}
 	e.keepRange()
+	if e.vals != nil {
+		e.countTime(v) // the time it was down counts for no role
+	}
 	ev, mode := trace.Restarted, bootRestart
 	if kind == Recover {
 		ev, mode = trace.Recovered, bootRecover

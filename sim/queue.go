@@ -17,6 +17,7 @@ const (
 	evBroadcast                    // node: the sender's record; slot as evDeliver (the links' since say who heard it)
 	evLateDeliver                  // a message a slow node handles late (gray.go): node: its record; slot as evDeliver; gen: the node's crashes then
 	evLateTimer                    // a timer's expiry a slow node handles late: as evTimer
+	evValues                       // the value model's next step (valuemodel.go)
 )
 
 // event is one entry of the queue. It is kept small (24 bytes) because the

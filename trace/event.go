@@ -180,6 +180,15 @@ type Header struct {
 	// AmongInitiators says the algorithm elects the most valued of its
 	// initiators (check.Config.AmongInitiators).
 	AmongInitiators bool `json:"among_initiators,omitempty"`
+	// ValueAtElection says the checker held each component to its nodes'
+	// values at its election, not to the value changes after it, for an
+	// algorithm that does not follow value changes (algo.Model.FollowsValue
+	// unset; check.Config.ValueAtElection).
+	ValueAtElection bool `json:"value_at_election,omitempty"`
+	// ValuesOverTime is the spec of the value model that changed the
+	// nodes' values over time ("battery:tx=1"), empty when none did: the
+	// values then change on their own (check.Config.ValuesMove).
+	ValuesOverTime string `json:"values_over_time,omitempty"`
 	// Expect names which components had to elect (check.Config.Expect:
 	// "every-component"); empty for the default.
 	Expect string `json:"expect,omitempty"`

@@ -452,3 +452,25 @@ func TestReaderClearsEvent(t *testing.T) {
 		}
 	}
 }
+
+// The header's value fields (check.Config.ValueAtElection and ValuesMove)
+// are written under their keys when set, left out when not, and read back.
+func TestHeaderValueFields(t *testing.T) {
+	h := Header{Algorithm: "echo", Nodes: 1, ValueAtElection: true, ValuesOverTime: "battery:tx=1"}
+	data := encode(t, h, nil)
+	for _, want := range []string{`"value_at_election":true`, `"values_over_time":"battery:tx=1"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("header written as %s, without %s", data, want)
+		}
+	}
+	got, _, err := decodeAll(data, "values.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.ValueAtElection || got.ValuesOverTime != "battery:tx=1" {
+		t.Errorf("read back as %+v", got)
+	}
+	if data := encode(t, Header{Algorithm: "echo", Nodes: 1}, nil); strings.Contains(string(data), "value") {
+		t.Errorf("unset value fields written: %s", data)
+	}
+}

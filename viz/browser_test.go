@@ -56,8 +56,13 @@ type expected struct {
 	// must have.
 	Gray      []grayView `json:"gray,omitempty"`
 	GrayMarks []string   `json:"gray_marks,omitempty"`
-	Final     []nodeView `json:"final"`
-	Before    struct {
+	// Values, for a run whose values change, are what the page must say
+	// of them at some moments, and ValueMarks the words of the timeline's
+	// value marks, in order.
+	Values     []valueView `json:"values,omitempty"`
+	ValueMarks []string    `json:"value_marks,omitempty"`
+	Final      []nodeView  `json:"final"`
+	Before     struct {
 		MS    float64    `json:"ms"`
 		Nodes []nodeView `json:"nodes"`
 	} `json:"before"`

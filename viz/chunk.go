@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/trace"
 )
 
@@ -27,7 +28,7 @@ const chunkEvents = 1 << 16
 //	        keyframe bytes, text bytes, cuts, gray nodes
 //	keyframe (padded to 8 bytes), the state before the chunk's first event:
 //	  float64 first event, ms, elections, leaderless ms, alive ms,
-//	          alive nodes, led nodes, sent in all
+//	          alive nodes, led nodes, sent in all, value changes
 //	  float64 sent[types], value[nodes], idxNum[nodes], since[nodes] (ms
 //	          the node took up its leader or life, -1: never),
 //	          gray[5*gray nodes]: for each node that does not run true, its
@@ -46,7 +47,13 @@ const chunkEvents = 1 << 16
 //
 // What a, b, c and flag hold depends on the kind (trace.Kind):
 //
-//	node, value:          b value
+//	node:                 b value
+//	value:                b value; a the place in the text array of its
+//	                      words when it crossed (metrics.ValueMove: a
+//	                      follower rose above its leader, a leader fell
+//	                      below a follower), else -1; flag 1 if it rose, 2
+//	                      if it fell (0: the value before not known), 4 if
+//	                      c holds the value before (when an int32 can)
 //	clock, jump, slow:    b value (ppm, ns, ns)
 //	cut, uncut:           node the sender whose messages to peer are lost
 //	send, deliver, drop:  a message type (index in the header's, -1 if none);
@@ -54,11 +61,11 @@ const chunkEvents = 1 << 16
 //	status:               a leader, b and c the index, flag the state code
 //	link_up, link_down:   flag 1 if movement made it
 //	timer:                a the timer
-//	report:               a the text's place in the text array
+//	report, panic, act:   a the text's place in the text array
 //	end:                  flag 1 if quiescent
 const (
 	chunkMagic   = 0x68636c65 // "elch"
-	chunkVersion = 3
+	chunkVersion = 4
 	chunkHeader  = 10 * 4
 )
 
@@ -95,6 +102,38 @@ func newChunkBuilder(first int, s *runState, spent *chunkBuilder) *chunkBuilder 
 }
 
 func (c *chunkBuilder) len() int { return len(c.t) }
+
+// Flags of a value event.
+const (
+	valueRose   = 1
+	valueFell   = 2
+	valueBefore = 4 // c holds the value before
+)
+
+// said fills in the value event just added (e), as mv tells it: whether
+// it rose or fell, from what, and, when it crossed, its words.
+func (c *chunkBuilder) said(mv metrics.ValueMove) {
+	j := len(c.t) - 1
+	c.a[j] = -1
+	var flag uint8
+	if mv.Known {
+		switch {
+		case mv.To > mv.From:
+			flag = valueRose
+		case mv.To < mv.From:
+			flag = valueFell
+		}
+		if mv.From >= math.MinInt32 && mv.From <= math.MaxInt32 {
+			flag |= valueBefore
+			c.c[j] = int32(mv.From)
+		}
+	}
+	c.flag[j] = flag
+	if mv.Crossed() {
+		c.a[j] = int32(len(c.text))
+		c.text = append(c.text, mv.String())
+	}
+}
 
 // add appends e.
 func (c *chunkBuilder) add(e *trace.Event) {
@@ -166,9 +205,9 @@ func (c *chunkBuilder) encode(b []byte) []byte {
 // first, and says how many links, directions cut and gray nodes it holds.
 func encodeKeyframe(b []byte, s *runState, first int) ([]byte, int, int, int) {
 	links, cuts, grays := s.sortedLinks(), s.sortedCuts(), s.sortedGray()
-	b = slices.Grow(b, 64+8*len(s.sent)+35*s.n+4*len(links)+4*len(cuts)+44*len(grays))
+	b = slices.Grow(b, keyframeHead+8*len(s.sent)+35*s.n+4*len(links)+4*len(cuts)+44*len(grays))
 	b = appendFloats(b, []float64{float64(first), s.msNow, s.elections, s.leaderlessMS, s.aliveMS,
-		float64(s.aliveN), float64(s.ledN), s.sentTotal})
+		float64(s.aliveN), float64(s.ledN), s.sentTotal, s.valueChanges})
 	b = appendFloats(b, s.sent)
 	b = appendFloats(b, s.value)
 	b = appendFloats(b, s.idxNum)
@@ -186,6 +225,9 @@ func encodeKeyframe(b []byte, s *runState, first int) ([]byte, int, int, int) {
 	b = append(b, s.state...)
 	return padTo8(b), len(links) / 2, len(cuts) / 2, len(grays)
 }
+
+// keyframeHead is the bytes of a keyframe's first floats.
+const keyframeHead = 9 * 8
 
 func appendFloats(b []byte, xs []float64) []byte {
 	for _, x := range xs {
@@ -218,7 +260,7 @@ func decodeKeyframe(b []byte) (*runState, int, error) {
 		return nil, 0, err
 	}
 	nodes, links, types, kf, cuts, grays := h[3], h[4], h[5], h[6], h[8], h[9]
-	if kf < 64+8*types+34*nodes+8*links+8*cuts+44*grays || chunkHeader+kf > len(b) {
+	if kf < keyframeHead+8*types+34*nodes+8*links+8*cuts+44*grays || chunkHeader+kf > len(b) {
 		return nil, 0, fmt.Errorf("a keyframe of %d bytes for %d nodes", kf, nodes)
 	}
 	off := chunkHeader
@@ -243,9 +285,9 @@ func decodeKeyframe(b []byte) (*runState, int, error) {
 		off += n
 		return out
 	}
-	head := f64s(8)
+	head := f64s(keyframeHead / 8)
 	s := &runState{n: nodes, msNow: head[1], elections: head[2], leaderlessMS: head[3], aliveMS: head[4],
-		aliveN: int(head[5]), ledN: int(head[6]), sentTotal: head[7], links: make(map[uint64]struct{}, links),
+		aliveN: int(head[5]), ledN: int(head[6]), sentTotal: head[7], valueChanges: head[8], links: make(map[uint64]struct{}, links),
 		cuts: make(map[uint64]struct{}, cuts), gray: make(map[int32]grayNode, grays)}
 	s.sent, s.value, s.idxNum, s.since = f64s(types), f64s(nodes), f64s(nodes), f64s(nodes)
 	gray := f64s(5 * grays)
@@ -319,7 +361,7 @@ func decodeChunk(b []byte) ([]chunkEvent, error) {
 	for i := range out {
 		out[i] = chunkEvent{ns: f64(0, i), b: f64(1, i), node: i32(0, i), peer: i32(1, i), a: i32(2, i), c: i32(3, i),
 			kind: trace.Kind(u8(0, i)), flag: u8(1, i)}
-		if out[i].kind.HasText() && int(out[i].a) < len(text) && out[i].a >= 0 {
+		if (out[i].kind.HasText() || out[i].kind == trace.ValueChanged) && int(out[i].a) < len(text) && out[i].a >= 0 {
 			out[i].text = text[out[i].a]
 		}
 	}
@@ -382,6 +424,22 @@ func (e *chunkEvent) describe(types []string) string {
 		return "panicked " + e.text
 	case trace.Acted:
 		return e.text
+	case trace.ValueChanged:
+		if e.text != "" {
+			return e.text // its words: it crossed
+		}
+		how := "becomes"
+		switch {
+		case e.flag&valueRose != 0:
+			how = "rises to"
+		case e.flag&valueFell != 0:
+			how = "falls to"
+		}
+		what := fmt.Sprintf("value %s %s", how, strconv.FormatFloat(e.b, 'f', -1, 64))
+		if e.flag&valueBefore != 0 {
+			what += fmt.Sprintf(" (was %d)", e.c)
+		}
+		return what
 	case trace.Cut:
 		return fmt.Sprintf("link %d→%d cut one way: %d no longer hears %d", e.node, e.peer, e.peer, e.node)
 	case trace.Uncut:

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/trace"
 )
 
@@ -47,6 +48,9 @@ type Index struct {
 	state    *runState     // after every event so far
 	marks    *marks
 	samples  *samples
+	// values tells each value event against the node's leader: its
+	// words in the chunk, a mark when it crossed.
+	values *metrics.ValueCrossings
 	// leaders are the ids nodes followed, in the order they were first
 	// followed: the page gives each its colour by its place here, so that
 	// a leader keeps its colour whatever moment is shown.
@@ -80,7 +84,7 @@ func newIndex(h trace.Header, per int) (*Index, error) {
 	// the process however it ends; Close removes it otherwise.
 	unlinked := os.Remove(spill.Name()) == nil
 	return &Index{header: h, per: per, spill: spill, unlinked: unlinked, state: newRunState(h.Nodes, len(h.Messages)),
-		marks: newMarks(), samples: newSamples(), followed: map[int32]bool{}, over: make(chan struct{})}, nil
+		marks: newMarks(), samples: newSamples(), values: metrics.NewValueCrossings(), followed: map[int32]bool{}, over: make(chan struct{})}, nil
 }
 
 // add takes the run's next event.
@@ -99,6 +103,10 @@ func (x *Index) add(e *trace.Event) error {
 	}
 	x.open.add(e)
 	x.marks.see(e, x.state)
+	if mv, ok := x.values.Observe(e); ok {
+		x.open.said(mv)
+		x.marks.value(e.At, mv)
+	}
 	if l := int32(e.Status.Leader); e.Kind == trace.StatusChanged && l >= 0 && int(l) < x.header.Nodes && !x.followed[l] {
 		x.followed[l] = true
 		x.leaders = append(x.leaders, l)
@@ -292,7 +300,8 @@ func kindNames() []string {
 // nodeHistory is GET /node: a node's last changes (status, crash,
 // restart, recovery, election asked, its gray failures: a direction of
 // one of its links cut or carrying again, its clock's rate or jump, its
-// slowness) and messages (sent or received)
+// slowness; its value, the last historyValues changes of it that crossed
+// no leader's and every one that did) and messages (sent or received)
 // before an event, newest first, looking back at most LookedBack events.
 type nodeHistory struct {
 	Changes    []moment `json:"changes"`
@@ -310,10 +319,14 @@ const (
 	historyChanges  = 12
 	historyMessages = 8
 	historyChunks   = 16
+	// historyValues bounds the value changes that crossed no leader's
+	// among a node's changes: a value model changes it every second.
+	historyValues = 3
 )
 
 func (x *Index) history(v, before int) (nodeHistory, error) {
 	h := nodeHistory{Changes: []moment{}, Messages: []moment{}}
+	values := 0
 	last := (before - 1) / x.per
 	for k := last; k >= 0 && before > 0 && k > last-historyChunks; k-- {
 		b, err := x.chunk(k)
@@ -341,6 +354,14 @@ func (x *Index) history(v, before int) (nodeHistory, error) {
 			case trace.StatusChanged, trace.Crashed, trace.Restarted, trace.Recovered, trace.ElectCalled, trace.Reported, trace.Panicked,
 				trace.Cut, trace.Uncut, trace.ClockRate, trace.ClockJumped, trace.Slowed:
 				if len(h.Changes) < historyChanges {
+					m.What = e.describe(x.header.Messages)
+					h.Changes = append(h.Changes, m)
+				}
+			case trace.ValueChanged:
+				if len(h.Changes) < historyChanges && (e.text != "" || values < historyValues) {
+					if e.text == "" {
+						values++
+					}
 					m.What = e.describe(x.header.Messages)
 					h.Changes = append(h.Changes, m)
 				}

@@ -52,6 +52,8 @@ type runState struct {
 	aliveN, ledN          int
 	msNow                 float64
 	sentTotal             float64
+	// valueChanges counts the value events (trace.ValueChanged).
+	valueChanges float64
 	// linkKeys and linkPairs are sortedLinks' memory, cutKeys and
 	// cutPairs sortedCuts'.
 	linkKeys  []uint64
@@ -153,6 +155,7 @@ func (s *runState) apply(e *trace.Event) {
 		}
 	case trace.ValueChanged:
 		s.value[v] = float64(e.Value)
+		s.valueChanges++
 	case trace.LinkUp:
 		if int(e.Peer) >= 0 && int(e.Peer) < s.n {
 			s.links[s.linkKey(e.Node, e.Peer)] = struct{}{}

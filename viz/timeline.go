@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/metrics"
 	"github.com/electgo/elect/trace"
 )
 
@@ -35,7 +36,10 @@ type mark struct {
 // not by movement: a partition) and heal (links coming back at one
 // instant), and the gray failures, each a kind of its own: a direction of
 // a link cut (gray-cut) or carrying again (gray-uncut), a clock's new
-// rate (clock) or jump (jump), a node slowed or on time again (slow).
+// rate (clock) or jump (jump), a node slowed or on time again (slow);
+// and a value that crossed (value): a node rising above its leader, a
+// leader falling below one of its followers (not every value change: a
+// value model changes them every second).
 type marks struct {
 	list []mark
 	// last is each kind's last mark in list.
@@ -140,6 +144,14 @@ func (m *marks) see(e *trace.Event, s *runState) {
 			peer := e.Peer
 			m.add(e.At, "loss", func() string { return fmt.Sprintf("a message from %d to %d lost", v, peer) })
 		}
+	}
+}
+
+// value marks a value change that crossed its leader's (Index.add tells
+// each value event against the node's leader).
+func (m *marks) value(at time.Duration, mv metrics.ValueMove) {
+	if mv.Crossed() {
+		m.add(at, "value", mv.String)
 	}
 }
 

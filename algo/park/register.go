@@ -19,7 +19,7 @@ func init() {
 			algo.Param{Name: "ack_timeout", Default: "2s", Doc: "how long the source waits for a member's Ack before dropping it from wl", Check: algo.CheckPositiveDuration},
 			algo.Param{Name: "election_timeout", Default: "10s", Doc: "how long a node waits for the leader of an election before starting its own", Check: algo.CheckPositiveDuration},
 		),
-		Model: algo.Model{Spontaneous: true, FIFO: true, Loss: true, Crash: true, Partition: true, Mobility: true, Heartbeats: true,
+		Model: algo.Model{Spontaneous: true, FIFO: true, Loss: true, Crash: true, Partition: true, Mobility: true, Heartbeats: true, FollowsValue: true,
 			OneWay: true, Drift: 0.2, Jumps: true, Slow: 500 * time.Millisecond},
 		Build: build,
 	})

@@ -18,7 +18,7 @@ func init() {
 			algo.Param{Name: "probe", Default: "500ms", Doc: "interval between probes of the nodes that still owe an Ack", Check: algo.CheckPositiveDuration},
 			algo.Param{Name: "election_timeout", Default: "10s", Doc: "how long an election may last before a node in it starts another", Check: algo.CheckPositiveDuration},
 		),
-		Model: algo.Model{Spontaneous: true, FIFO: true, Loss: true, Crash: true, Partition: true, Mobility: true, Heartbeats: true,
+		Model: algo.Model{Spontaneous: true, FIFO: true, Loss: true, Crash: true, Partition: true, Mobility: true, Heartbeats: true, FollowsValue: true,
 			OneWay: true, Drift: 0.2, Jumps: true, Slow: 500 * time.Millisecond},
 		Build: build,
 	})

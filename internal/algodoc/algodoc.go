@@ -74,5 +74,8 @@ func Model(m algo.Model) string {
 	if m.BoundedDelay {
 		how += ", with every message in time for its timeouts"
 	}
+	if m.FollowsValue {
+		how += ", and hands leadership over as values change"
+	}
 	return fmt.Sprintf("needs %s; %s; tolerates %s", net, how, tolerates)
 }

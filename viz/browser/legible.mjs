@@ -143,6 +143,31 @@ export async function small(page, want, fail) {
   await page.evaluate(() => { window.viz.view.select(-1); window.viz.view.net.fitAll(); });
 }
 
+// values checks what the page says of the values changing (want.values,
+// value_test.go's valueView): at each moment the log's words (the
+// changes' filter lets value events through) and its line for the last
+// event, the card of the node selected (which follows the moment), the
+// counter of value changes; and the timeline's value marks, in words.
+export async function values(page, want, fail) {
+  const titles = await page.$$eval('#marks .mark.value', (ms) => ms.map((m) => m.title.replace(/^[\d.]+ s: /, '')));
+  if (!same(titles, want.value_marks)) fail(`the value marks say ${JSON.stringify(titles)}, want ${JSON.stringify(want.value_marks)}`);
+  await page.selectOption('#log-kind', 'changes');
+  let selected = -1;
+  for (const w of want.values) {
+    await at(page, w.ms);
+    if (w.node !== selected) { await clickNode(page, w.node); selected = w.node; }
+    await at(page, w.ms);
+    const log = await logText(page), now = await page.textContent('#log-now');
+    if (!log.some((t) => t.endsWith(` ${w.log}`))) fail(`at ${w.ms} ms the log: ${JSON.stringify(log)}, want ${JSON.stringify(w.log)}`);
+    if (!now.endsWith(`: ${w.log}`)) fail(`at ${w.ms} ms the log's last event: ${JSON.stringify(now)}, want ${JSON.stringify(w.log)}`);
+    const card = await page.$eval('#card', (c) => ({ hidden: c.hidden, text: c.textContent }));
+    if (card.hidden || !card.text.trim().startsWith(w.card)) fail(`at ${w.ms} ms node ${w.node}'s card: ${JSON.stringify(card)}, want ${JSON.stringify(w.card)}`);
+    const counted = await counter(page, 'value changes so far');
+    if (counted !== w.counter) fail(`at ${w.ms} ms "value changes so far" says ${counted}, want ${w.counter}`);
+  }
+  await page.evaluate(() => window.viz.view.select(-1));
+}
+
 // empty checks a trace of no events says so.
 export async function empty(page, fail) {
   const box = await page.$eval('#empty', (e) => ({ hidden: e.hidden, text: e.textContent }));

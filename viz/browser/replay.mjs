@@ -4,7 +4,8 @@
 // moment ("before"), and says whether the page shows a live run; the page
 // must show both, read from the nodes'
 // data-leader, data-state and data-alive attributes. For a run with gray
-// failures ("gray") it checks what the page draws of them at some moments;
+// failures ("gray") it checks what the page draws of them at some moments,
+// and for one whose values change ("values") what it says of them;
 // what a reader needs of a crash, an election and a partition, in words and
 // looks, legible.mjs checks ("legible", and "big" for the 10,000-node run,
 // whose pictures it takes into "shots"), and that an empty or broken trace
@@ -12,7 +13,7 @@
 // Exit status 1 and a line per mismatch when it does not.
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { small, empty, broken, big } from './legible.mjs';
+import { small, empty, broken, big, values } from './legible.mjs';
 
 const [url, expectedPath, shot] = process.argv.slice(2);
 const want = JSON.parse(readFileSync(expectedPath, 'utf8'));
@@ -113,6 +114,7 @@ try {
       for (const k of want.gray_marks || []) if (!kinds.includes(k)) failures.push(`no ${k} mark on the timeline: ${kinds.join(',')}`);
     }
     const fail = (f) => failures.push(f);
+    if (want.values) await values(page, want, fail);
     if (want.big) {
       await big(page, want, fail);
       await page.screenshot({ path: shot });

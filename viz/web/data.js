@@ -28,14 +28,14 @@ const isTrue = (g) => g.rate === 1e6 && g.slow === 0 && g.jumped === 0 && g.jump
 // fetched bytes.
 function decodeChunk(buf) {
   const h = new Uint32Array(buf, 0, 10);
-  if (h[0] !== 0x68636c65 || h[1] !== 3) throw new Error('the server sent a chunk this page cannot read');
+  if (h[0] !== 0x68636c65 || h[1] !== 4) throw new Error('the server sent a chunk this page cannot read');
   const [n, nodes, links, types, kfBytes, textBytes, cuts, grays] = h.slice(2);
   let off = 40;
   const take = (Type, len) => { const a = new Type(buf, off, len); off += Type.BYTES_PER_ELEMENT * len; return a; };
-  const head = take(Float64Array, 8);
+  const head = take(Float64Array, 9);
   const kf = {
     i: head[0], t: head[1], elections: head[2], leaderlessTime: head[3], aliveTime: head[4],
-    aliveN: head[5], ledN: head[6], sentTotal: head[7],
+    aliveN: head[5], ledN: head[6], sentTotal: head[7], valueChanges: head[8],
     sent: take(Float64Array, types), value: take(Float64Array, nodes), idxNum: take(Float64Array, nodes),
     since: take(Float64Array, nodes), gray: take(Float64Array, 5 * grays),
     leader: take(Int32Array, nodes), idxID: take(Int32Array, nodes), links: take(Int32Array, 2 * links),
@@ -178,7 +178,7 @@ export class Model {
     return {
       i: k.i, t: k.t, value: k.value.slice(), alive: k.alive.slice(), leader: k.leader.slice(),
       state: k.state.slice(), since: k.since.slice(), idxNum: k.idxNum.slice(), idxID: k.idxID.slice(), links, cuts, gray, sent: k.sent.slice(),
-      sentTotal: k.sentTotal, elections: k.elections, leaderlessTime: k.leaderlessTime, aliveTime: k.aliveTime,
+      sentTotal: k.sentTotal, valueChanges: k.valueChanges, elections: k.elections, leaderlessTime: k.leaderlessTime, aliveTime: k.aliveTime,
       aliveN: k.aliveN, ledN: k.ledN, linksGen: ++gen, nodesGen: ++gen,
     };
   }
@@ -244,7 +244,7 @@ export class Model {
     const led = () => (s.alive[v] && s.state[v] === this.normCode && s.leader[v] >= 0 ? 1 : 0);
     switch (kind) {
       case K.node: s.value[v] = ch.b[j]; if (!s.alive[v]) { s.alive[v] = 1; s.aliveN++; } break;
-      case K.value: s.value[v] = ch.b[j]; break;
+      case K.value: s.value[v] = ch.b[j]; s.valueChanges++; break;
       case K.link_up: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.add(this.linkKey(v, p)); s.linksGen = ++gen; } break; }
       case K.link_down: { const p = ch.peer[j]; if (p >= 0 && p < this.n) { s.links.delete(this.linkKey(v, p)); s.linksGen = ++gen; } break; }
       // A direction cut: what v sends p is lost.

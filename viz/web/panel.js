@@ -113,6 +113,7 @@ export class Panel {
       ['leaders now', count(named.length, 'leader')],
       ['leader ids', named.length > 12 ? `${named.slice(0, 12).join(', ')} and ${named.length - 12} more` : named.join(', ') || 'none'],
       ['messages sent so far', count(s.sentTotal, 'message')], ['elections started so far', count(s.elections, 'election')],
+      ['value changes so far', count(s.valueChanges, 'value change')],
       ['leaderless node-time so far', frac],
       ['gray failures now', gray.join(', ') || 'none'],
     ];

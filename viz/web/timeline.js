@@ -43,7 +43,9 @@ export class Timeline {
   // recovery, partition, heal, message lost, report, panic, election started and
   // leader elected, and the gray failures: a direction of a link cut or
   // carrying again, a clock's rate or jump, a node slowed or on time
-  // again), those of a kind close together as one; a click goes there.
+  // again; a value that crossed: a node above its leader, a leader below
+  // a follower), those of a kind close together as one; a click goes
+  // there.
   marks() {
     const strip = $('marks'), list = this.model.info.marks, end = Math.max(this.model.end, 1);
     let counted = 0;

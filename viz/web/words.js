@@ -8,7 +8,12 @@ const EVERYONE = -2;
 
 // The kinds of the log's filter: a group or a kind of its own.
 export const MESSAGE_KINDS = new Set(['send', 'deliver', 'drop']);
-export const QUIET_KINDS = new Set(['send', 'deliver', 'drop', 'timer', 'value']);
+// A value event is a change: a node's value (desirability) moving.
+export const QUIET_KINDS = new Set(['send', 'deliver', 'drop', 'timer']);
+
+// Flags of a value event (viz/chunk.go): it rose, it fell, c holds the
+// value before.
+const ROSE = 1, FELL = 2, BEFORE = 4;
 
 // words says event j of chunk ch of model m.
 export function words(m, ch, j) {
@@ -32,7 +37,13 @@ export function words(m, ch, j) {
     case 'recover': return `node ${v} recovers`;
     case 'elect': return `${v} is asked to start an election`;
     case 'node': return `node ${v} joins, value ${b}`;
-    case 'value': return `${v}'s value is now ${b}`;
+    // One that crossed its leader's comes in the server's words (metrics'
+    // ValueMove): "node 7's value rises to 120, above its leader 4's 90".
+    case 'value': {
+      if (a >= 0 && text()) return text();
+      const f = ch.flag[j], how = f & ROSE ? 'rises to' : f & FELL ? 'falls to' : 'becomes';
+      return `node ${v}'s value ${how} ${b}${f & BEFORE ? ` (was ${ch.c[j]})` : ''}`;
+    }
     case 'link_up': return `link ${v}–${p} up${ch.flag[j] ? ' (moved into range)' : ''}`;
     case 'link_down': return `link ${v}–${p} down${ch.flag[j] ? ' (moved out of range)' : ''}`;
     case 'timer': return `${v}'s timer ${a} fires`;

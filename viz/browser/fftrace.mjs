@@ -1,0 +1,34 @@
+import { chromium } from 'playwright-core';
+import fs from 'fs';
+const [url, out] = process.argv.slice(2);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+const cdp = await page.context().newCDPSession(page);
+await cdp.send('Network.enable'); await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+await page.goto(url);
+await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+await page.waitForFunction(() => window.viz.model.done, null, { timeout: 600000, polling: 500 });
+await page.goto(url);
+await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+await new Promise((r) => setTimeout(r, 500));
+await browser.startTracing(page, { path: out, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading'] });
+const t0 = Date.now();
+await page.goto(url);
+await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+console.log('open', Date.now() - t0);
+await new Promise((r) => setTimeout(r, 600));
+await browser.stopTracing();
+await browser.close();
+const ev = JSON.parse(fs.readFileSync(out)).traceEvents;
+const names = {}; for (const e of ev) if (e.name === 'thread_name') names[e.pid + ':' + e.tid] = e.args.name;
+const nav = ev.find((e) => e.name === 'navigationStart' || e.name === 'NavigationTiming') ;
+const main = ev.filter((e) => e.ph === 'X' && names[e.pid + ':' + e.tid] === 'CrRendererMain');
+const pid = main.length ? main[main.length-1].pid : 0;
+const mm = main.filter((e) => e.pid === pid).sort((a, b) => a.ts - b.ts);
+const start = mm[0].ts;
+for (const e of mm) {
+  if (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask') continue;
+  if (e.dur < 4000) continue;
+  const kids = mm.filter((k) => k.ts >= e.ts && k.ts + k.dur <= e.ts + e.dur && k !== e && k.dur > 2000 && (k.name === 'FunctionCall' || k.name === 'EvaluateScript' || k.name === 'v8.compile' || k.name==='RunMicrotasks' || k.name==='Layout' || k.name==='Paint' || k.name==='UpdateLayoutTree' || k.name==='TimerFire' || k.name==='FireAnimationFrame' || k.name==='ParseHTML' || k.name==='v8.evaluateModule' || k.name==='Commit' || k.name==='EventDispatch'));
+  console.log(((e.ts - start) / 1000).toFixed(0).padStart(6), (e.dur / 1000).toFixed(1).padStart(6), kids.map((k) => k.name + (k.args?.data?.functionName ? '(' + k.args.data.functionName + ' ' + (k.args.data.url||'').split('/').pop() + ':' + k.args.data.lineNumber + ')' : '') + ' ' + (k.dur / 1000).toFixed(1)).join(', '));
+}
