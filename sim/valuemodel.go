@@ -250,35 +250,46 @@ func (e *Engine) stepValues() {
 	if m.Kind == Position {
 		pos = e.positionValues()
 	}
-	for k := range e.nodes {
-		nd := &e.nodes[k]
-		v := nd.id
-		if !nd.alive {
-			vs.spent[v] = 0
-			continue
-		}
-		if m.Kind == Position {
-			e.setValue(v, pos[v])
-			continue
-		}
-		spent := vs.spent[v] + m.Idle*dt
-		vs.spent[v] = 0
-		role := 1
-		if vs.leads[v] {
-			role = 0
-		}
-		vs.stats.Spent[role] += min(spent, vs.charge[v])
-		was := vs.charge[v]
-		vs.charge[v] = min(m.Capacity, max(0, was-spent+m.Recharge*dt))
-		if vs.charge[v] == 0 && was > 0 {
-			vs.stats.Empty++
-			if vs.stats.FirstEmpty < 0 {
-				vs.stats.FirstEmpty = time.Duration(e.now)
+	// The leaders' values are set last: a leader's change then meets its
+	// followers' new values, as one who reads the trace event by event
+	// (the story, the page) tells whether it fell below one of them.
+	for _, leaders := range []bool{false, true} {
+		for k := range e.nodes {
+			if nd := &e.nodes[k]; vs.leads[nd.id] == leaders {
+				e.stepValue(nd, pos, dt)
 			}
 		}
-		e.setValue(v, int64(math.Floor(vs.charge[v])))
 	}
 	e.schedule(event{at: e.now + int64(m.Every), kind: evValues})
+}
+
+// stepValue works out node nd's value now (pos: the Position model's).
+func (e *Engine) stepValue(nd *node, pos []int64, dt float64) {
+	vs, m, v := e.vals, e.vals.m, nd.id
+	if !nd.alive {
+		vs.spent[v] = 0
+		return
+	}
+	if m.Kind == Position {
+		e.setValue(v, pos[v])
+		return
+	}
+	spent := vs.spent[v] + m.Idle*dt
+	vs.spent[v] = 0
+	role := 1
+	if vs.leads[v] {
+		role = 0
+	}
+	vs.stats.Spent[role] += min(spent, vs.charge[v])
+	was := vs.charge[v]
+	vs.charge[v] = min(m.Capacity, max(0, was-spent+m.Recharge*dt))
+	if vs.charge[v] == 0 && was > 0 {
+		vs.stats.Empty++
+		if vs.stats.FirstEmpty < 0 {
+			vs.stats.FirstEmpty = time.Duration(e.now)
+		}
+	}
+	e.setValue(v, int64(math.Floor(vs.charge[v])))
 }
 
 // finishValues counts the node-time up to the end of the run.
