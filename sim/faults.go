@@ -271,7 +271,6 @@ func (e *Engine) crash(v algo.NodeID) {
 	e.saved[k] = nd.m.Save()
 	nd.m = nil
 	if e.vals != nil {
-		e.countTime(v)
 		e.vals.leads[v], e.vals.yielded[v] = false, false
 	}
 	nd.alive = false
@@ -298,9 +297,6 @@ func (e *Engine) revive(v algo.NodeID, kind ActionKind) {
 		return
 	}
 	e.keepRange()
-	if e.vals != nil {
-		e.countTime(v) // the time it was down counts for no role
-	}
 	ev, mode := trace.Restarted, bootRestart
 	if kind == Recover {
 		ev, mode = trace.Recovered, bootRecover

@@ -141,8 +141,9 @@ type ValueStats struct {
 	// Empty is how many nodes' batteries ran out.
 	Empty int
 	// Spent is the energy the nodes spent while leading and while not
-	// (Battery), and LeaderTime and OtherTime the node-time alive in
-	// each: Spent[0]/LeaderTime is the energy a leader spends a second.
+	// (Battery), and LeaderTime and OtherTime the node-time in each, alive
+	// with charge left: Spent[0]/LeaderTime is the energy a leader spends
+	// a second. A node's role is taken at each step for the whole step.
 	Spent                 [2]float64
 	LeaderTime, OtherTime time.Duration
 }
@@ -156,7 +157,6 @@ type values struct {
 	// yielded: by id, led and has since stopped, and follows no other
 	// node yet (in an election, say).
 	yielded []bool
-	since   []int64 // by id: when leads last changed or the node's time was last counted
 	stats   ValueStats
 }
 
@@ -168,7 +168,7 @@ func (e *Engine) startValues(m *ValueModel) error {
 		return fmt.Errorf("values over time (%s) need a network with positions (geometric, or mobility)", m)
 	}
 	n := e.graph.N()
-	vs := &values{m: m, spent: make([]float64, n), leads: make([]bool, n), yielded: make([]bool, n), since: make([]int64, n)}
+	vs := &values{m: m, spent: make([]float64, n), leads: make([]bool, n), yielded: make([]bool, n)}
 	vs.stats.FirstEmpty = -1
 	var start []int64
 	if m.Kind == Battery {
@@ -221,24 +221,7 @@ func (e *Engine) valueStatus(v algo.NodeID, now algo.Status) {
 			vs.stats.HandOvers++
 		}
 	}
-	if leads != vs.leads[v] {
-		e.countTime(v)
-		vs.leads[v] = leads
-	}
-}
-
-// countTime adds node v's time alive since it was last counted to its role's.
-func (e *Engine) countTime(v algo.NodeID) {
-	vs := e.vals
-	if e.node(v).alive {
-		d := time.Duration(e.now - vs.since[v])
-		if vs.leads[v] {
-			vs.stats.LeaderTime += d
-		} else {
-			vs.stats.OtherTime += d
-		}
-	}
-	vs.since[v] = e.now
+	vs.leads[v] = leads
 }
 
 // stepValues works out every live node's value now, and queues the next
@@ -280,8 +263,15 @@ func (e *Engine) stepValue(nd *node, pos []int64, dt float64) {
 	if vs.leads[v] {
 		role = 0
 	}
-	vs.stats.Spent[role] += min(spent, vs.charge[v])
 	was := vs.charge[v]
+	if was > 0 {
+		vs.stats.Spent[role] += min(spent, was)
+		if role == 0 {
+			vs.stats.LeaderTime += m.Every
+		} else {
+			vs.stats.OtherTime += m.Every
+		}
+	}
 	vs.charge[v] = min(m.Capacity, max(0, was-spent+m.Recharge*dt))
 	if vs.charge[v] == 0 && was > 0 {
 		vs.stats.Empty++
@@ -292,13 +282,10 @@ func (e *Engine) stepValue(nd *node, pos []int64, dt float64) {
 	e.setValue(v, int64(math.Floor(vs.charge[v])))
 }
 
-// finishValues counts the node-time up to the end of the run.
+// finishValues is what the value model measured (nil: no model).
 func (e *Engine) finishValues() *ValueStats {
 	if e.vals == nil {
 		return nil
-	}
-	for v := range e.vals.since {
-		e.countTime(algo.NodeID(v))
 	}
 	s := e.vals.stats
 	return &s
