@@ -36,6 +36,15 @@ type Point struct {
 	Reachable                       float64            // share of node-time following a reachable leader
 	Violations                      int                // over all runs
 	Unchecked                       int
+	// The battery experiment's: the drain (0 for runs without batteries),
+	// and the means of hand-overs a minute, of the energy a second of a
+	// leader and of the others, and of the batteries empty at the end
+	// (the lifetime's mean is over the runs in which one ran out:
+	// Result.Lifetime).
+	Drain                     float64
+	HandOverRate              float64
+	LeaderEnergy, OtherEnergy float64
+	Empty                     float64
 	// Results are the runs the point is the mean of, for the figures'
 	// intervals.
 	Results []*Result `json:"-"`
@@ -47,12 +56,12 @@ func Aggregate(results []*Result) []Point {
 	type key struct {
 		e, a, t, m string
 		n          int
-		v          float64
+		v, d       float64
 	}
 	var order []key
 	groups := map[key][]*Result{}
 	for _, r := range results {
-		k := key{r.Experiment, r.Algorithm, r.Template, r.Motion, r.Size, r.Speed}
+		k := key{r.Experiment, r.Algorithm, r.Template, r.Motion, r.Size, r.Speed, r.Drain}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
@@ -61,7 +70,7 @@ func Aggregate(results []*Result) []Point {
 	points := make([]Point, 0, len(order))
 	for _, k := range order {
 		rs := groups[k]
-		p := Point{Experiment: k.e, Algorithm: k.a, Template: k.t, Size: k.n, Motion: k.m, Speed: k.v, Runs: len(rs), ByType: map[string]float64{}, Results: rs}
+		p := Point{Experiment: k.e, Algorithm: k.a, Template: k.t, Size: k.n, Motion: k.m, Speed: k.v, Drain: k.d, Runs: len(rs), ByType: map[string]float64{}, Results: rs}
 		mean := 1 / float64(len(rs))
 		var times []float64
 		elected := 0
@@ -74,6 +83,10 @@ func Aggregate(results []*Result) []Point {
 			p.MessagesPerNodeSecond += r.MessagesPerNodeSecond * mean
 			p.Reachable += r.Reachable * mean
 			p.LinkChangeRate += r.LinkChangeRate * mean
+			p.HandOverRate += r.HandOverRate * mean
+			p.LeaderEnergy += r.LeaderEnergy * mean
+			p.OtherEnergy += r.OtherEnergy * mean
+			p.Empty += float64(r.Empty) * mean
 			for t, c := range r.ByType {
 				p.ByType[t] += float64(c) / float64(max(r.Nodes, 1)) / float64(len(rs))
 			}
@@ -123,11 +136,14 @@ func WriteTable(w io.Writer, points []Point) error {
 		_, err := fmt.Fprintln(w, "no run completed: nothing to tabulate")
 		return err
 	}
-	var still, moving []Point
+	var still, moving, battery []Point
 	for _, p := range points {
-		if p.Motion == "" {
+		switch {
+		case p.Drain > 0:
+			battery = append(battery, p)
+		case p.Motion == "":
 			still = append(still, p)
-		} else {
+		default:
 			moving = append(moving, p)
 		}
 	}
@@ -140,7 +156,15 @@ func WriteTable(w io.Writer, points []Point) error {
 		if len(still) > 0 {
 			fmt.Fprintln(w)
 		}
-		return writeMoving(w, moving)
+		if err := writeMoving(w, moving); err != nil {
+			return err
+		}
+	}
+	if len(battery) > 0 {
+		if len(still)+len(moving) > 0 {
+			fmt.Fprintln(w)
+		}
+		return writeBattery(w, battery)
 	}
 	return nil
 }

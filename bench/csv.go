@@ -29,15 +29,21 @@ var columns = []string{
 	// Added with bounds that follow the network: each run's, and what they
 	// were made of (Bounds).
 	"hops", "hop_delay_ms", "timers_ms", "from_ms", "stabilization_ms", "liveness_ms", "duration_ms",
+	// Added with batteries (the battery experiment): 0 and empty figures
+	// for runs without them.
+	"drain", "capacity", "hand_overs", "hand_overs_per_minute", "first_empty_ms", "empty",
+	"leader_energy_per_second", "other_energy_per_second",
 }
 
 // firstColumns are the columns of files written before mobility,
-// mobileColumns those written before the broadcast medium, and
-// mediumColumns those written before the bounds.
+// mobileColumns those written before the broadcast medium, mediumColumns
+// those written before the bounds, and boundsColumns those written before
+// batteries.
 const (
 	firstColumns  = 21
 	mobileColumns = 29
 	mediumColumns = 31
+	boundsColumns = 38
 )
 
 // WriteCSV writes results, one row each, after a header.
@@ -89,6 +95,8 @@ func row(r *Result) []string {
 		f(r.LeaderChangeRate), f(r.MessagesPerNodeSecond), f(r.Reachable),
 		strconv.FormatUint(r.Receptions, 10), strconv.FormatUint(r.Bytes, 10),
 		strconv.Itoa(r.Hops), ms(r.HopDelay), ms(r.Timers), ms(r.From), ms(r.Stabilization), ms(r.Liveness), ms(r.Duration),
+		f(r.Drain), f(r.Capacity), strconv.Itoa(r.HandOvers), f(r.HandOverRate), f(r.FirstEmptyMS), strconv.Itoa(r.Empty),
+		f(r.LeaderEnergy), f(r.OtherEnergy),
 	}
 }
 
@@ -99,7 +107,7 @@ func ReadCSV(r io.Reader, name string) ([]*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if !slices.ContainsFunc([]int{len(columns), mediumColumns, mobileColumns, firstColumns}, func(n int) bool { return slices.Equal(header, columns[:n]) }) {
+	if !slices.ContainsFunc([]int{len(columns), boundsColumns, mediumColumns, mobileColumns, firstColumns}, func(n int) bool { return slices.Equal(header, columns[:n]) }) {
 		return nil, fmt.Errorf("%s:1: not a results file of elect bench (the columns differ)", name)
 	}
 	var out []*Result
@@ -184,6 +192,17 @@ func parseRow(row []string) (*Result, error) {
 			*d = time.Duration(math.Round(v * float64(time.Millisecond)))
 		}
 	}
+	r.FirstEmptyMS = -1
+	if len(row) > boundsColumns {
+		float(38, &r.Drain)
+		float(39, &r.Capacity)
+		num(40, &r.HandOvers)
+		float(41, &r.HandOverRate)
+		float(42, &r.FirstEmptyMS)
+		num(43, &r.Empty)
+		float(44, &r.LeaderEnergy)
+		float(45, &r.OtherEnergy)
+	}
 	return r, err
 }
 
@@ -225,7 +244,7 @@ func Merge(sets ...[]*Result) ([]*Result, error) {
 	for _, set := range sets {
 		for _, r := range set {
 			if old, ok := byIndex[r.Index]; ok {
-				if old.TraceHash != r.TraceHash || old.Topology != r.Topology || old.Seed != r.Seed || old.Algorithm != r.Algorithm || old.Mobility() != r.Mobility() {
+				if old.TraceHash != r.TraceHash || old.Topology != r.Topology || old.Seed != r.Seed || old.Algorithm != r.Algorithm || old.Mobility() != r.Mobility() || old.Drain != r.Drain {
 					return nil, fmt.Errorf("run %d appears twice with different results (%s seed %d, %s seed %d): are these shards of one sweep?",
 						r.Index, old.Topology, old.Seed, r.Topology, r.Seed)
 				}
@@ -254,6 +273,16 @@ func WriteSummaryCSV(w io.Writer, points []Point) error {
 	for _, fig := range everyFigure {
 		head = append(head, fig.file, fig.file+"_ci95", fig.file+"_runs")
 	}
+	head = append(head, "drain") // then the battery experiment's figures
+	for _, fig := range batteryFigures {
+		for _, part := range fig.parts {
+			name := fig.file
+			if part != "" {
+				name += "-" + part
+			}
+			head = append(head, name, name+"_ci95", name+"_runs")
+		}
+	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -267,6 +296,17 @@ func WriteSummaryCSV(w io.Writer, points []Point) error {
 			}
 			iv := fig.intervalOf(p)
 			row = append(row, f(iv.Mean), f(iv.Half), strconv.Itoa(iv.N))
+		}
+		row = append(row, f(p.Drain))
+		for _, fig := range batteryFigures {
+			for j := range fig.parts {
+				if p.Drain == 0 {
+					row = append(row, "", "", "")
+					continue
+				}
+				iv := batteryInterval(fig.run[j], p)
+				row = append(row, f(iv.Mean), f(iv.Half), strconv.Itoa(iv.N))
+			}
 		}
 		if err := cw.Write(row); err != nil {
 			return err

@@ -30,6 +30,10 @@ type Experiment struct {
 	// Mobile experiments are about movement: they need speeds, and their
 	// figures are plotted against speed.
 	Mobile bool
+	// Battery experiments drain the nodes' batteries, their values: they
+	// need drains (Sweep.Drains), and their figures are plotted against
+	// size and drain (battery.go).
+	Battery bool
 	// Setup turns the base scenario into the experiment on a network where
 	// an algorithm settles within the bounds b, and returns when measuring
 	// starts. The document's lengths are the least a run gets: a network
@@ -196,6 +200,18 @@ type Result struct {
 	Hops                              int
 	HopDelay, Timers, From            time.Duration
 	Stabilization, Liveness, Duration time.Duration
+	// The figures of batteries (the battery experiment; Run.Drain is the
+	// drain), over the whole run: the battery's capacity, the leaders'
+	// hand-overs and their rate a minute, when the first battery ran out
+	// (-1 if none did) and how many had by the end, and the energy a
+	// second a node spent while leading and while not
+	// (metrics.ValueSummary).
+	Capacity                  float64
+	HandOvers                 int
+	HandOverRate              float64
+	FirstEmptyMS              float64
+	Empty                     int
+	LeaderEnergy, OtherEnergy float64
 }
 
 // PerElection is the message overhead of one election, the documents'
@@ -240,7 +256,7 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", r.Label(), err)
 	}
 	res := &Result{
-		Run: r, Nodes: sum.Nodes, Edges: sum.Edges, ByType: map[string]uint64{},
+		Run: r, Nodes: sum.Nodes, Edges: sum.Edges, ByType: map[string]uint64{}, FirstEmptyMS: -1,
 		Leaderless: sum.LeaderlessFraction, Violations: sum.ViolationCount, Unchecked: sum.Unchecked,
 		WallMS: sum.WallMS, TraceHash: sum.TraceHash,
 		LinkChanges: count.LinkChanges, Reachable: sum.ReachableLeaderFraction,
@@ -263,6 +279,10 @@ func (s *Sweep) Execute(r Run) (*Result, error) {
 	res.LinkChangeRate, res.ElectionRate = rates.LinkChangesPerNodeMinute, rates.ElectionsPerNodeMinute
 	res.LeaderChangeRate, res.MessagesPerNodeSecond = rates.LeaderChangesPerNodeMinute, rates.MessagesPerNodeSecond
 	res.Elections, res.ElectionMS = elections(sum, from)
+	if sum.Values != nil {
+		res.Capacity = s.capacity()
+		res.noteValues(sum.Values)
+	}
 	return res, nil
 }
 
@@ -282,6 +302,7 @@ func (s *Sweep) prepare(r Run) (*scenario.Scenario, *algo.Algorithm, Bounds, tim
 	sc.Algorithm, sc.Topology, sc.Seed = a.Name, r.Topology, r.Seed
 	sc.Mobility = r.Mobility()
 	sc.Delay, sc.Values = s.Delay, s.Values
+	sc.ValuesOver = s.batteryRun(r)
 	sc.Params = s.paramsOf(a, own)
 	g, spec, err := runner.Network(sc)
 	if err != nil {

@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,10 @@ type Options struct {
 	// specs with {v} for each speed.
 	Speeds   string
 	Mobility []string
+	// Drains are the battery experiment's drain rates (ParseDrains), and
+	// Capacity its batteries' charge at the start (DefaultCapacity when
+	// "").
+	Drains, Capacity string
 	// Duration, when set, replaces the experiments' own virtual time.
 	Duration string
 	// Format and PlotSize are the figures' style (ParseStyle).
@@ -49,7 +54,7 @@ type Options struct {
 type OptionError struct {
 	// Option is the field's name: "Experiments", "Algorithms",
 	// "Topologies", "Sizes", "Seeds", "Delay", "Values", "Params",
-	// "Speeds", "Mobility", "Duration" or "Style" (Format and PlotSize,
+	// "Speeds", "Mobility", "Drains", "Capacity", "Duration" or "Style" (Format and PlotSize,
 	// whose Err names them itself, as ParseStyle does).
 	Option string
 	// Item, for a list option, is the element at fault as a message shows
@@ -161,6 +166,18 @@ func (o Options) Sweep() (*Sweep, error) {
 			return nil, bad("Mobility", strconv.Quote(m), err)
 		}
 		sw.Mobility = append(sw.Mobility, m)
+	}
+	if o.Drains != "" {
+		if sw.Drains, err = ParseDrains(o.Drains); err != nil {
+			return nil, bad("Drains", "", err)
+		}
+	}
+	if o.Capacity != "" {
+		c, err := strconv.ParseFloat(o.Capacity, 64)
+		if err != nil || !(c > 0) || math.IsInf(c, 0) {
+			return nil, bad("Capacity", "", fmt.Errorf("invalid capacity %q (want units of charge above 0)", o.Capacity))
+		}
+		sw.Capacity = c
 	}
 	if o.Duration != "" {
 		if sw.Duration, err = algo.ParseDuration(o.Duration); err != nil {

@@ -151,6 +151,12 @@ func PlotStyled(points []Point, dir string, style Style) (Plots, error) {
 		style.Width, style.Height = DefaultStyle.Width, DefaultStyle.Height
 	}
 	for _, x := range Experiments {
+		if x.Battery {
+			if err := plotBattery(&out, points, x, dir, style); err != nil {
+				return out, err
+			}
+			continue
+		}
 		for _, moving := range []bool{false, true} {
 			if err := plotExperiment(&out, points, x, moving, dir, style); err != nil {
 				return out, err

@@ -156,7 +156,7 @@ func TestPlotDegenerate(t *testing.T) {
 		{
 			name:    "an experiment elect does not know (a results file from elsewhere)",
 			points:  []Point{still("fly", 5, 5, 1, 1, 1, 0.1), still("fly", 6, 6, 1, 1, 1, 0.1)},
-			skipped: []string{`experiment "fly": not one elect knows (start, crash, partition, merge, mobile)`},
+			skipped: []string{`experiment "fly": not one elect knows (start, crash, partition, merge, mobile, battery)`},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {

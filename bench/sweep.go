@@ -43,6 +43,13 @@ type Sweep struct {
 	// With no speeds the nodes do not move.
 	Mobility []string
 	Speeds   []float64
+	// Drains are the drain rates of the battery experiment (units of
+	// charge a byte sent; half that a byte received), each a run of its
+	// own, and Capacity the batteries' charge at the start
+	// (DefaultCapacity when 0). Experiments other than battery ignore
+	// them.
+	Drains   []float64
+	Capacity float64
 	// Duration, when set, replaces the experiments' own.
 	Duration time.Duration
 	// Density, when set, fills {side} in the topologies: the side in
@@ -117,7 +124,10 @@ type Run struct {
 	// move) and Speed the speed filled in (MobilityAt).
 	Motion string
 	Speed  float64
-	Seed   uint64
+	// Drain is the battery's drain of a battery run (Sweep.Drains), 0
+	// for a run without batteries.
+	Drain float64
+	Seed  uint64
 }
 
 // Mobility is the run's mobility spec, "" for none.
@@ -134,6 +144,9 @@ func (r *Run) Label() string {
 	if m := r.Mobility(); m != "" {
 		parts = append(parts, m)
 	}
+	if r.Drain > 0 {
+		parts = append(parts, "drain "+strconv.FormatFloat(r.Drain, 'g', -1, 64))
+	}
 	return fmt.Sprintf("run %d (%s seed %d)", r.Index, strings.Join(parts, " "), r.Seed)
 }
 
@@ -142,7 +155,7 @@ func (r *Run) Label() string {
 const MaxRuns = 1_000_000
 
 // Runs lists the runs of the sweep in a fixed order: experiment, algorithm,
-// topology, size, mobility, speed, seed.
+// topology, size, mobility, speed, drain (battery experiments), seed.
 func (s *Sweep) Runs() ([]Run, error) {
 	type motion struct {
 		spec  string
@@ -192,6 +205,9 @@ func (s *Sweep) Runs() ([]Run, error) {
 		if x.Mobile && len(s.Speeds) == 0 {
 			return nil, fmt.Errorf("experiment %s moves the nodes: give it speeds", e)
 		}
+		if x.Battery && len(s.Drains) == 0 {
+			return nil, fmt.Errorf("experiment %s drains batteries: give it drains (units of charge a byte sent, like 0.5,1,2)", e)
+		}
 		if s.Duration > 0 && s.Duration <= x.From {
 			return nil, fmt.Errorf("experiment %s measures from %v on: a run of %v ends before", e, x.From, s.Duration)
 		}
@@ -201,7 +217,7 @@ func (s *Sweep) Runs() ([]Run, error) {
 		sizes += len(t.Sizes)
 	}
 	total := 1
-	for _, n := range []int{len(s.Experiments), len(s.Algorithms), sizes, len(motions), len(s.Seeds)} {
+	for _, n := range []int{len(s.Experiments), len(s.Algorithms), sizes, len(motions), max(len(s.Drains), 1), len(s.Seeds)} {
 		if n > 0 && total > MaxRuns/n {
 			return nil, fmt.Errorf("the sweep holds more than the %d runs elect lists at once: split it into several", MaxRuns)
 		}
@@ -211,6 +227,10 @@ func (s *Sweep) Runs() ([]Run, error) {
 	s.Skipped = nil
 	for _, e := range s.Experiments {
 		x, _ := experiment(e) // checked above
+		drains := []float64{0}
+		if x.Battery {
+			drains = s.Drains
+		}
 		for _, a := range s.Algorithms {
 			if x.Outside != nil && !s.OutsideModel {
 				alg, _, err := Variant(a)
@@ -225,12 +245,14 @@ func (s *Sweep) Runs() ([]Run, error) {
 			for _, t := range s.Topologies {
 				for _, n := range t.Sizes {
 					for _, m := range motions {
-						for _, seed := range s.Seeds {
-							runs = append(runs, Run{
-								Index: len(runs), Experiment: e, Algorithm: a, Template: t.Template, Size: n,
-								Topology: s.fill(t.Template, n),
-								Motion:   m.spec, Speed: m.speed, Seed: seed,
-							})
+						for _, d := range drains {
+							for _, seed := range s.Seeds {
+								runs = append(runs, Run{
+									Index: len(runs), Experiment: e, Algorithm: a, Template: t.Template, Size: n,
+									Topology: s.fill(t.Template, n),
+									Motion:   m.spec, Speed: m.speed, Drain: d, Seed: seed,
+								})
+							}
 						}
 					}
 				}

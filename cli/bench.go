@@ -111,7 +111,7 @@ func newBenchCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.opt.Experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, partition, merge, mobile")
+	fl.StringVar(&f.opt.Experiments, "experiments", "start,crash", "experiments, comma-separated: start, crash, partition, merge, mobile, battery")
 	fl.StringVar(&f.opt.Algorithms, "algos", "vkt", "algorithms, comma-separated; a variant is NAME:PARAM=VALUE[:PARAM=VALUE], e.g. vkt,vkt:medium=broadcast")
 	fl.StringArrayVar(&f.opt.Topologies, "topology", nil, "topology with {n} for the size, and its sizes after @ (repeatable; default "+strings.Join(bench.DefaultTopologies, " and ")+")")
 	fl.StringVar(&f.opt.Sizes, "sizes", "", "sizes for the topologies given without @: 50,100 or 2..12 or 16..4096*2")
@@ -127,6 +127,8 @@ func newBenchCmd() *cobra.Command {
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fl.StringArrayVar(&f.opt.Mobility, "mobility", nil, "how nodes move, {v} standing for each speed (repeatable; default "+bench.DefaultMobility+" when --speeds is given)")
 	fl.StringVar(&f.opt.Speeds, "speeds", "", "node speeds in m/s for moving networks: 0,1,2,5,10,20")
+	fl.StringVar(&f.opt.Drains, "drains", "", "battery drains for the battery experiment: units of charge a byte sent (half that a byte received), like 0.5,1,2")
+	fl.StringVar(&f.opt.Capacity, "capacity", "", "battery experiment: each battery's charge at the start (default 100000)")
 	fl.StringVar(&f.opt.Duration, "duration", "", "virtual time of each run, instead of the experiment's own")
 	fl.BoolVar(&f.opt.OutsideModel, "outside-model", false, "also run experiments that an algorithm's model does not admit (crash without Model.Crash, partition and merge without Model.Partition, mobile without Model.Mobility), to document how it fails")
 	cmd.AddCommand(newBenchPlotCmd())
@@ -160,7 +162,7 @@ func (f *benchFlags) sweep() (*bench.Sweep, error) {
 var benchFlagNames = map[string]string{
 	"Algorithms": "--algos", "Topologies": "--topology", "Sizes": "--sizes", "Seeds": "--seeds",
 	"Delay": "--delay", "Values": "--values", "Params": "--param", "Speeds": "--speeds",
-	"Mobility": "--mobility", "Duration": "--duration",
+	"Mobility": "--mobility", "Drains": "--drains", "Capacity": "--capacity", "Duration": "--duration",
 }
 
 // shardOf is the shard a command runs: --shard K/N when given, else the

@@ -33,13 +33,18 @@ type Faults struct {
 	OneWay, Jumps    bool
 	Drift, DriftFrom float64
 	Slow, SlowFrom   time.Duration
+	// Values lets nodes' values change during the run (sim.SetValue): in
+	// the model of algorithms that hand leadership over as values change
+	// (algo.Model.FollowsValue), beyond it for the others, which elect
+	// once (the checker holds them to the values at their election).
+	Values bool
 }
 
 // Tolerated is what an algorithm's model declares it keeps the
 // specification under: the faults of in-model runs.
 func Tolerated(m algo.Model) Faults {
 	f := Faults{Loss: m.Loss, Crash: m.Crash, Partition: m.Partition, Mobility: m.Mobility,
-		OneWay: m.OneWay, Drift: m.Drift, Jumps: m.Jumps, Slow: m.Slow}
+		OneWay: m.OneWay, Drift: m.Drift, Jumps: m.Jumps, Slow: m.Slow, Values: m.FollowsValue}
 	if m.Asynchronous {
 		f.Drift, f.Jumps, f.Slow = anyDrift, true, anySlow
 	}
@@ -52,7 +57,7 @@ func Tolerated(m algo.Model) Faults {
 // slowness up to 5 s past the bound.
 func Untolerated(m algo.Model) Faults {
 	f := Faults{Loss: !m.Loss, Crash: !m.Crash, Partition: !m.Partition, Mobility: !m.Mobility && m.Topology == "",
-		Jokers: m.Topology == "ring", Late: m.BoundedDelay, OneWay: !m.OneWay}
+		Jokers: m.Topology == "ring", Late: m.BoundedDelay, OneWay: !m.OneWay, Values: !m.FollowsValue}
 	if !m.Asynchronous {
 		f.Drift, f.DriftFrom, f.Jumps = 4, m.Drift, !m.Jumps
 		f.Slow, f.SlowFrom = m.Slow+5*time.Second, m.Slow
@@ -67,7 +72,7 @@ func (f Faults) String() string {
 		name string
 	}{{f.Loss, "loss"}, {f.Crash, "crash"}, {f.Partition, "partition"}, {f.Mobility, "mobility"}, {f.Jokers, "jokers"}, {f.Late, "late"},
 		{f.OneWay, "one-way"}, {f.Drift > 0, fmt.Sprintf("drift %g-%g", f.DriftFrom, f.Drift)}, {f.Jumps, "jumps"},
-		{f.Slow > 0, fmt.Sprintf("slow %v-%v", f.SlowFrom, f.Slow)}} {
+		{f.Slow > 0, fmt.Sprintf("slow %v-%v", f.SlowFrom, f.Slow)}, {f.Values, "values"}} {
 		if x.on {
 			s = append(s, x.name)
 		}
@@ -187,6 +192,11 @@ func Generate(a *algo.Algorithm, f Faults, lim Limits, rng *rand.Rand) *scenario
 		}
 	}
 	gray(f, g.Edges(), moving, n, rng, at, add)
+	// Drawn after every other draw, so that a seed's earlier draws stay
+	// what they were before values changed.
+	if f.Values {
+		changeValues(s.Values.Mode, n, a.Model.Spontaneous, rng, at, add)
+	}
 	s.SortEvents()
 	// The checker's bounds leave room for the algorithm's own timers, and
 	// the run lasts past the last event by the liveness bound and a

@@ -179,7 +179,7 @@ func withNodes(s *scenario.Scenario, m int, family string) (*scenario.Scenario, 
 	for _, a := range c.Events {
 		a.Nodes = slices.DeleteFunc(a.Nodes, func(v algo.NodeID) bool { return !keep(v) })
 		switch a.Kind {
-		case sim.Crash:
+		case sim.Crash, sim.SetValue:
 			if len(a.Nodes) == 0 && !a.Leader {
 				continue
 			}
