@@ -128,7 +128,7 @@ func runCluster(ctx context.Context, cmd *cobra.Command, cfg *clusterConfig, f c
 	}
 	if cfg.Script == nil || inTTY {
 		if inTTY {
-			view.logf(0, "commands: k N kill, s N stop, r N restart (fresh), c N recover, cut A B, clock N R, slow N D, h help, q quit (then Enter)")
+			view.logf(0, "commands: k N kill, s N stop, r N restart (fresh), c N recover, cut A B, clock N R, slow N D, value N V, h help, q quit (then Enter)")
 		}
 		go clusterCommands(runCtx, c, view, in, inTTY, doQuit)
 	}

@@ -44,6 +44,7 @@ const clusterHelp = `commands (then Enter):
   e N, elect N     ask N to start an election (POST /elect)
   cut A B, uncut A B            B no longer hears A (A still hears B) / hears it again
   clock N R, jump N D, slow N D  N's clock runs at R of true time / jumps by D; N handles each input D late
+  value N V        set N's value to V (POST /value; N may be "leader", or several ids: value 1,2 50)
   p, print         print the table
   q, quit          stop every node and end`
 

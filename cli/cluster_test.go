@@ -391,13 +391,13 @@ var badScripts = []struct {
 	want   string
 }{
 	{"nodes: 3\nsteps:\n  - {at: 1s, explode: 2}\n", nil,
-		`s.yaml:3:14: steps[0]: unknown field "explode" (known: at, after, kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow)`},
+		`s.yaml:3:14: steps[0]: unknown field "explode" (known: at, after, kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow, value)`},
 	{"nodes: 3\nsteps:\n  - {at: 1s, kill: 3}\n", nil,
 		`s.yaml:3:20: steps[0].kill: node 3 is out of range: the cluster has nodes 0..2`},
 	{"nodes: 3\nsteps:\n  - {at: 1s}\n", nil,
-		`s.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock or slow (got none)`},
+		`s.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow or value (got none)`},
 	{"nodes: 3\nsteps:\n  - {at: 1s, kill: 1, stop: 2}\n", nil,
-		`s.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock or slow (got kill, stop)`},
+		`s.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow or value (got kill, stop)`},
 	{"nodes: 3\nsteps:\n  - {at: soon, kill: 1}\n", nil,
 		`s.yaml:3:10: steps[0].at: invalid duration "soon" (examples: 500ms, 2s)`},
 	{"nodes: 3\nsteps:\n  - {at: 2s, kill: 1}\n  - {at: 1s, kill: 2}\n", nil,

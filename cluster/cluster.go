@@ -23,7 +23,9 @@
 // [Summary]. The simulator's gray failures are steps too: a link cut one
 // way ([Cluster.Cut], [Cluster.Uncut]), a clock's rate or jump
 // ([Cluster.Clock]), a slow node ([Cluster.Slow]), set on the nodes with
-// POST /gray and again on a node started anew.
+// POST /gray and again on a node started anew; and so are its value
+// changes ([Cluster.SetValue]), set with POST /value, a node not running
+// starting its next life with its new value.
 //
 // The checker of a simulated run (check.Monitor) judges every run as it
 // goes, as `elect emulate` has it judge its own (package internal/journal):

@@ -31,8 +31,8 @@ var ErrUnknownCommand = errors.New("unknown command")
 // for recover), then the nodes, ids separated by spaces or commas, or
 // "leader" for the node leading at the time; or a gray step: cut FROM TO,
 // uncut FROM TO, clock NODES RATE, jump NODES D, clock NODES RATE jump D,
-// slow NODES D, slow NODES D for D. nodes is the cluster's size, the bound
-// of the ids. Do runs the step.
+// slow NODES D, slow NODES D for D; or a value step: value NODES V. nodes
+// is the cluster's size, the bound of the ids. Do runs the step.
 func ParseCommand(line string, nodes int) (Step, error) {
 	st := Step{At: -1, Expect: noExpect(0)}
 	words := strings.Fields(line)
@@ -41,6 +41,9 @@ func ParseCommand(line string, nodes int) (Step, error) {
 	}
 	if g, ok, err := parseGray(words, nodes); ok {
 		return g, err
+	}
+	if strings.EqualFold(words[0], "value") {
+		return parseValue(words, nodes)
 	}
 	verb, ok := commandVerbs[strings.ToLower(words[0])]
 	if !ok {
@@ -93,9 +96,12 @@ func (c *Cluster) Do(ctx context.Context, st Step) (StepResult, error) {
 		}
 	} else {
 		c.add(trace.Acted, -1, start, res.Step) // what the events after it do, in words
-		if isGray(st.Action) {
+		switch {
+		case isGray(st.Action):
 			res.Result, err = c.actGray(ctx, st)
-		} else {
+		case st.Action == "value":
+			res.Result, err = c.actValue(ctx, st)
+		default:
 			res.Result, err = c.Act(ctx, st.Action, st.Nodes, st.Leader)
 		}
 	}

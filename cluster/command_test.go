@@ -98,3 +98,41 @@ func TestParseGrayCommand(t *testing.T) {
 		}
 	}
 }
+
+// A value step's one-line form reads as its step, and the form a summary
+// writes (describe) reads back as the same step.
+func TestParseValueCommand(t *testing.T) {
+	show := func(st Step) string { return fmt.Sprintf("%s %v %v %d", st.Action, st.Nodes, st.Leader, st.Value) }
+	good := map[string]string{
+		"value 7 120":       "value [7] false 120",
+		"VALUE leader 1":    "value [] true 1",
+		"value 1,2 3 -5":    "value [1 2 3] false -5",
+		"value 0 +9":        "value [0] false 9",
+		"value 4 922337203": "value [4] false 922337203",
+	}
+	for line, want := range good {
+		st, err := ParseCommand(line, 8)
+		if got := show(st); err != nil || got != want {
+			t.Errorf("%q: %q, %v; want %q", line, got, err, want)
+			continue
+		}
+		back, err := ParseCommand(st.describe(), 8)
+		if again := show(back); err != nil || again != want {
+			t.Errorf("%q written as %q reads back as %q, %v", line, st.describe(), again, err)
+		}
+	}
+	bad := map[string]string{
+		"value":            "value: want value N V: node N's value (its desirability as leader) becomes V, an integer",
+		"value 7":          "value: want value N V: node N's value (its desirability as leader) becomes V, an integer",
+		"value 7 high":     `value "high": want an integer, like 120 or -3`,
+		"value 7 1.5":      `value "1.5": want an integer, like 120 or -3`,
+		"value 9 1":        "node 9 is out of range: the cluster has nodes 0..7",
+		"value x 1":        `value x: "x" is not a node id`,
+		"value 1 leader 3": "value: give node ids or leader, not both",
+	}
+	for line, want := range bad {
+		if _, err := ParseCommand(line, 8); err == nil || err.Error() != want {
+			t.Errorf("%q: error %v, want %q", line, err, want)
+		}
+	}
+}

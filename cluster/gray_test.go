@@ -72,8 +72,8 @@ func TestGrayScriptErrors(t *testing.T) {
 		{"{slow: {node: 3, by: 1s, for: soon}}", `g.yaml:3:35: steps[0].slow.for: invalid duration "soon"`},
 		{"{slow: {node: 3}}", "g.yaml:3:12: steps[0].slow: want {node: N, by: D}, and for: D to end it after D"},
 		{"{slow: {node: [], by: 1s}}", "g.yaml:3:19: steps[0].slow.node: an empty list names no node"},
-		{"{slow: {node: 3, by: 1s}, kill: 2}", "g.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock or slow (got slow, kill)"},
-		{"{sloow: {node: 3, by: 1s}}", `g.yaml:3:6: steps[0]: unknown field "sloow" (known: at, after, kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow)`},
+		{"{slow: {node: 3, by: 1s}, kill: 2}", "g.yaml:3:5: steps[0]: a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow or value (got slow, kill)"},
+		{"{sloow: {node: 3, by: 1s}}", `g.yaml:3:6: steps[0]: unknown field "sloow" (known: at, after, kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow, value)`},
 		// Out of the cluster's range (CheckNodes, against 5 nodes).
 		{"{cut: {from: 4, to: 5}}", "g.yaml:3:25: steps[0].cut.to: node 5 is out of range: the cluster has nodes 0..4"},
 		{"{uncut: {from: 7, to: 0}}", "g.yaml:3:20: steps[0].uncut.from: node 7 is out of range: the cluster has nodes 0..4"},

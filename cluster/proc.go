@@ -73,10 +73,10 @@ func StartAll(ctx context.Context, n int, launch func(i int) error, ready func(c
 // clusterNode is one node of the cluster and its process.
 type clusterNode struct {
 	id      int
-	value   int64
+	value   int64 // guarded by Cluster.mu: a value step changes it
 	udpPort int
 	logPath string
-	args    []string
+	args    []string // its command line; guarded by Cluster.mu, as its --value is value
 	proc    *supervisor.Process
 
 	act sync.Mutex // one action at a time on a node
@@ -246,7 +246,11 @@ func (c *Cluster) args(n *clusterNode, ep supervisor.Endpoint, stateDir, peers s
 }
 
 // NodeArgs is the command line node id runs with, after the binary.
-func (c *Cluster) NodeArgs(id int) []string { return slices.Clone(c.nodes[id].args) }
+func (c *Cluster) NodeArgs(id int) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.nodes[id].args)
+}
 
 // launch starts a new life of node n (see supervisor.Mode); what the
 // last poll said of the node is of its last life, and forgotten.

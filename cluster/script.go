@@ -40,10 +40,13 @@ import (
 //	  - {at: 8s, cut: {from: 4, to: 0}}    # 0 no longer hears 4 (4 still hears 0); uncut ends it
 //	  - {at: 9s, clock: {node: 5, rate: 0.8}}          # 5's clock runs 20% slow; jump: -1h jumps it
 //	  - {at: 9s, slow: {node: 6, by: 200ms, for: 10s}}  # 6 handles each input 200 ms late, for 10 s
+//	  # a value change, as elect sim's scenarios have it (POST /value):
+//	  - {at: 12s, value: {node: leader, to: 1}}        # the leader's value falls to 1: another takes over
 //
 // A gray step's node is an id, a list or "leader"; a node not running
 // keeps its gray failures for its next life (a restart, a recovery), as a
-// machine's hardware would.
+// machine's hardware would, and a value step's node starts its next life
+// with the value set.
 type Script struct {
 	File string // its name, in errors and step lines
 	// The settings, as Config's fields (0, "" or nil: not given).
@@ -67,18 +70,20 @@ type Script struct {
 }
 
 // Step is one step of a script: an action on nodes (see Cluster.Act), a
-// gray failure (cut, uncut, clock, slow: see Cluster.Cut, Clock, Slow), or
-// an expectation to wait for.
+// gray failure (cut, uncut, clock, slow: see Cluster.Cut, Clock, Slow), a
+// value change (value: see Cluster.SetValue), or an expectation to wait
+// for.
 type Step struct {
 	Line    int               // in the script's file (0: not from a file)
 	Path    string            // "steps[3]"
 	At      time.Duration     // not before this long after the start (-1: not given)
 	After   time.Duration     // not before this long after the previous step ended
-	Action  string            // kill, stop, restart, recover, elect, expect; cut, uncut, clock or slow
+	Action  string            // kill, stop, restart, recover, elect, expect; cut, uncut, clock or slow; value
 	Nodes   []int             // the nodes it acts on
 	Leader  bool              // act on the leader of the moment instead
 	Expect  Expect            // what an expect step waits for
 	Gray    GrayFault         // what a gray step (cut, uncut, clock, slow) does
+	Value   int64             // the value a value step sets
 	where   scenario.Position // of the nodes field (a cut's from), for ids found out of range later
 	whereTo scenario.Position // of a cut's to
 }
@@ -143,6 +148,9 @@ func (s Step) describe() string {
 	if isGray(s.Action) {
 		return s.describeGray(nodes)
 	}
+	if s.Action == "value" {
+		return "value " + nodes + " " + strconv.FormatInt(s.Value, 10)
+	}
 	return s.Action + " " + nodes
 }
 
@@ -169,7 +177,7 @@ func (e Expect) describe() string {
 
 var (
 	clusterTopFields  = []string{"nodes", "algorithm", "params", "hello", "hello_loss", "values", "seed", "topology", "initiators", "crash_on", "corrupt", "steps"}
-	clusterStepFields = []string{"at", "after", "kill", "stop", "restart", "recover", "elect", "expect", "cut", "uncut", "clock", "slow"}
+	clusterStepFields = []string{"at", "after", "kill", "stop", "restart", "recover", "elect", "expect", "cut", "uncut", "clock", "slow", "value"}
 	clusterExpFields  = []string{"leader", "agree", "within", "elections", "failure"}
 )
 
@@ -275,7 +283,7 @@ func (s *Script) CheckNodes(n int) error {
 	}
 	for _, st := range s.Steps {
 		path := st.Path + "." + st.Action
-		if st.Action == "clock" || st.Action == "slow" {
+		if st.Action == "clock" || st.Action == "slow" || st.Action == "value" {
 			path += ".node"
 		}
 		for _, id := range st.Nodes {

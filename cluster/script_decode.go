@@ -99,7 +99,7 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (Step, error) {
 			st.At, err = d.Duration(e.V, path+".at")
 		case "after":
 			st.After, err = d.Duration(e.V, path+".after")
-		case "kill", "stop", "restart", "recover", "elect", "expect", "cut", "uncut", "clock", "slow":
+		case "kill", "stop", "restart", "recover", "elect", "expect", "cut", "uncut", "clock", "slow", "value":
 			acts = append(acts, e)
 		default:
 			err = d.Unknown(e, path, clusterStepFields)
@@ -113,7 +113,7 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (Step, error) {
 		if len(acts) > 1 {
 			got = acts[0].Key + ", " + acts[1].Key
 		}
-		return st, d.Errf(n, path, "a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock or slow (got %s)", got)
+		return st, d.Errf(n, path, "a step needs exactly one action: kill, stop, restart, recover, elect, expect, cut, uncut, clock, slow or value (got %s)", got)
 	}
 	if st.At >= 0 && st.After > 0 {
 		return st, d.Errf(n, path, `give "at" or "after", not both`)
@@ -128,6 +128,9 @@ func (d *scriptDecoder) step(n *yaml.Node, path string) (Step, error) {
 	}
 	if isGray(e.Key) {
 		return st, d.gray(e.V, apath, &st)
+	}
+	if e.Key == "value" {
+		return st, d.value(e.V, apath, &st)
 	}
 	return st, d.targets(e.V, apath, &st)
 }

@@ -634,3 +634,51 @@ func TestEmulateGray(t *testing.T) {
 		})
 	}
 }
+
+// TestEmulateValue runs the value events of issue 38 on real nodes
+// (scenarios/value-leader-falls.yaml), beside the simulator's run of the
+// same scenario, and holds the two to the same verdict: the leader 4's
+// value falls to 1 at 3 s (POST /value on the node that leads then), and
+// 3 takes over; node 0's rises to 50 at 8 s, and 0 takes over. Each change
+// is journaled as the simulator's ValueChanged event.
+func TestEmulateValue(t *testing.T) {
+	bin := electBinary(t)
+	s, err := scenario.Load("../scenarios/value-leader-falls.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec events
+	res, err := Run(context.Background(), Config{
+		Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Observers: []trace.Observer{&rec},
+		Log: t.Logf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		at   time.Duration
+		want string
+	}{{sec(2.9), "4 4 4 4 4"}, {sec(7.9), "3 3 3 3 3"}, {sec(13.9), "0 0 0 0 0"}} {
+		if got := rec.leaders(c.at, 0, 4); got != c.want {
+			t.Errorf("at %v, leaders of 0..4 = %s, want %s", c.at, got, c.want)
+		}
+	}
+	var values []string
+	for _, e := range rec.list {
+		if e.Kind == trace.ValueChanged {
+			values = append(values, fmt.Sprintf("%d %d", e.Node, e.Value))
+		}
+	}
+	if want := []string{"4 1", "0 50"}; !slices.Equal(values, want) {
+		t.Errorf("value events journaled %q, want %q", values, want)
+	}
+	em, si := res.Emulated, res.Simulated
+	if em.ViolationCount != 0 || si.ViolationCount != 0 {
+		t.Errorf("violations: emulated %d %+v, simulated %d %+v; want none in both", em.ViolationCount, em.Violations, si.ViolationCount, si.Violations)
+	}
+	if cmp := Compare(em, si); !cmp.SameFinalLeaders {
+		t.Errorf("final leaders differ from the simulator's: %+v", cmp.Differences)
+	}
+	sameFaults(t, res)
+	assertGone(t, res.Tag)
+}

@@ -130,9 +130,10 @@ func (e *emulation) ungray(ctx context.Context, v algo.NodeID) error {
 }
 
 // regray sets node v's clock and pace again once it runs anew: they are
-// its machine's, which a restart does not change.
+// its machine's, which a restart does not change. (What it missed while
+// frozen is in that state: the caller drops it from gray.pending first,
+// before the restarts run at once.)
 func (e *emulation) regray(ctx context.Context, v algo.NodeID) error {
-	delete(e.gray.pending, v) // what it missed is in its state below
 	req, ok := e.gray.nodes.Of(v)
 	if !ok {
 		return nil

@@ -46,8 +46,11 @@ type emulation struct {
 	j     *journal.Journal
 	links linkSet
 	gray  grayState
-	log   func(format string, args ...any)
-	spy   *spy // when the run has attacks
+	// pendingValues are the values of nodes that could not take them,
+	// frozen (Pause) or not answering, to send when they go on (value.go).
+	pendingValues map[algo.NodeID]int64
+	log           func(format string, args ...any)
+	spy           *spy // when the run has attacks
 	// victims are the nodes that led when the captures of attacks in the
 	// leader's name began.
 	victims map[*Attack]algo.NodeID
@@ -98,7 +101,7 @@ func Run(ctx context.Context, cfg Config) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &emulation{cfg: cfg, alg: a, plan: p, links: linkSet{}, log: logf,
+	e := &emulation{cfg: cfg, alg: a, plan: p, links: linkSet{}, log: logf, pendingValues: map[algo.NodeID]int64{},
 		gray: grayState{cuts: map[[2]algo.NodeID]bool{}, nodes: journal.Gray{}, pending: map[algo.NodeID]node.Gray{}, frozen: map[algo.NodeID]bool{}}}
 	dir := cfg.Dir
 	if dir == "" {
@@ -256,6 +259,9 @@ func validate(sc *scenario.Scenario) (*algo.Algorithm, error) {
 	if sc.Duration <= 0 {
 		return nil, sc.Blame(errors.New("an emulation runs in real time until its duration: give one (duration: 60s, or --duration)"), "duration")
 	}
+	if sc.ValuesOver != "" {
+		return nil, sc.Blame(fmt.Errorf("values over time (%s) are the simulator's: real nodes change their values by value events (value: {node: N, to: V}, POST /value)", sc.ValuesOver), "values_over_time")
+	}
 	for _, act := range sc.Events {
 		switch act.Kind {
 		case sim.CrashOn, sim.Corrupt:
@@ -364,7 +370,7 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 	for i := range e.cfg.Scenario.Events {
 		a := &e.cfg.Scenario.Events[i]
 		switch a.Kind {
-		case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt, sim.Partition, sim.Heal:
+		case sim.Crash, sim.Restart, sim.Recover, sim.ElectAt, sim.Partition, sim.Heal, sim.SetValue:
 			steps = append(steps, step{at: a.At, act: a})
 		}
 		// Partitions, heals and link changes are in the plan's links: a
@@ -415,7 +421,7 @@ func (e *emulation) timeline(ctx context.Context, t0 time.Time) error {
 		case st.pause != nil:
 			e.gray.frozen[st.pause.Node] = !st.resume
 			if err = e.pause(*st.pause, st.resume); err == nil && st.resume {
-				err = e.ungray(ctx, st.pause.Node)
+				err = errors.Join(e.ungray(ctx, st.pause.Node), e.unfreezeValue(ctx, st.pause.Node))
 			}
 		case st.attack != nil:
 			e.attack(st.attack, st.capture)
@@ -524,6 +530,10 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 			}
 			e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: kind, Node: v, Peer: algo.None})
 			e.log("%7.3fs %s node %d", e.j.Since(time.Now()).Seconds(), what, v)
+			// What it missed is in the state its new life starts with:
+			// its value on its command line, its gray failures (regray).
+			delete(e.gray.pending, v)
+			delete(e.pendingValues, v)
 			wg.Go(func() {
 				if errs[i] = e.l.start(ctx, pr, mode); errs[i] == nil {
 					errs[i] = e.regray(ctx, v)
@@ -534,6 +544,8 @@ func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 		return errors.Join(errs...)
 	case sim.Partition, sim.Heal:
 		e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: a.Describe()})
+	case sim.SetValue:
+		return e.actValue(ctx, a)
 	case sim.ElectAt:
 		for _, v := range a.Nodes {
 			pr := e.procs[v]

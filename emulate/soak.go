@@ -46,7 +46,11 @@ import (
 //     hour, either way), in a third a node slow by 20 to 150 ms for a
 //     while; and in a quarter a node's disk gone for a while (DiskFault).
 //     They are drawn after the attacks: what a seed drew before, it still
-//     draws.
+//     draws;
+//   - in a third of the schedules, a value change (sim.SetValue, POST
+//     /value) of a node or of the leader then, to a value drawn anew as the
+//     random values are: a leader whose value falls below a follower's
+//     hands over. It is drawn after the gray failures, for the same reason.
 //
 // Faults fall in the first faultSpan of the run; the run then lasts the
 // checker's liveness bound and a margin more, so that every component's
@@ -250,6 +254,7 @@ func Schedule(alg string, params map[string]string, n int, seed uint64) Drawn {
 	}
 	disks, grayWords := drawGray(rng, s, busy)
 	words = append(words, grayWords...)
+	words = append(words, drawValue(rng, s, n)...)
 	return Drawn{Scenario: s, Pauses: pauses, Disks: disks, Attacks: attacks, Faults: faults, Insecure: insecure, Words: strings.Join(words, "; ")}
 }
 
@@ -317,6 +322,28 @@ func drawGray(rng *rand.Rand, s *scenario.Scenario, busy []time.Duration) ([]Dis
 	}
 	s.SortEvents()
 	return disks, words
+}
+
+// drawValue draws a schedule's value change into its scenario, in a third
+// of the schedules: the value of a node, or of the leader then (one time in
+// two), becomes one drawn as the random values are, at a moment of the
+// faults' span; it is said in words.
+func drawValue(rng *rand.Rand, s *scenario.Scenario, n int) []string {
+	if rng.IntN(3) != 0 {
+		return nil
+	}
+	at := (500*time.Millisecond + time.Duration(rng.Int64N(int64(faultSpan-500*time.Millisecond)))).Round(10 * time.Millisecond)
+	a := sim.Action{At: at, Kind: sim.SetValue, Value: rng.Int64N(sim.RandomValueRange)}
+	who := "the leader"
+	if rng.IntN(2) == 0 {
+		v := algo.NodeID(rng.IntN(n))
+		a.Nodes, who = []algo.NodeID{v}, fmt.Sprintf("node %d", v)
+	} else {
+		a.Leader = true
+	}
+	s.Events = append(s.Events, a)
+	s.SortEvents()
+	return []string{fmt.Sprintf("%v value of %s to %d", at, who, a.Value)}
 }
 
 // drawAttacks draws a schedule's attacks: in half the schedules a replay,

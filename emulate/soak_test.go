@@ -15,7 +15,7 @@ import (
 func TestSchedules(t *testing.T) {
 	kinds := map[AttackKind]int{}
 	gray := map[sim.ActionKind]int{}
-	insecure, disks := 0, 0
+	insecure, disks, values := 0, 0, 0
 	for seed := range uint64(300) {
 		d := Schedule("vkt", quick["vkt"], 5, seed)
 		s := d.Scenario
@@ -28,6 +28,12 @@ func TestSchedules(t *testing.T) {
 			t.Errorf("schedule %d (%s) breaks the specification in the simulator: %+v", seed, d.Words, sum.Violations)
 		}
 		for _, a := range s.Events {
+			if a.Kind == sim.SetValue {
+				values++
+				if a.At > faultSpan || len(a.Nodes)+btoi(a.Leader) != 1 {
+					t.Errorf("schedule %d: value event %+v: want one node or the leader, within the faults' span", seed, a)
+				}
+			}
 			if a.Kind.Gray() {
 				gray[a.Kind]++
 				if a.At+a.For > faultSpan {
@@ -79,6 +85,17 @@ func TestSchedules(t *testing.T) {
 	if gray[sim.Cut] < 70 || gray[sim.Cut] != gray[sim.Uncut] || gray[sim.Clock] < 120 || gray[sim.Slow] < 70 || disks < 30 {
 		t.Errorf("300 schedules drew gray failures %v and %d disk faults: too few", gray, disks)
 	}
+	// A third change a value.
+	if values < 70 {
+		t.Errorf("300 schedules drew %d value changes: too few", values)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // A schedule drawn before attacks came draws the same faults (as drawn

@@ -828,3 +828,22 @@ events:
 		t.Errorf("journaled, the faults read\n%q\nthe simulator's\n%q", words, want)
 	}
 }
+
+// validate refuses what real nodes cannot run, saying where and why.
+func TestValidateRefuses(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"algorithm: vkt\nduration: 10s\nvalues_over_time: battery\n",
+			`t.yaml:3:19: values_over_time: values over time (battery) are the simulator's: real nodes change their values by value events`},
+		{"algorithm: vkt\nduration: 0\n", "an emulation runs in real time until its duration"},
+		{"algorithm: vkt\nduration: 10s\nevents:\n- {at: 1s, loss: {from: 0, to: 1, rate: 0.5}}\n", "t.yaml:4: loss of one direction of a link is the simulator's"},
+		{"algorithm: chang-roberts\nduration: 10s\n", "assumes a fixed ring network"},
+	} {
+		s, err := scenario.Parse("t.yaml", []byte(c.file), scenario.Default())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := validate(s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.file, err, c.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -168,6 +169,12 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 //     a listed peer) is refused, 400, with a message naming what is wrong,
 //     and changes nothing;
 //   - GET /gray: the node's gray failures as JSON (Gray: {} when healthy);
+//   - POST /value: sets the node's value (SetValue) to its body's, a JSON
+//     object {"value": 120} (any int64), and answers 200 with it
+//     ({"value": 120}); GET /status shows it once the node's loop has
+//     taken it. A body that is not one such object (no "value", an
+//     unknown field, a value that is not an integer) is refused, 400,
+//     with a message naming what is wrong, and changes nothing;
 //   - GET /metrics: the counters in the Prometheus text format;
 //   - GET /healthz: 200 while Run runs.
 //
@@ -200,7 +207,53 @@ func (n *Node) Handler() http.Handler {
 		}
 		writeJSON(w, n.Gray())
 	})
+	mux.HandleFunc("POST /value", func(w http.ResponseWriter, r *http.Request) {
+		body, ok := n.operation(w, r)
+		if !ok {
+			return
+		}
+		v, err := decodeValue(body)
+		if err != nil {
+			http.Error(w, "POST /value: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		n.SetValue(v.Value)
+		writeJSON(w, v)
+	})
 	return mux
+}
+
+// ValueJSON is the body of POST /value, and its answer: the node's value
+// (desirability).
+type ValueJSON struct {
+	Value int64 `json:"value"`
+}
+
+// decodeValue reads POST /value's body: one JSON object {"value": N},
+// nothing else, N an integer.
+func decodeValue(body []byte) (ValueJSON, error) {
+	var in struct {
+		Value *json.RawMessage `json:"value"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		if err == io.EOF {
+			return ValueJSON{}, errors.New(`no body: want a JSON object {"value": N}, N an integer`)
+		}
+		return ValueJSON{}, fmt.Errorf("body: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return ValueJSON{}, errors.New("body: want one JSON object, and nothing after it")
+	}
+	if in.Value == nil || string(*in.Value) == "null" {
+		return ValueJSON{}, errors.New(`body: no "value": want {"value": N}, N an integer`)
+	}
+	var v ValueJSON
+	if err := json.Unmarshal(*in.Value, &v.Value); err != nil {
+		return ValueJSON{}, fmt.Errorf("value %s: want an integer from %d to %d", *in.Value, int64(math.MinInt64), int64(math.MaxInt64))
+	}
+	return v, nil
 }
 
 // operation lets a state-changing request through: authorized, its body
@@ -250,11 +303,11 @@ func writeJSON(w http.ResponseWriter, v any) {
 // ReadHandler serves what Handler serves but its POSTs: a node's status,
 // gray failures and metrics for whoever may read them, on an address apart
 // from the one its operators change it through (elect node --http with
-// --admin). A POST /elect or POST /gray there is refused, 403, whatever
-// credential it carries.
+// --admin). A POST /elect, POST /gray or POST /value there is refused,
+// 403, whatever credential it carries.
 func (n *Node) ReadHandler() http.Handler {
 	mux := n.readHandler()
-	for _, op := range []string{"POST /elect", "POST /gray"} {
+	for _, op := range []string{"POST /elect", "POST /gray", "POST /value"} {
 		mux.HandleFunc(op, func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "forbidden: this address serves reading only; "+op+" goes to the node's operator address (elect node --admin)", http.StatusForbidden)
 			n.metrics.httpRefused.Add(1)

@@ -203,3 +203,64 @@ func TestElectNeedsTheKey(t *testing.T) {
 		t.Errorf("no election after an authorized POST /elect")
 	}
 }
+
+// POST /value is guarded as POST /elect is, refuses a body that is not
+// {"value": N} with 400 naming what is wrong, and sets the value: the
+// node, now the most valued, takes over, and /status shows its value.
+func TestValueHTTP(t *testing.T) {
+	key := []byte("the cluster's key, 32 bytes long")
+	token := "Bearer " + HTTPToken(key)
+	c := newCluster(t, 3, func(cfg *Config) { cfg.Key = key })
+	c.waitAgree(ids(0, 3), 2, 5*time.Second)
+	n := c.nodes[0]
+	do := func(h http.Handler, auth, body string) (int, string) {
+		req := httptest.NewRequest(http.MethodPost, "/value", strings.NewReader(body))
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	for _, tc := range []struct {
+		name, auth, body string
+		read             bool // on ReadHandler
+		code             int
+		says             string // in the body
+	}{
+		{name: "no credential", body: `{"value":100}`, code: 401, says: "POST /value needs Authorization"},
+		{name: "the reading address", read: true, auth: token, body: `{"value":100}`, code: 403, says: "POST /value goes to the node's operator address"},
+		{name: "no body", auth: token, code: 400, says: `POST /value: no body: want a JSON object {"value": N}`},
+		{name: "not JSON", auth: token, body: "{", code: 400, says: "POST /value: body:"},
+		{name: "no value", auth: token, body: `{}`, code: 400, says: `no "value"`},
+		{name: "a null value", auth: token, body: `{"value":null}`, code: 400, says: `no "value"`},
+		{name: "an unknown field", auth: token, body: `{"value":1,"valeu":2}`, code: 400, says: `unknown field "valeu"`},
+		{name: "a fraction", auth: token, body: `{"value":1.5}`, code: 400, says: "value 1.5: want an integer"},
+		{name: "a string", auth: token, body: `{"value":"7"}`, code: 400, says: `value "7": want an integer`},
+		{name: "out of range", auth: token, body: `{"value":9223372036854775808}`, code: 400, says: "value 9223372036854775808: want an integer"},
+		{name: "two objects", auth: token, body: `{"value":1} {}`, code: 400, says: "one JSON object"},
+		{name: "not an object", auth: token, body: `100`, code: 400, says: "body:"},
+	} {
+		h := n.Handler()
+		if tc.read {
+			h = n.ReadHandler()
+		}
+		code, body := do(h, tc.auth, tc.body)
+		if code != tc.code || !strings.Contains(body, tc.says) {
+			t.Errorf("%s: %d %q, want %d saying %q", tc.name, code, body, tc.code, tc.says)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	if st := n.StatusJSON(); st.Value != 0 {
+		t.Fatalf("refused requests changed the value: %d", st.Value)
+	}
+	code, body := do(n.Handler(), token, `{"value": 100}`)
+	var got ValueJSON
+	if err := json.Unmarshal([]byte(body), &got); code != 200 || err != nil || got.Value != 100 {
+		t.Fatalf("POST /value: %d %s (%v), want 200 and {\"value\": 100}", code, body, err)
+	}
+	c.waitAgree(ids(0, 3), 0, 5*time.Second)
+	if st := n.StatusJSON(); st.Value != 100 {
+		t.Errorf("/status value %d, want 100", st.Value)
+	}
+}

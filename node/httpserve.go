@@ -17,11 +17,11 @@ import (
 // ServeOptions says where Serve serves the node's HTTP API. Its addresses
 // are HOST:PORT, :PORT (on loopback, not every interface) or unix:PATH
 // for a Unix socket, as HTTPAddr reads them; beyond loopback, either
-// needs the node's key (Config.Key: POST /elect and POST /gray then need
-// the credential derived from it, HTTPToken) or Insecure.
+// needs the node's key (Config.Key: POST /elect, POST /gray and POST
+// /value then need the credential derived from it, HTTPToken) or Insecure.
 type ServeOptions struct {
 	// HTTP serves Handler: /status, /status/stream, /metrics, /healthz,
-	// GET /gray, POST /elect and POST /gray; with Admin, ReadHandler
+	// GET /gray, POST /elect, POST /gray and POST /value; with Admin, ReadHandler
 	// (reading only: the POSTs answer 403). "" serves nothing there.
 	HTTP string
 	// Admin serves Handler on an address apart, for operators; a unix:PATH

@@ -120,3 +120,17 @@ func (p *Process) SetGray(ctx context.Context, g node.Gray) (node.Gray, error) {
 	err := p.PostJSON(ctx, "/gray", g, &now)
 	return now, err
 }
+
+// SetValue sets the node's value, its desirability as leader (POST
+// /value, node.ValueJSON), as its current life takes it; a later life
+// starts with Spec.Args' --value unless SetArgs changed them.
+func (p *Process) SetValue(ctx context.Context, v int64) error {
+	var now node.ValueJSON
+	if err := p.PostJSON(ctx, "/value", node.ValueJSON{Value: v}, &now); err != nil {
+		return err
+	}
+	if now.Value != v {
+		return fmt.Errorf("POST %s: the node answered value %d, want %d", p.URL("/value"), now.Value, v)
+	}
+	return nil
+}

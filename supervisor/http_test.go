@@ -71,3 +71,46 @@ func idsSorted(ids []algo.NodeID) []algo.NodeID {
 	slices.Sort(s)
 	return s
 }
+
+// SetValue reaches a running node's POST /value with the token of the
+// Spec and sets its value; without the token it is refused, and the
+// value stays.
+func TestSetValue(t *testing.T) {
+	key := []byte("the cluster's key, 32 bytes long")
+	net := runtime.NewMemNetwork()
+	n, err := node.New(node.Config{ID: 0, Value: 3, Transport: net.Listen(), Key: key,
+		Peers:  map[algo.NodeID]netip.AddrPort{1: net.Listen().LocalAddr()},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- n.Run(ctx) }()
+	defer func() { cancel(); <-ran }()
+	srv := httptest.NewServer(n.Handler())
+	defer srv.Close()
+	endpoint := Endpoint{Network: "tcp", Address: strings.TrimPrefix(srv.URL, "http://")}
+	if err := New(Spec{Name: "node 0", HTTP: endpoint}).SetValue(ctx, 9); err == nil || !strings.Contains(err.Error(), "401 Unauthorized") {
+		t.Errorf("without the token: %v, want 401", err)
+	}
+	if err := New(Spec{Name: "node 0", HTTP: endpoint, Token: node.HTTPToken(key)}).SetValue(ctx, -7); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Second); n.Status().Value != -7; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the node's value is %d, want -7", n.Status().Value)
+		}
+	}
+}
+
+// SetArgs changes the command of the lives launched after it.
+func TestSetArgs(t *testing.T) {
+	p := New(Spec{Name: "n", Args: []string{"node", "--value", "1"}})
+	args := []string{"node", "--value", "5"}
+	p.SetArgs(args)
+	args[2] = "6" // the caller's slice is its own
+	if got := p.Args(); !slices.Equal(got, []string{"node", "--value", "5"}) {
+		t.Errorf("Args() = %q", got)
+	}
+}

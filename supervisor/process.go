@@ -90,6 +90,22 @@ func (p *Process) LogTail() string {
 	return logTail(p.spec.Log, off)
 }
 
+// SetArgs replaces the Args of the Spec for the lives launched from now
+// on (a driver that changed a node's value starts its next life with the
+// new --value); the current life, if any, runs on as it was started.
+func (p *Process) SetArgs(args []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.spec.Args = append([]string(nil), args...)
+}
+
+// Args are the Args the next life is launched with.
+func (p *Process) Args() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.spec.Args...)
+}
+
 // Launch starts a new life in mode and returns as soon as its process
 // runs; AwaitUp waits until it answers. The last life must be over and
 // reaped: a node is one process at a time, or two would share its ports

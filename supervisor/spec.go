@@ -6,7 +6,7 @@ type Spec struct {
 	// Name names the process in errors: "node 3".
 	Name string
 	// Binary and Args are the command of every life: the elect binary and
-	// "node --id 3 ...".
+	// "node --id 3 ..." (Process.SetArgs changes the Args of later lives).
 	Binary string
 	Args   []string
 	// Wrap, when set, is a command that runs Binary and Args: the
@@ -30,7 +30,7 @@ type Spec struct {
 	Banner string
 	// HTTP is where a life serves its status: AwaitUp and Status ask it.
 	HTTP Endpoint
-	// Token is the credential that Elect's, SetGray's and PostJSON's
+	// Token is the credential that Elect's, SetGray's, SetValue's and PostJSON's
 	// requests carry (Authorization: Bearer), node.HTTPToken of the
 	// cluster's key; "" for a node without a key.
 	Token string

@@ -1,0 +1,87 @@
+//go:build linux
+
+package emulate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/electgo/elect/algo"
+	"github.com/electgo/elect/cluster"
+	"github.com/electgo/elect/sim"
+	"github.com/electgo/elect/trace"
+)
+
+// Value events on real nodes (sim.SetValue): the node's value, its
+// desirability as leader, is set with POST /value, and journaled as the
+// simulator's event (trace.ValueChanged) at the request's start, so that
+// the checker never sees the node act on its new value before it changed.
+// As in the simulator, a value that is the node's already changes
+// nothing, and a crashed node comes back with the value set meanwhile:
+// its next lives start with it (--value). A node frozen (Pause), or one
+// that does not answer, takes it when it goes on.
+
+// actValue sets the value of the action's nodes, or of the leader that
+// the most live nodes follow then (as a crash of the leader finds it).
+func (e *emulation) actValue(ctx context.Context, a *sim.Action) error {
+	targets := slices.Clone(a.Nodes)
+	if a.Leader {
+		if v, ok := e.leader(); ok {
+			targets = append(targets, v)
+			e.log("%7.3fs the leader is node %d", e.j.Since(time.Now()).Seconds(), v)
+		} else {
+			e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: "a change of the leader's value finds none"})
+			e.log("%7.3fs value of the leader: no live node follows one", e.j.Since(time.Now()).Seconds())
+		}
+	}
+	for _, v := range targets {
+		e.setValue(ctx, v, a.Value)
+	}
+	return nil
+}
+
+// setValue sets node v's value to x: journaled, kept for its next lives,
+// and sent to its live process, or kept until it answers.
+func (e *emulation) setValue(ctx context.Context, v algo.NodeID, x int64) {
+	pr := e.procs[v]
+	if pr.value == x {
+		return
+	}
+	pr.value = x
+	pr.sup.SetArgs(cluster.WithValue(pr.sup.Args(), x))
+	at := e.j.Since(time.Now())
+	e.j.Add(trace.Event{At: at, Kind: trace.ValueChanged, Node: v, Peer: algo.None, Value: x})
+	e.log("%7.3fs value of node %d: %d", at.Seconds(), v, x)
+	if !pr.alive() {
+		return // its next life starts with it
+	}
+	var err error
+	if !e.gray.frozen[v] {
+		err = pr.sup.SetValue(ctx, x)
+	}
+	if e.gray.frozen[v] || err != nil && pr.alive() {
+		e.pendingValues[v] = x
+		why := "frozen"
+		if err != nil {
+			why = err.Error()
+		}
+		e.log("%7.3fs value of node %d waits until it answers (%s)", at.Seconds(), v, why)
+	}
+}
+
+// unfreezeValue sends node v the value it could not take when frozen, if
+// any.
+func (e *emulation) unfreezeValue(ctx context.Context, v algo.NodeID) error {
+	x, ok := e.pendingValues[v]
+	if !ok || !e.procs[v].alive() {
+		return nil // none, or it crashed: its next life starts with it
+	}
+	delete(e.pendingValues, v)
+	if err := e.procs[v].sup.SetValue(ctx, x); err != nil {
+		return fmt.Errorf("setting node %d's value once it went on: %w", v, err)
+	}
+	e.log("%7.3fs value of node %d set once it went on: %d", e.j.Since(time.Now()).Seconds(), v, x)
+	return nil
+}
