@@ -39,6 +39,13 @@ func (m *Monitor) recompute() {
 		m.schedule(c)
 		m.review(c)
 	}
+	m.reviewPending()
+}
+
+// reviewPending reviews the components whose statuses changed while a
+// recompute (or a value change, settleValues) was pending, if they are
+// still what they were.
+func (m *Monitor) reviewPending() {
 	for _, r := range m.reviewLater {
 		if cs := &m.comps[r.c]; cs.gen == r.gen && cs.size > 0 {
 			cs.reviewDue = false

@@ -14,12 +14,15 @@
 //     Values may change during a run (ValueChanged events: a scenario's
 //     value event, a value model such as a draining battery, node.SetValue).
 //     An algorithm that follows value changes (algo.Model.FollowsValue: vkt,
-//     park) is held to its nodes' values of the moment: a value change is a
-//     change of the node's component. One that elects once is held to the
-//     values at its election (Config.ValueAtElection): a value change then
-//     changes nothing at once, and the node's new value counts from its
-//     component's next change for another reason (its next election); the
-//     report says so (Report.Notes).
+//     park) is held to its nodes' values of the moment: a value change that
+//     changes the most valued node of the node's component is a change of
+//     the component (one that leaves it the same changes nothing the
+//     specification asks: a battery draining every node every second does
+//     not start the bounds again every second). One that elects once is
+//     held to the values at its election (Config.ValueAtElection): a value
+//     change then changes nothing at once, and the node's new value counts
+//     from its component's next change for another reason (its next
+//     election); the report says so (Report.Notes).
 //     This holds in every component for a spontaneous algorithm, and in every
 //     component that holds an initiator (a node asked to elect: an
 //     elect_called event, which drivers emit for a run's initiators at time
@@ -45,7 +48,8 @@
 //     component to elect (ExpectEveryComponent).
 //
 // A component "changes" when a link between its nodes goes up or down, one of
-// its nodes crashes, restarts or recovers or changes its value (not under
+// its nodes crashes, restarts or recovers or changes its value so that its
+// most valued node changes (worked out at the end of the instant; not under
 // Config.ValueAtElection, where the members' held-back values count from its
 // next change), a gray event touches one of them (a cut or uncut of one of
 // its links, a node's clock or slowness), or an election is requested at one
@@ -113,9 +117,10 @@ type Config struct {
 	// the next time its component changes for another reason (a link up or
 	// down, a crash, restart or recovery, an elect call, a gray event
 	// touching it), when it is rebuilt: the value at its next election.
-	// The report says so (Report.Notes). Without it a value change is a
-	// change of the node's component, whose most valued node is then
-	// recomputed and whose bounds run again (vkt, park).
+	// The report says so (Report.Notes). Without it a value change that
+	// changes the most valued node of the node's component is a change of
+	// the component, whose bounds then run again (vkt, park); one that
+	// leaves it the same changes nothing.
 	ValueAtElection bool
 	// ValuesMove says the values change on their own, from a value model
 	// over time (a battery draining): like Moving, it makes a run
@@ -275,6 +280,14 @@ type Monitor struct {
 	changes     []linkChange // the link changes, in order
 	linkHeld    bool         // changes[0]'s ends are not listed in touched yet
 	nodeChanged bool
+	// valued lists the live nodes whose values changed in the instant
+	// (without Config.ValueAtElection): settleValues works out at its end
+	// whether their components' most valued nodes changed. valuedAt is
+	// when the first of them changed (a stream may go back in time), the
+	// time of the change of a component it changes, as changeAt is of
+	// the others.
+	valued   []algo.NodeID
+	valuedAt time.Duration
 	// fullRebuild, set by tests only, rebuilds for every change and queues
 	// every deadline (see schedule): the way the incremental one is
 	// compared with.
@@ -387,8 +400,18 @@ func (m *Monitor) Observe(e *trace.Event) {
 			m.holdValue(e.Node, e.Value)
 			break
 		}
-		m.rec(e.Node).value = e.Value
-		m.touch(e.Node)
+		// A change of the component only if it changes its most valued
+		// node (settleValues): a battery that drains every second would
+		// otherwise start the bounds again every second, and nothing
+		// would ever be judged.
+		n := m.rec(e.Node)
+		n.value = e.Value
+		if n.alive {
+			if len(m.valued) == 0 {
+				m.valuedAt = m.now
+			}
+			m.valued = append(m.valued, e.Node)
+		}
 	case trace.ElectCalled:
 		// A requested election is a new start for the component, like a
 		// change of its network: its bounds run again from here.
@@ -407,7 +430,13 @@ func (m *Monitor) Observe(e *trace.Event) {
 // before time t.
 func (m *Monitor) settle(t time.Duration) {
 	if m.dirty {
+		// With values changed, the changed components are rebuilt: the
+		// paths in place keep a component's most valued node of before.
+		m.nodeChanged = m.nodeChanged || len(m.valued) > 0
 		m.recompute()
+	}
+	if len(m.valued) > 0 {
+		m.settleValues()
 	}
 	for {
 		d, ok := m.due.next(t)
@@ -419,6 +448,38 @@ func (m *Monitor) settle(t time.Duration) {
 		if m.pending(d) {
 			m.runDeadline(d)
 		}
+	}
+}
+
+// settleValues works out, once the instant's other changes are in, whether
+// the values that changed in it changed the most valued node of their
+// components. Such a component changed: it is born again, its bounds run
+// from now. In another the leader expected is the same one, and nothing
+// starts again: what the bounds ask of it still holds. A component rebuilt
+// in this instant found its most valued node with the new values.
+func (m *Monitor) settleValues() {
+	now := m.now
+	m.now = m.valuedAt
+	defer func() { m.now = now }()
+	checked := map[int32]bool{}
+	for _, v := range m.valued {
+		n := m.rec(v)
+		if !n.alive || n.comp < 0 || checked[n.comp] {
+			continue
+		}
+		c := n.comp
+		checked[c] = true
+		if best := m.bestOf(c, v); best.ID != m.comps[c].best.ID {
+			m.touch(v)
+		} else {
+			m.comps[c].best = best
+		}
+	}
+	m.valued = m.valued[:0]
+	if m.dirty {
+		m.recompute()
+	} else {
+		m.reviewPending()
 	}
 }
 
@@ -709,12 +770,13 @@ func (m *Monitor) setStatus(v algo.NodeID, s algo.Status) {
 	}
 	m.contribute(c, v, old, -1)
 	m.contribute(c, v, s, +1)
-	if !m.dirty {
+	if !m.dirty && len(m.valued) == 0 {
 		m.review(c)
 		return
 	}
-	// c may be rebuilt by the pending recompute; if it is not, it must still
-	// be reviewed then (an election may have closed, a violation occurred).
+	// c may be rebuilt by the pending recompute, or changed by the values
+	// changed in this instant; if it is not, it must still be reviewed then
+	// (an election may have closed, a violation occurred).
 	if cs := &m.comps[c]; !cs.reviewDue {
 		cs.reviewDue = true
 		m.reviewLater = append(m.reviewLater, compRef{c, cs.gen})

@@ -372,9 +372,9 @@ func TestSharedNetwork(t *testing.T) {
 
 // checkInvariants recomputes every component's counters from its members
 // and compares them with the Monitor's incremental ones. Valid only when no
-// recompute is pending.
+// recompute is pending, nor a value change (settleValues).
 func checkInvariants(m *Monitor) error {
-	if m.dirty {
+	if m.dirty || len(m.valued) > 0 {
 		return nil
 	}
 	type counts struct {
@@ -485,7 +485,11 @@ type oracle struct {
 	atElection bool
 	waiting    []bool
 	next       []int64
-	now        time.Duration
+	// before holds, for the live nodes whose values changed in the
+	// instant (without atElection), their values before it: a component
+	// whose most valued node the instant's changes changed is touched.
+	before map[algo.NodeID]int64
+	now    time.Duration
 	// node-time, integrated between events
 	aliveT, leaderlessT time.Duration
 }
@@ -569,10 +573,18 @@ func (o *oracle) apply(e trace.Event) {
 			o.waiting[v], o.next[v] = true, e.Value
 			break
 		}
+		if _, seen := o.before[v]; !seen && o.alive[v] {
+			if o.before == nil {
+				o.before = map[algo.NodeID]int64{}
+			}
+			o.before[v] = o.value[v]
+		}
 		o.value[v] = e.Value
-		o.touchedT[v] = o.now
 	case trace.ElectCalled:
 		o.touchedT[v] = o.now
+		if o.among != nil {
+			o.among[v] = true
+		}
 	case trace.End:
 		o.endInstant()
 	}
@@ -581,6 +593,22 @@ func (o *oracle) apply(e trace.Event) {
 // endInstant ends the instant o.now under atElection: the nodes of a
 // component that holds a node touched in it take up their waiting values.
 func (o *oracle) endInstant() {
+	if len(o.before) > 0 {
+		for _, comp := range o.components() {
+			after := o.mostValued(comp)
+			for v, x := range o.before {
+				o.before[v], o.value[v] = o.value[v], x
+			}
+			then := o.mostValued(comp)
+			for v, x := range o.before {
+				o.before[v], o.value[v] = o.value[v], x
+			}
+			if after != then {
+				o.touchedT[comp[0]] = o.now
+			}
+		}
+		clear(o.before)
+	}
 	if o.waiting == nil {
 		return
 	}
@@ -619,6 +647,17 @@ func (o *oracle) components() [][]algo.NodeID {
 		out = append(out, comp)
 	}
 	return out
+}
+
+// mostValued is the most valued node of comp that may lead.
+func (o *oracle) mostValued(comp []algo.NodeID) algo.NodeID {
+	bp := algo.NoPeer
+	for _, v := range comp {
+		if p := (algo.Peer{ID: v, Value: o.value[v]}); p.Better(bp) && (o.among == nil || o.among[v]) {
+			bp = p
+		}
+	}
+	return bp.ID
 }
 
 // judge returns what the specification says of a component's current state.
@@ -773,6 +812,9 @@ func TestRandomRuns(t *testing.T) {
 		m := New(cfg)
 		o := newOracle(initialNetwork(events).N())
 		o.atElection = cfg.ValueAtElection
+		if cfg.AmongInitiators {
+			o.among = make([]bool, o.n) // the most valued initiator's, as the Monitor's
+		}
 		for i, e := range events {
 			o.apply(e)
 			ev := e

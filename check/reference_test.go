@@ -30,7 +30,10 @@ import (
 //   - deadlines at since+Stabilization and since+Liveness are judged after
 //     the events of their instant, at their own time.
 type refComp struct {
-	members    []algo.NodeID
+	members []algo.NodeID
+	// best is the most valued member when the component was born, or
+	// when a value change last kept it so.
+	best       algo.NodeID
 	since      time.Duration
 	electOpen  bool
 	electStart time.Duration
@@ -64,6 +67,10 @@ type refChecker struct {
 	// waits for their component to be rebuilt.
 	waiting []bool
 	next    []int64
+	// valued lists the live nodes whose value changed in the instant
+	// (without ValueAtElection): a change of their component only if it
+	// changes its most valued member.
+	valued  []algo.NodeID
 	pending []*refComp
 	res     refResult
 }
@@ -133,7 +140,9 @@ func (r *refChecker) apply(e trace.Event) {
 			r.res.notes = 1
 			return
 		}
-		r.touch(v)
+		if o.alive[v] {
+			r.valued = append(r.valued, v)
+		}
 	case trace.ElectCalled:
 		r.initiated[v] = true
 		r.touch(v)
@@ -156,7 +165,7 @@ func (r *refChecker) apply(e trace.Event) {
 		r.compOf[v] = nil // it left its component, which is rebuilt anyway
 	}
 	if e.Kind == trace.StatusChanged && o.alive[v] && r.compOf[v] != nil {
-		if r.dirty {
+		if r.dirty || len(r.valued) > 0 {
 			r.pending = append(r.pending, r.compOf[v])
 		} else {
 			r.review(r.compOf[v])
@@ -165,6 +174,27 @@ func (r *refChecker) apply(e trace.Event) {
 }
 
 func (r *refChecker) endInstant() {
+	r.rebuild()
+	// The values changed in the instant: a component whose most valued
+	// member they changed is born again.
+	for _, v := range r.valued {
+		if c := r.compOf[v]; r.o.alive[v] && c != nil {
+			if best, _, _, _, _ := r.o.judge(c.members); best != c.best {
+				r.touch(v)
+			}
+		}
+	}
+	r.valued = r.valued[:0]
+	r.rebuild()
+	for _, c := range r.pending { // the values changed nothing
+		if slices.Contains(r.comps, c) {
+			r.review(c)
+		}
+	}
+	r.pending = r.pending[:0]
+}
+
+func (r *refChecker) rebuild() {
 	if !r.dirty {
 		return
 	}
@@ -199,6 +229,9 @@ func (r *refChecker) endInstant() {
 		next = append(next, c)
 	}
 	r.comps = next
+	for _, c := range fresh {
+		c.best, _, _, _, _ = r.o.judge(c.members)
+	}
 	clear(r.touched)
 	for _, c := range fresh {
 		r.review(c)
