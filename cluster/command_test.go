@@ -122,13 +122,14 @@ func TestParseValueCommand(t *testing.T) {
 		}
 	}
 	bad := map[string]string{
-		"value":            "value: want value N V: node N's value (its desirability as leader) becomes V, an integer",
-		"value 7":          "value: want value N V: node N's value (its desirability as leader) becomes V, an integer",
-		"value 7 high":     `value "high": want an integer, like 120 or -3`,
-		"value 7 1.5":      `value "1.5": want an integer, like 120 or -3`,
-		"value 9 1":        "node 9 is out of range: the cluster has nodes 0..7",
-		"value x 1":        `value x: "x" is not a node id`,
-		"value 1 leader 3": "value: give node ids or leader, not both",
+		"value":                        "value: want value N V: node N's value (its desirability as leader) becomes V, an integer",
+		"value 7":                      "value: want value N V: node N's value (its desirability as leader) becomes V, an integer",
+		"value 7 high":                 `value "high": want an integer, like 120 or -3`,
+		"value 7 1.5":                  `value "1.5": want an integer, like 120 or -3`,
+		"value 7 99999999999999999999": `value "99999999999999999999": want an integer from -9223372036854775808 to 9223372036854775807`,
+		"value 9 1":                    "node 9 is out of range: the cluster has nodes 0..7",
+		"value x 1":                    `value x: "x" is not a node id`,
+		"value 1 leader 3":             "value: give node ids or leader, not both",
 	}
 	for line, want := range bad {
 		if _, err := ParseCommand(line, 8); err == nil || err.Error() != want {

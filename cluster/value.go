@@ -13,6 +13,7 @@ import (
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/scenario"
+	"github.com/electgo/elect/supervisor"
 	"github.com/electgo/elect/trace"
 )
 
@@ -90,16 +91,33 @@ func (c *Cluster) setValue(ctx context.Context, n *clusterNode, v int64) (string
 	}
 	c.addEvent(trace.Event{Kind: trace.ValueChanged, Node: algo.NodeID(n.id), Peer: algo.None, Value: v}, now)
 	msg := fmt.Sprintf("%s%d (was %d)", head, v, was)
-	if !n.alive() {
-		return msg + notRunning(false, false), nil
-	}
-	if err := n.proc.SetValue(ctx, v); err != nil {
-		if !n.alive() { // it died meanwhile: its next life starts with it
-			return msg + notRunning(false, false), nil
-		}
+	sent, err := PostValue(ctx, n.proc, v)
+	if err != nil {
 		return "", fmt.Errorf("node %d: %w", n.id, err)
 	}
+	if !sent {
+		return msg + notRunning(false, false), nil
+	}
 	return msg, nil
+}
+
+// PostValue sets the value of node process p's current life to v (POST
+// /value), as a driver of real nodes does once it journaled the change
+// and gave p's next lives the new --value (WithValue): sent is false, and
+// err nil, when no life runs, or when the life ended before it answered,
+// since its next life starts with the value anyway. A running life that
+// does not take it is an error.
+func PostValue(ctx context.Context, p *supervisor.Process, v int64) (sent bool, err error) {
+	if !p.Info().State.Alive() {
+		return false, nil
+	}
+	if err := p.SetValue(ctx, v); err != nil {
+		if !p.Info().State.Alive() {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
 }
 
 // WithValue is a node's command line args (`node --id 3 --value 3 ...`)
@@ -130,61 +148,19 @@ func parseValue(words []string, nodes int) (Step, error) {
 	if len(st.Nodes) == 0 && !st.Leader {
 		return st, usage
 	}
-	if st.Value, err = parseValueNumber(args[len(args)-1]); err != nil {
+	if st.Value, err = scenario.ParseValue(args[len(args)-1]); err != nil {
 		return st, err
 	}
 	return st, nil
 }
 
-// parseValueNumber reads a value: an integer.
-func parseValueNumber(s string) (int64, error) {
-	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("value %q: want an integer, like 120 or -3", s)
-	}
-	return v, nil
-}
-
-// valueWant says what a value step's value looks like, in errors.
-const valueWant = "{node: N, to: V} (N an id, a list or leader; V an integer)"
-
-// value reads the value of value step st: {node: N, to: V}.
+// value reads the value of value step st, {node: N, to: V}, as a
+// scenario file's value event is read (scenario.Doc.ValueEvent).
 func (d *scriptDecoder) value(n *yaml.Node, path string, st *Step) error {
-	n = scenario.Resolve(n)
-	if n.Kind != yaml.MappingNode {
-		return d.Errf(n, path, "want %s, got %s", valueWant, scenario.Describe(n))
-	}
-	entries, err := d.mapping(n, path, "field")
-	if err != nil {
-		return err
-	}
-	got := map[string]bool{}
-	for _, e := range entries {
-		key, p := e.Key, path+"."+e.Key
-		if key == "nodes" {
-			key = "node"
-		}
-		switch key {
-		case "node":
-			err = d.targets(e.V, p, st)
-			st.where = scenario.Position{Line: e.V.Line, Column: e.V.Column}
-		case "to":
-			var txt string
-			if txt, err = d.Scalar(e.V, p, "an integer"); err == nil {
-				if st.Value, err = parseValueNumber(txt); err != nil {
-					err = d.Errf(scenario.Resolve(e.V), p, "%v", err)
-				}
-			}
-		default:
-			return d.Unknown(e, path, []string{"node", "to"})
-		}
-		if err != nil {
-			return err
-		}
-		got[key] = true
-	}
-	if !got["node"] || !got["to"] {
-		return d.Errf(n, path, "want %s: node and to", valueWant)
-	}
-	return nil
+	var err error
+	st.Value, err = d.ValueEvent(n, path, func(v *yaml.Node, path string) error {
+		st.where = scenario.Position{Line: v.Line, Column: v.Column}
+		return d.targets(v, path, st)
+	})
+	return err
 }

@@ -20,7 +20,7 @@ func TestValueScriptSteps(t *testing.T) {
 steps:
   - {at: 1s, value: {node: 4, to: 1}}
   - {value: {node: leader, to: -3}}
-  - {value: {nodes: [1, 2], to: 50}}
+  - {value: {node: [1, 2], to: 50}}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -34,9 +34,15 @@ steps:
 		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for _, c := range []struct{ step, want string }{
-		{"{value: 4}", "v.yaml:3:13: steps[0].value: want {node: N, to: V} (N an id, a list or leader; V an integer), got"},
-		{"{value: {node: 4}}", "v.yaml:3:13: steps[0].value: want {node: N, to: V} (N an id, a list or leader; V an integer): node and to"},
-		{"{value: {to: 4}}", "v.yaml:3:13: steps[0].value: want {node: N, to: V}"},
+		{"{value: 4}", "v.yaml:3:13: steps[0].value: want {node: N, to: V} (N a node id, a list of them or leader; V an integer), got \"4\""},
+		{"{value: {node: 4}}", "v.yaml:3:13: steps[0].value: want {node: N, to: V} (N a node id, a list of them or leader; V an integer): to is missing"},
+		{"{value: {to: 4}}", "v.yaml:3:13: steps[0].value: want {node: N, to: V} (N a node id, a list of them or leader; V an integer): node is missing"},
+		{"{value: }", "v.yaml:3:13: steps[0].value: want {node: N, to: V} (N a node id, a list of them or leader; V an integer), got nothing"},
+		// No alias of node: nodes is an unknown field, alone or beside node.
+		{"{value: {node: 2, nodes: 3, to: 1}}", `v.yaml:3:23: steps[0].value: unknown field "nodes" (known: node, to)`},
+		{"{value: {node: leader, nodes: 3, to: 1}}", `v.yaml:3:28: steps[0].value: unknown field "nodes" (known: node, to)`},
+		{"{value: {nodes: [1, 2], to: 1}}", `v.yaml:3:14: steps[0].value: unknown field "nodes" (known: node, to)`},
+		{"{value: {node: 4, to: 99999999999999999999}}", `v.yaml:3:27: steps[0].value.to: value "99999999999999999999": want an integer from -9223372036854775808 to 9223372036854775807`},
 		{"{value: {node: 4, to: high}}", `v.yaml:3:27: steps[0].value.to: value "high": want an integer, like 120 or -3`},
 		{"{value: {node: 4, to: 1.5}}", `v.yaml:3:27: steps[0].value.to: value "1.5": want an integer`},
 		{"{value: {node: 4, to: 1, by: 2}}", `v.yaml:3:30: steps[0].value: unknown field "by" (known: node, to)`},
