@@ -95,23 +95,23 @@ func (e *emulation) applyGray(ctx context.Context, st *grayStep) error {
 		if !pr.alive() {
 			continue // set when it starts again (regray)
 		}
-		var err error
 		if !e.gray.frozen[v] {
-			_, err = pr.sup.SetGray(ctx, req)
-		}
-		if e.gray.frozen[v] || err != nil && pr.alive() {
-			// A frozen node answers nothing: it takes the request when it
-			// goes on (a jump included), as its clock would.
-			if p, ok := e.gray.pending[v]; ok {
-				req.ClockJump += p.ClockJump
+			// A live node that does not take it would never get it (only a
+			// frozen one is sent what waits, when it goes on): the run
+			// stops, as for a value (value.go). One that died meanwhile is
+			// set when it starts again (regray).
+			if _, err := pr.sup.SetGray(ctx, req); err != nil && pr.alive() {
+				return fmt.Errorf("setting node %d's gray state: %w", v, err)
 			}
-			e.gray.pending[v] = req
-			why := "frozen"
-			if err != nil {
-				why = err.Error()
-			}
-			e.log("%7.3fs %s of node %d waits until it answers (%s)", ev.At.Seconds(), ev.Kind, v, why)
+			continue
 		}
+		// A frozen node answers nothing: it takes the request when it goes
+		// on (a jump included), as its clock would.
+		if p, ok := e.gray.pending[v]; ok {
+			req.ClockJump += p.ClockJump
+		}
+		e.gray.pending[v] = req
+		e.log("%7.3fs %s of node %d waits until it goes on (frozen)", ev.At.Seconds(), ev.Kind, v)
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ type emulation struct {
 	links linkSet
 	gray  grayState
 	// pendingValues are the values of nodes that could not take them,
-	// frozen (Pause) or not answering, to send when they go on (value.go).
+	// frozen (Pause), to send when they go on (value.go).
 	pendingValues map[algo.NodeID]int64
 	log           func(format string, args ...any)
 	spy           *spy // when the run has attacks

@@ -64,3 +64,19 @@ func TestBatteryRun(t *testing.T) {
 		t.Errorf("two runs of one seed: %s %s, then %s %s", a, ha, b, hb)
 	}
 }
+
+// A battery that runs out, recharges and runs out again is one node whose
+// battery ran out, not two: vkt's heartbeats on 5 nodes drain 2,000 units
+// faster than 250 a second brings back.
+func TestBatteryEmptyOnce(t *testing.T) {
+	s := scenario.Default()
+	s.Algorithm, s.Topology, s.Seed, s.Duration = "vkt", "complete:5", 1, 60e9
+	s.ValuesOver = "battery:capacity=2000,recharge=250"
+	sum, err := runner.Run(s, runner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := sum.Values; v.Empty < 1 || v.Empty > 5 || v.FirstEmptyMS <= 0 {
+		t.Errorf("%d batteries ran out (the first at %v ms) of 5 nodes", v.Empty, v.FirstEmptyMS)
+	}
+}

@@ -392,8 +392,15 @@ func (e *Engine) validate(a *Action) error {
 		}
 	}
 	switch a.Kind {
-	case Crash, Restart, Recover, ElectAt, Corrupt, SetValue:
-		if len(a.Nodes) == 0 && !((a.Kind == Crash || a.Kind == SetValue) && a.Leader) {
+	case SetValue:
+		if e.cfg.ValuesOver != nil {
+			return fmt.Errorf("a value event in a run whose values a model sets (%s): the model's next step would undo it", e.cfg.ValuesOver)
+		}
+		if len(a.Nodes) == 0 && !a.Leader {
+			return fmt.Errorf("names no node")
+		}
+	case Crash, Restart, Recover, ElectAt, Corrupt:
+		if len(a.Nodes) == 0 && !(a.Kind == Crash && a.Leader) {
 			return fmt.Errorf("names no node")
 		}
 	case CrashOn:

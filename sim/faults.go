@@ -271,6 +271,7 @@ func (e *Engine) crash(v algo.NodeID) {
 	e.saved[k] = nd.m.Save()
 	nd.m = nil
 	if e.vals != nil {
+		e.chargeCrash(v)
 		e.vals.leads[v], e.vals.yielded[v] = false, false
 	}
 	nd.alive = false

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +61,14 @@ const (
 	Position
 )
 
+// Bounds of a value model's numbers: values are int64s worked out from
+// float64s, exact below 2^53; a step shorter than a millisecond would be
+// most of a run's events.
+const (
+	maxModelNumber = 1 << 53
+	minModelStep   = time.Millisecond
+)
+
 // ParseValueModel reads a value model's spec: "battery" or
 // "battery:tx=1,rx=0.5,idle=0,recharge=0,capacity=100000,every=1s", or
 // "position" or "position:around=centroid,scale=1000,every=1s".
@@ -80,17 +89,22 @@ func ParseValueModel(spec string) (*ValueModel, error) {
 	if args == "" {
 		return m, nil
 	}
+	given := map[string]bool{}
 	for _, kv := range strings.Split(args, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if !ok || !contains(known, k) {
+		if !ok || !slices.Contains(known, k) {
 			return nil, fmt.Errorf("values over time %q: %q is not KEY=VALUE with a key of %s (%s)", spec, kv, name, strings.Join(known, ", "))
 		}
+		if given[k] {
+			return nil, fmt.Errorf("values over time %q: %s is given twice", spec, k)
+		}
+		given[k] = true
 		switch k {
 		case "every":
 			d, err := algo.ParseDuration(v)
-			if err != nil || d <= 0 {
-				return nil, fmt.Errorf("values over time %q: every=%s: want a duration above 0, like 1s", spec, v)
+			if err != nil || d < minModelStep {
+				return nil, fmt.Errorf("values over time %q: every=%s: want a duration of %v or more, like 1s", spec, v, minModelStep)
 			}
 			m.Every = d
 		case "around":
@@ -100,23 +114,14 @@ func ParseValueModel(spec string) (*ValueModel, error) {
 			m.Around = strings.Replace(v, "center", "centre", 1)
 		default:
 			f, err := strconv.ParseFloat(v, 64)
-			if err != nil || f < 0 || math.IsInf(f, 0) || (k == "capacity" || k == "scale") && f == 0 {
-				return nil, fmt.Errorf("values over time %q: %s=%s: want a number of 0 or more (above 0 for capacity and scale)", spec, k, v)
+			if err != nil || !(f >= 0 && f <= maxModelNumber) || (k == "capacity" || k == "scale") && f == 0 {
+				return nil, fmt.Errorf("values over time %q: %s=%s: want a number from 0 to 2^53 (above 0 for capacity and scale)", spec, k, v)
 			}
 			*map[string]*float64{"capacity": &m.Capacity, "tx": &m.Tx, "rx": &m.Rx, "idle": &m.Idle,
 				"recharge": &m.Recharge, "scale": &m.Scale}[k] = f
 		}
 	}
 	return m, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
 }
 
 // String is the model's spec in full, as ParseValueModel reads it.
@@ -133,12 +138,15 @@ func (m *ValueModel) String() string {
 type ValueStats struct {
 	// HandOvers counts the times a leader stopped leading and then
 	// (after an election, say) followed a node more valued than itself:
-	// the value's hand-overs.
+	// the value's hand-overs, and also those of a merge of components (a
+	// heal, nodes moving into range), where the less valued leader yields
+	// to the other as well.
 	HandOvers int
 	// FirstEmpty is when the first node's battery ran out (its value
 	// reached 0): the network's lifetime; -1 if none did.
 	FirstEmpty time.Duration
-	// Empty is how many nodes' batteries ran out.
+	// Empty is how many nodes' batteries ran out (each counted once,
+	// whatever a recharge did after).
 	Empty int
 	// Spent is the energy the nodes spent while leading and while not
 	// (Battery), and LeaderTime and OtherTime the node-time in each, alive
@@ -152,6 +160,7 @@ type ValueStats struct {
 type values struct {
 	m      *ValueModel
 	charge []float64 // by id (Battery)
+	empty  []bool    // by id: its battery ran out (counted once)
 	spent  []float64 // by id: spent since the last step
 	leads  []bool    // by id: leads itself now
 	// yielded: by id, led and has since stopped, and follows no other
@@ -172,14 +181,14 @@ func (e *Engine) startValues(m *ValueModel) error {
 	vs.stats.FirstEmpty = -1
 	var start []int64
 	if m.Kind == Battery {
-		vs.charge = make([]float64, n)
+		vs.charge, vs.empty = make([]float64, n), make([]bool, n)
 		start = make([]int64, n)
 		for v := range vs.charge {
 			vs.charge[v] = m.Capacity
 			start[v] = int64(m.Capacity)
 		}
 	} else {
-		start = e.positionValues()
+		start = e.positionValues(m)
 	}
 	for v, x := range start {
 		e.values[v] = x
@@ -231,7 +240,7 @@ func (e *Engine) stepValues() {
 	dt := float64(m.Every) / float64(time.Second)
 	var pos []int64
 	if m.Kind == Position {
-		pos = e.positionValues()
+		pos = e.positionValues(m)
 	}
 	// The leaders' values are set last: a leader's change then meets its
 	// followers' new values, as one who reads the trace event by event
@@ -250,8 +259,7 @@ func (e *Engine) stepValues() {
 func (e *Engine) stepValue(nd *node, pos []int64, dt float64) {
 	vs, m, v := e.vals, e.vals.m, nd.id
 	if !nd.alive {
-		vs.spent[v] = 0
-		return
+		return // what it spent before it crashed was charged then (chargeCrash)
 	}
 	if m.Kind == Position {
 		e.setValue(v, pos[v])
@@ -265,7 +273,7 @@ func (e *Engine) stepValue(nd *node, pos []int64, dt float64) {
 	}
 	was := vs.charge[v]
 	if was > 0 {
-		vs.stats.Spent[role] += min(spent, was)
+		vs.stats.Spent[role] += min(spent, was+m.Recharge*dt)
 		if role == 0 {
 			vs.stats.LeaderTime += m.Every
 		} else {
@@ -273,13 +281,38 @@ func (e *Engine) stepValue(nd *node, pos []int64, dt float64) {
 		}
 	}
 	vs.charge[v] = min(m.Capacity, max(0, was-spent+m.Recharge*dt))
-	if vs.charge[v] == 0 && was > 0 {
-		vs.stats.Empty++
-		if vs.stats.FirstEmpty < 0 {
-			vs.stats.FirstEmpty = time.Duration(e.now)
-		}
-	}
+	e.noteEmpty(v)
 	e.setValue(v, int64(math.Floor(vs.charge[v])))
+}
+
+// noteEmpty counts node v's battery as run out, the first time it is.
+func (e *Engine) noteEmpty(v algo.NodeID) {
+	vs := e.vals
+	if vs.charge[v] > 0 || vs.empty[v] {
+		return
+	}
+	vs.empty[v] = true
+	vs.stats.Empty++
+	if vs.stats.FirstEmpty < 0 {
+		vs.stats.FirstEmpty = time.Duration(e.now)
+	}
+}
+
+// chargeCrash charges node v, crashing, with what it spent since the last
+// step (its value is set again when it comes back and a step comes).
+func (e *Engine) chargeCrash(v algo.NodeID) {
+	vs := e.vals
+	if vs.charge == nil {
+		return
+	}
+	role := 1
+	if vs.leads[v] {
+		role = 0
+	}
+	vs.stats.Spent[role] += min(vs.spent[v], vs.charge[v])
+	vs.charge[v] = max(0, vs.charge[v]-vs.spent[v])
+	vs.spent[v] = 0
+	e.noteEmpty(v)
 }
 
 // finishValues is what the value model measured (nil: no model).
@@ -291,9 +324,9 @@ func (e *Engine) finishValues() *ValueStats {
 	return &s
 }
 
-// positionValues are the values the Position model gives every node now.
-func (e *Engine) positionValues() []int64 {
-	m, pos, n := e.vals.modelOr(e), e.positions(), e.graph.N()
+// positionValues are the values the Position model m gives every node now.
+func (e *Engine) positionValues(m *ValueModel) []int64 {
+	pos, n := e.positions(), e.graph.N()
 	w, h := e.graph.Width, e.graph.Height
 	diag := math.Hypot(w, h)
 	out := make([]int64, n)
@@ -336,12 +369,4 @@ func (e *Engine) positionValues() []int64 {
 		}
 	}
 	return out
-}
-
-// modelOr is the model, also while startValues has not yet set e.vals.
-func (vs *values) modelOr(e *Engine) *ValueModel {
-	if vs != nil {
-		return vs.m
-	}
-	return e.cfg.ValuesOver
 }

@@ -32,9 +32,14 @@ func TestParseValueModel(t *testing.T) {
 	for _, c := range []struct{ spec, want string }{
 		{"solar", "want battery[:KEY=VALUE,...] or position"},
 		{"battery:volts=3", `"volts=3" is not KEY=VALUE with a key of battery (capacity, tx, rx, idle, recharge, every)`},
-		{"battery:tx=-1", "tx=-1: want a number of 0 or more"},
-		{"battery:capacity=0", "capacity=0: want a number of 0 or more (above 0 for capacity and scale)"},
-		{"battery:every=0s", "every=0s: want a duration above 0"},
+		{"battery:tx=-1", "tx=-1: want a number from 0 to 2^53"},
+		{"battery:tx=NaN", "tx=NaN: want a number from 0 to 2^53"},
+		{"battery:capacity=0", "capacity=0: want a number from 0 to 2^53 (above 0 for capacity and scale)"},
+		{"battery:capacity=1e19", "capacity=1e19: want a number from 0 to 2^53"},
+		{"position:scale=1e30", "scale=1e30: want a number from 0 to 2^53"},
+		{"battery:every=0s", "every=0s: want a duration of 1ms or more"},
+		{"battery:every=1ns", "every=1ns: want a duration of 1ms or more"},
+		{"battery:tx=1,tx=2", "tx is given twice"},
 		{"position:around=north", "around=north: want centre (the area's) or centroid (the component's)"},
 		{"position:tx=1", `"tx=1" is not KEY=VALUE with a key of position (around, scale, every)`},
 	} {
@@ -145,11 +150,29 @@ func TestPositionValues(t *testing.T) {
 	}
 }
 
+// What a node spent before it crashed is charged then.
+func TestBatteryCrash(t *testing.T) {
+	// Node 1 crashes at 450 ms, its pings sent: charged at once.
+	m, _ := sim.ParseValueModel("battery:capacity=10000")
+	rec, res := runProbe(t, pingBoth(5), sim.Config{Graph: line(2), Delay: tenMS, Duration: 3500 * time.Millisecond, ValuesOver: m,
+		Timeline: []sim.Action{{At: 450 * time.Millisecond, Kind: sim.Crash, Nodes: []algo.NodeID{1}}}})
+	if got := res.Values.Spent[0] + res.Values.Spent[1]; got != 2*457.5 {
+		t.Errorf("spent %v in all, want 915 (457.5 each, node 1's charged as it crashed)", got)
+	}
+	if n := rec.count(trace.ValueChanged, 0); n != 1 {
+		t.Errorf("%d value events, want node 0's alone (node 1 is down at the step)", n)
+	}
+}
+
 func TestValueModelRefused(t *testing.T) {
 	m, _ := sim.ParseValueModel("battery")
 	current = &hooks{}
 	if _, err := sim.New(sim.Config{Algorithm: probeAlgo, Graph: line(2), ValuesOver: m}); err == nil || !strings.Contains(err.Error(), "need a duration") {
 		t.Errorf("a model with no duration: %v", err)
+	}
+	if _, err := sim.New(sim.Config{Algorithm: probeAlgo, Graph: line(2), Duration: time.Second, ValuesOver: m,
+		Timeline: []sim.Action{{At: 500 * time.Millisecond, Kind: sim.SetValue, Nodes: []algo.NodeID{1}, Value: 3}}}); err == nil || !strings.Contains(err.Error(), "the model's next step would undo it") {
+		t.Errorf("a value event with a model: %v", err)
 	}
 	p, _ := sim.ParseValueModel("position")
 	if _, err := sim.New(sim.Config{Algorithm: probeAlgo, Graph: line(2), Duration: time.Second, ValuesOver: p}); err == nil || !strings.Contains(err.Error(), "need a network with positions") {
