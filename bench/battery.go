@@ -15,7 +15,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/electgo/elect/algo"
 	"github.com/electgo/elect/check"
@@ -236,26 +235,13 @@ func plotBattery(out *Plots, points []Point, x Experiment, dir string, style Sty
 						continue
 					}
 					shown += len(pts.XYs)
-					line, marks, err := plotter.NewLinePoints(pts.XYs)
-					if err != nil {
-						return err
-					}
-					c := okabeIto[i%len(okabeIto)]
-					line.Color, line.Dashes = c, plotutil.Dashes(j)
-					marks.Color, marks.Shape = c, plotutil.Shape(i)
-					bars, err := plotter.NewYErrorBars(pts)
-					if err != nil {
-						return err
-					}
-					bars.Color = c
-					k := vg.Length(shrink(style))
-					marks.Radius, bars.CapWidth = marks.Radius*k, bars.CapWidth*k
-					p.Add(line, marks, bars)
 					label := words(name)
 					if part != "" {
 						label += ", " + part
 					}
-					p.Legend.Add(label, line, marks)
+					if err := addSeries(p, pts, label, okabeIto[i%len(okabeIto)], plotutil.Dashes(j), plotutil.Shape(i), style); err != nil {
+						return err
+					}
 				}
 			}
 			if shown == 0 {

@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // figure is one kind of plot: a figure of the measure against the number of
@@ -263,26 +265,13 @@ func plotExperiment(out *Plots, points []Point, x Experiment, moving bool, dir s
 				continue
 			}
 			shown += len(pts.XYs)
-			line, marks, err := plotter.NewLinePoints(pts.XYs)
-			if err != nil {
-				return err
-			}
-			c := okabeIto[i%len(okabeIto)]
-			line.Color, line.Dashes = c, plotutil.Dashes(i)
-			marks.Color, marks.Shape = c, plotutil.Shape(i)
-			bars, err := plotter.NewYErrorBars(pts)
-			if err != nil {
-				return err
-			}
-			bars.Color = c
-			k := vg.Length(shrink(style)) // markers and caps in proportion, as the text
-			marks.Radius, bars.CapWidth = marks.Radius*k, bars.CapWidth*k
-			p.Add(line, marks, bars)
 			label := words(name)
 			if shared != "" {
 				label = words(strings.SplitN(name, " ", 2)[0])
 			}
-			p.Legend.Add(label, line, marks)
+			if err := addSeries(p, pts, label, okabeIto[i%len(okabeIto)], plotutil.Dashes(i), plotutil.Shape(i), style); err != nil {
+				return err
+			}
 		}
 		if shown == 0 {
 			out.Skipped = append(out.Skipped, fmt.Sprintf("%s: no point to plot: %s", file, summarize(left)))
@@ -511,4 +500,27 @@ func (lt logTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// addSeries adds one series to p: its points joined by a line in colour c
+// (dashed so), marked (shape), with their 95% intervals as error bars, the
+// marks and caps in proportion to the text (style), under label in the
+// legend.
+func addSeries(p *plot.Plot, pts errXYs, label string, c color.Color, dashes []vg.Length, shape draw.GlyphDrawer, style Style) error {
+	line, marks, err := plotter.NewLinePoints(pts.XYs)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Dashes = c, dashes
+	marks.Color, marks.Shape = c, shape
+	bars, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return err
+	}
+	bars.Color = c
+	k := vg.Length(shrink(style))
+	marks.Radius, bars.CapWidth = marks.Radius*k, bars.CapWidth*k
+	p.Add(line, marks, bars)
+	p.Legend.Add(label, line, marks)
+	return nil
 }
