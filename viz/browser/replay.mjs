@@ -20,6 +20,36 @@ const want = JSON.parse(readFileSync(expectedPath, 'utf8'));
 const failures = [];
 const notes = [];    // what the page could not fetch or wrote as an error
 let page;
+
+// open loads the page at address until it has started (body[data-ready]).
+// The machine's network changing under the browser (go test runs the
+// emulator's tests, which add and remove interfaces, beside these) aborts
+// the requests in flight (net::ERR_NETWORK_CHANGED), a module's among
+// them, and a page whose module did not load never starts: it is then
+// loaded again, as its user would, at most three times.
+async function open(address) {
+  for (let attempt = 1; ; attempt++) {
+    let changed;
+    const networkChanged = new Promise((done) => {
+      changed = (r) => { if ((r.failure()?.errorText || '').includes('ERR_NETWORK_CHANGED')) done(true); };
+    });
+    page.on('requestfailed', changed);
+    try {
+      await page.goto(address);
+      const ready = page.waitForSelector('body[data-ready]', { timeout: 30000 }).then(() => 'ready', (err) => err);
+      // After a network change the page gets 3 s more to start anyway.
+      const grace = networkChanged.then(() => new Promise((done) => setTimeout(() => done('changed'), 3000)));
+      const first = await Promise.race([ready, grace]);
+      if (first === 'ready') return;
+      if (first instanceof Error) throw first;
+      if (attempt === 3) throw new Error(`the network changed under the browser ${attempt} times while it loaded ${address}`);
+      notes.push(`the network changed under the browser while it loaded ${address}: loading it again`);
+    } finally {
+      page.off('requestfailed', changed);
+    }
+  }
+}
+
 // idle waits until the page has shown what the last action asked for.
 const idle = () => page.evaluate(() => window.viz.idle());
 
@@ -35,10 +65,9 @@ try {
   // failures, if any (a page that never gets ready says why).
   page.on('requestfailed', (r) => notes.push(`request failed: ${r.url()}: ${r.failure()?.errorText}`));
   page.on('console', (m) => { if (m.type() === 'error') notes.push(`console: ${m.text()}`); });
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+  await open(url);
   if (await page.getAttribute('body', 'data-ready') !== 'true') {
-    failures.push(`the page did not load the trace: ${await page.textContent('#title')}`);
+    failures.push(`the page did not load the trace: ${await page.textContent('#title')}: ${await page.textContent('#error-text')}`);
   } else {
     const nodes = () => page.$$eval('#nodes li', (lis) => lis.map((li) => ({
       id: Number(li.dataset.nodeId), leader: Number(li.dataset.leader),
@@ -237,8 +266,7 @@ try {
     // Last: an address with a moment opens the run there.
     // (From elsewhere: from the page itself, only the hash would change.)
     await page.goto('about:blank');
-    await page.goto(url + '#t=1.5s');
-    await page.waitForSelector('body[data-ready]', { timeout: 30000 });
+    await open(url + '#t=1.5s');
     const opened = Number(await page.getAttribute('body', 'data-time'));
     if (Math.abs(opened - 1500) > 1e-6) failures.push(`#t=1.5s opened the run at ${opened} ms`);
     // And a new moment in the address, the page open, goes there.

@@ -6,10 +6,11 @@
 // playing), network.js (with nodes.js and overlay.js), timeline.js,
 // panel.js (with components.js), card.js, log.js (with words.js) and
 // chart.js (what each draws), keys.js (the keyboard and the search),
-// icons.js and common.js (what they share).
+// icons.js, net.js and common.js (what they share).
 
 import { $, afterPaint, whenIdle, leaderColour, TYPE_COLOURS } from './common.js';
 import { Model, fetchIndex } from './data.js';
+import { fetchAgain } from './net.js';
 import { iconButtons } from './icons.js';
 import { wireKeys } from './keys.js';
 import { place } from './layout.js';
@@ -27,8 +28,8 @@ const timing = { main: performance.now() };
 async function main() {
   iconButtons();
   let [mode, layout, info] = await Promise.all([
-    fetch('mode').then((r) => r.json()).catch(() => ({ live: false })),
-    fetch('layout').then((r) => r.json()),
+    fetchAgain('mode').then((r) => r.json()).catch(() => ({ live: false })),
+    fetchAgain('layout').then((r) => r.json()),
     fetchIndex(),
   ]);
   // Wait for the network at time 0 (the layout lays it out), or the end.

@@ -8,6 +8,7 @@
 // the page asks it what is new a few times a second.
 
 import { leaderRanks } from './common.js';
+import { fetchAgain } from './net.js';
 
 export const NS = 1e6;           // nanoseconds per millisecond
 const CACHED_CHUNKS = 8;         // chunks the page keeps: a few MB each
@@ -135,7 +136,7 @@ export class Model {
   // ms: a chunk of no events, whose keyframe it is. It comes as it is: a
   // small response is quicker so than compressed.
   async stateAt(ms) {
-    const r = await fetch(`state?ms=${ms}`);
+    const r = await fetchAgain(`state?ms=${ms}`);
     if (!r.ok) throw new Error(`state at ${ms} ms: ${await r.text()}`);
     return this.fromKeyframe(decodeChunk(await r.arrayBuffer()));
   }
@@ -145,7 +146,7 @@ export class Model {
   // undone in a worker (fetcher.js) so that playing keeps its frames.
   fetchGzip(url) {
     if (!this.fetcher) {
-      this.fetcher = new Worker(new URL('fetcher.js', import.meta.url));
+      this.fetcher = new Worker(new URL('fetcher.js', import.meta.url), { type: 'module' });
       this.asked = new Map(); // id -> { done, fail }
       this.nextAsk = 0;
       this.fetcher.onmessage = ({ data: { id, buf, error } }) => {
@@ -317,7 +318,7 @@ export class Model {
 // fetchIndex asks the server for its index of the run (as far as it has
 // read or lived it).
 export async function fetchIndex() {
-  const r = await fetch('index');
+  const r = await fetchAgain('index');
   if (!r.ok) throw new Error(`index: ${await r.text()}`);
   return r.json();
 }

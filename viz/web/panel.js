@@ -8,6 +8,7 @@
 // data-alive, and data-rate and data-slow for a node off true time or
 // slow, the browser test reads).
 
+import { fetchAgain } from './net.js';
 import { $, short, typeColour, leaderColour, rateWord, duration, jumpWord } from './common.js';
 import { components } from './components.js';
 
@@ -134,7 +135,9 @@ export class Panel {
   // nodes follow; worked out again when the links or the nodes changed,
   // at most a few times a second while playing.
   listComponents() {
-    const s = this.view.state, key = `${s.linksGen}:${s.nodesGen}`, now = performance.now();
+    const s = this.view.state;
+    if (!s) return; // a live run's first state is still on its way
+    const key = `${s.linksGen}:${s.nodesGen}`, now = performance.now();
     if (key === this.compKey || (this.view.playing && now - (this.compAt || 0) < 300)) return;
     this.compKey = key; this.compAt = now;
     const cs = components(this.model, s);
@@ -214,7 +217,7 @@ export class Panel {
     const at = this.view.i, key = `${v}:${at}`;
     if (this.asked === key) { this.showHistory(this.told); return; }
     this.asked = key;
-    this.view.task(fetch(`node?v=${v}&i=${at}`).then((r) => r.json()).then((h) => {
+    this.view.task(fetchAgain(`node?v=${v}&i=${at}`).then((r) => r.json()).then((h) => {
       if (this.asked !== key) return;
       this.told = h;
       this.showHistory(h);
