@@ -272,7 +272,7 @@ func (e *Engine) crash(v algo.NodeID) {
 	nd.m = nil
 	if e.vals != nil {
 		e.chargeCrash(v)
-		e.vals.leads[v], e.vals.yielded[v] = false, false
+		e.vals.yielded[v] = false
 	}
 	nd.alive = false
 	nd.status = algo.Status{Leader: algo.None}

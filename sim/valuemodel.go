@@ -162,7 +162,6 @@ type values struct {
 	charge []float64 // by id (Battery)
 	empty  []bool    // by id: its battery ran out (counted once)
 	spent  []float64 // by id: spent since the last step
-	leads  []bool    // by id: leads itself now
 	// yielded: by id, led and has since stopped, and follows no other
 	// node yet (in an election, say).
 	yielded []bool
@@ -177,7 +176,7 @@ func (e *Engine) startValues(m *ValueModel) error {
 		return fmt.Errorf("values over time (%s) need a network with positions (geometric, or mobility)", m)
 	}
 	n := e.graph.N()
-	vs := &values{m: m, spent: make([]float64, n), leads: make([]bool, n), yielded: make([]bool, n)}
+	vs := &values{m: m, spent: make([]float64, n), yielded: make([]bool, n)}
 	vs.stats.FirstEmpty = -1
 	var start []int64
 	if m.Kind == Battery {
@@ -215,28 +214,36 @@ func (vs *values) spend(kind trace.Kind, v algo.NodeID, m *algo.Message) {
 // valueStatus notes node v's new status (noteStatus): a leader that
 // stops leading, and then (perhaps after an election) follows a node more
 // valued than itself, handed over.
+// It is called before the node's record takes the new status.
 func (e *Engine) valueStatus(v algo.NodeID, now algo.Status) {
 	vs := e.vals
-	leads := now.Leader == v
 	switch {
-	case leads:
+	case now.Leader == v:
 		vs.yielded[v] = false
-	case vs.leads[v]:
+	case e.node(v).status.Leader == v:
 		vs.yielded[v] = true
 	}
 	if u := now.Leader; vs.yielded[v] && u != v && u >= 0 && int(u) < len(e.slot) {
 		vs.yielded[v] = false
-		if e.node(u).value > e.node(v).value || e.node(u).value == e.node(v).value && u > v {
+		if (algo.Peer{ID: u, Value: e.node(u).value}).Better(algo.Peer{ID: v, Value: e.node(v).value}) {
 			vs.stats.HandOvers++
 		}
 	}
-	vs.leads[v] = leads
+}
+
+// role is where node nd's energy counts in ValueStats.Spent: 0 while it
+// leads itself, 1 otherwise.
+func role(nd *node) int {
+	if nd.status.Leader == nd.id {
+		return 0
+	}
+	return 1
 }
 
 // stepValues works out every live node's value now, and queues the next
 // step.
 func (e *Engine) stepValues() {
-	vs, m := e.vals, e.vals.m
+	m := e.vals.m
 	dt := float64(m.Every) / float64(time.Second)
 	var pos []int64
 	if m.Kind == Position {
@@ -247,7 +254,7 @@ func (e *Engine) stepValues() {
 	// (the story, the page) tells whether it fell below one of them.
 	for _, leaders := range []bool{false, true} {
 		for k := range e.nodes {
-			if nd := &e.nodes[k]; vs.leads[nd.id] == leaders {
+			if nd := &e.nodes[k]; (role(nd) == 0) == leaders {
 				e.stepValue(nd, pos, dt)
 			}
 		}
@@ -267,14 +274,10 @@ func (e *Engine) stepValue(nd *node, pos []int64, dt float64) {
 	}
 	spent := vs.spent[v] + m.Idle*dt
 	vs.spent[v] = 0
-	role := 1
-	if vs.leads[v] {
-		role = 0
-	}
 	was := vs.charge[v]
 	if was > 0 {
-		vs.stats.Spent[role] += min(spent, was+m.Recharge*dt)
-		if role == 0 {
+		vs.stats.Spent[role(nd)] += min(spent, was+m.Recharge*dt)
+		if role(nd) == 0 {
 			vs.stats.LeaderTime += m.Every
 		} else {
 			vs.stats.OtherTime += m.Every
@@ -305,11 +308,7 @@ func (e *Engine) chargeCrash(v algo.NodeID) {
 	if vs.charge == nil {
 		return
 	}
-	role := 1
-	if vs.leads[v] {
-		role = 0
-	}
-	vs.stats.Spent[role] += min(vs.spent[v], vs.charge[v])
+	vs.stats.Spent[role(e.node(v))] += min(vs.spent[v], vs.charge[v])
 	vs.charge[v] = max(0, vs.charge[v]-vs.spent[v])
 	vs.spent[v] = 0
 	e.noteEmpty(v)
