@@ -56,21 +56,7 @@ func TestBattery(t *testing.T) {
 	if want := "battery:capacity=20000,tx=1,rx=0.5,idle=0,recharge=0,every=1s"; sc.ValuesOver != want || sc.Duration != batteryDuration {
 		t.Errorf("run 0's values over time %q for %v, want %q", sc.ValuesOver, sc.Duration, want)
 	}
-	one, failed := sw.RunAll(runs, 1, nil)
-	if failed != nil {
-		t.Fatal(failed[0])
-	}
-	two, failed := sw.RunAll(runs, 2, nil)
-	if failed != nil {
-		t.Fatal(failed[0])
-	}
-	for i := range one {
-		a, b := *one[i], *two[i]
-		a.WallMS, b.WallMS = 0, 0
-		if !reflect.DeepEqual(a, b) {
-			t.Fatalf("run %d differs between 1 and 2 jobs:\n%+v\n%+v", i, a, b)
-		}
-	}
+	one := runOnOneAndTwo(t, sw, runs)
 	for i := 0; i < len(one); i += 2 {
 		slow, fast := one[i], one[i+1] // drains 1 and 4, the rest alike
 		if slow.Violations+fast.Violations != 0 {

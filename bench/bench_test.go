@@ -83,20 +83,9 @@ func TestShards(t *testing.T) {
 func TestRunCSVMerge(t *testing.T) {
 	sw := tinySweep(t)
 	runs, _ := sw.Runs()
-	one, failed := sw.RunAll(runs, 1, nil)
-	if failed != nil {
-		t.Fatal(failed[0])
-	}
-	two, failed := sw.RunAll(runs, 2, nil)
-	if failed != nil {
-		t.Fatal(failed[0])
-	}
+	one := runOnOneAndTwo(t, sw, runs)
 	for i := range one {
-		a, b := *one[i], *two[i]
-		a.WallMS, b.WallMS = 0, 0
-		if !reflect.DeepEqual(a, b) {
-			t.Fatalf("run %d differs between 1 and 2 jobs:\n%+v\n%+v", i, a, b)
-		}
+		a := *one[i]
 		if a.Violations != 0 || a.Unchecked != 0 {
 			t.Fatalf("run %d: %d violations, %d unchecked", i, a.Violations, a.Unchecked)
 		}
@@ -250,4 +239,27 @@ func TestVariants(t *testing.T) {
 		t.Errorf("unicast %d sent, %d heard; broadcast %d sent, %d heard, %d bytes: want one reception a message for unicast, fewer transmissions heard more often for broadcast",
 			uni.Messages, uni.Receptions, bc.Messages, bc.Receptions, bc.Bytes)
 	}
+}
+
+// runOnOneAndTwo runs runs of sw on one job and on two, fails the test if
+// a run gives other figures (its wall time aside), and returns the
+// results of one job.
+func runOnOneAndTwo(t *testing.T, sw *Sweep, runs []Run) []*Result {
+	t.Helper()
+	one, failed := sw.RunAll(runs, 1, nil)
+	if failed != nil {
+		t.Fatal(failed[0])
+	}
+	two, failed := sw.RunAll(runs, 2, nil)
+	if failed != nil {
+		t.Fatal(failed[0])
+	}
+	for i := range one {
+		a, b := *one[i], *two[i]
+		a.WallMS, b.WallMS = 0, 0
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("run %d differs between 1 and 2 jobs:\n%+v\n%+v", i, a, b)
+		}
+	}
+	return one
 }

@@ -70,18 +70,8 @@ func TestStory(t *testing.T) {
 		"66 node 5 restarts with no state",
 		"70 7 nodes (1, 3-5, 8 and 2 more, up to 13) crash (among them the leader, node 5)",
 	}
-	st := NewStory()
-	for i := range events {
-		st.Observe(&events[i])
-	}
-	var sum Summary
-	st.Fill(&sum)
-	var got []string
-	for _, m := range sum.Faults {
-		got = append(got, fmt.Sprintf("%g %s", m.AtMS/1000, m.What))
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("faults:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if got := storyOf(events); got != strings.Join(want, "\n") {
+		t.Errorf("faults:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
 }
 
@@ -220,18 +210,8 @@ func TestStoryGray(t *testing.T) {
 		"10 2 link directions carry again",
 		"11 node 3's clock goes wild",
 	}
-	st := NewStory()
-	for i := range events {
-		st.Observe(&events[i])
-	}
-	var sum Summary
-	st.Fill(&sum)
-	var got []string
-	for _, m := range sum.Faults {
-		got = append(got, fmt.Sprintf("%g %s", m.AtMS/1000, m.What))
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("faults:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if got := storyOf(events); got != strings.Join(want, "\n") {
+		t.Errorf("faults:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
 }
 

@@ -1,7 +1,6 @@
 package viz
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -126,12 +125,7 @@ func TestGrayMarks(t *testing.T) {
 	if err := r.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, m := range r.info().Marks {
-		if m.Kind != "elected" && m.Kind != "election" {
-			got = append(got, fmt.Sprintf("%g %s: %s", m.MS, m.Kind, m.What))
-		}
-	}
+	got := faultMarks(r)
 	want := []string{
 		"1000 gray-cut: link 6→2 cut one way: 2 no longer hears 6",
 		"2000 clock: node 3's clock runs at ×0.8",
@@ -146,18 +140,7 @@ func TestGrayMarks(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("marks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	history := func(v int) []string {
-		_, _, b := httpGet(t, fmt.Sprintf("%s/node?v=%d&i=%d", srv.URL, v, r.Events()))
-		var h nodeHistory
-		if err := json.Unmarshal(b, &h); err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, m := range h.Changes {
-			out = append(out, fmt.Sprintf("%g %s", m.MS, m.What))
-		}
-		return out
-	}
+	history := func(v int) []string { return changesOf(t, r, srv, v) }
 	if got, want := history(2), []string{
 		"7000 link 2→6 carries again",
 		"5000 link 6→2 carries again",

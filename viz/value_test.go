@@ -1,8 +1,6 @@
 package viz
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -29,12 +27,7 @@ func TestValueMarks(t *testing.T) {
 	if err := r.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, m := range r.info().Marks {
-		if m.Kind != "elected" && m.Kind != "election" {
-			got = append(got, fmt.Sprintf("%g %s: %s", m.MS, m.Kind, m.What))
-		}
-	}
+	got := faultMarks(r)
 	want := []string{
 		"2000 value: node 4's value rises to 20, above its leader 7's 7",
 		"4000 value: the leader 4's value falls to 1, below node 7's 7",
@@ -42,18 +35,7 @@ func TestValueMarks(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("marks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	history := func(v int) []string {
-		_, _, b := httpGet(t, fmt.Sprintf("%s/node?v=%d&i=%d", srv.URL, v, r.Events()))
-		var h nodeHistory
-		if err := json.Unmarshal(b, &h); err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, m := range h.Changes {
-			out = append(out, fmt.Sprintf("%g %s", m.MS, m.What))
-		}
-		return out
-	}
+	history := func(v int) []string { return changesOf(t, r, srv, v) }
 	for v, want := range map[int][]string{
 		3: {"3000 Norm, leader 4", "1000 value rises to 5 (was 3)", "1 Norm, leader 7"},
 		4: {"4000 the leader 4's value falls to 1, below node 7's 7", "3000 Norm, leader 4",

@@ -3,6 +3,7 @@ package viz
 import (
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -198,4 +199,31 @@ func TestReplayGzip(t *testing.T) {
 	if string(body) != string(plain) || !resp.Uncompressed || r.Wait() != nil || r.Events() == 0 {
 		t.Errorf("/trace of a gzip trace: %d bytes (uncompressed by the client: %v), want the %d of its JSON lines; %d events", len(body), resp.Uncompressed, len(plain), r.Events())
 	}
+}
+
+// faultMarks are r's timeline marks but its elections', as "MS KIND: WHAT".
+func faultMarks(r *Replay) []string {
+	var out []string
+	for _, m := range r.info().Marks {
+		if m.Kind != "elected" && m.Kind != "election" {
+			out = append(out, fmt.Sprintf("%g %s: %s", m.MS, m.Kind, m.What))
+		}
+	}
+	return out
+}
+
+// changesOf is node v's history of changes at the end of r, as the page
+// asks for it (GET /node), as "MS WHAT", newest first.
+func changesOf(t *testing.T, r *Replay, srv *httptest.Server, v int) []string {
+	t.Helper()
+	_, _, b := httpGet(t, fmt.Sprintf("%s/node?v=%d&i=%d", srv.URL, v, r.Events()))
+	var h nodeHistory
+	if err := json.Unmarshal(b, &h); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range h.Changes {
+		out = append(out, fmt.Sprintf("%g %s", m.MS, m.What))
+	}
+	return out
 }
