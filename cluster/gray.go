@@ -123,14 +123,9 @@ func (c *Cluster) actGray(ctx context.Context, st Step) (string, error) {
 	if st.Action == "cut" || st.Action == "uncut" {
 		return c.cutDir(ctx, st.Action == "cut", g.From, g.To)
 	}
-	ids, err := c.targets(st.Nodes, st.Leader)
+	ids, err := c.targetsInRange(st.Nodes, st.Leader)
 	if err != nil {
 		return "", err
-	}
-	for _, id := range ids {
-		if id < 0 || id >= len(c.nodes) {
-			return "", fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, len(c.nodes)-1)
-		}
 	}
 	var msgs []string
 	for _, id := range ids {

@@ -64,6 +64,21 @@ func (c *Cluster) targets(ids []int, leader bool) ([]int, error) {
 	return ids, nil
 }
 
+// targetsInRange is targets, refused whole when one names no node of the
+// cluster: a step that sets several nodes sets none of them then.
+func (c *Cluster) targetsInRange(ids []int, leader bool) ([]int, error) {
+	ids, err := c.targets(ids, leader)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if id < 0 || id >= len(c.nodes) {
+			return nil, fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, len(c.nodes)-1)
+		}
+	}
+	return ids, nil
+}
+
 // Kill kills nodes (SIGKILL), as a crash.
 func (c *Cluster) Kill(ctx context.Context, ids ...int) error { return c.do(ctx, "kill", ids) }
 

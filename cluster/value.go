@@ -49,14 +49,9 @@ func (c *Cluster) actValue(ctx context.Context, st Step) (string, error) {
 	if c.closed {
 		return "", errors.New("the cluster is closed")
 	}
-	ids, err := c.targets(st.Nodes, st.Leader)
+	ids, err := c.targetsInRange(st.Nodes, st.Leader)
 	if err != nil {
 		return "", err
-	}
-	for _, id := range ids {
-		if id < 0 || id >= len(c.nodes) {
-			return "", fmt.Errorf("node %d is out of range: the cluster has nodes 0..%d", id, len(c.nodes)-1)
-		}
 	}
 	var msgs []string
 	for _, id := range ids {

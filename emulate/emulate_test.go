@@ -131,18 +131,7 @@ func repeat(s string, n int) string { return strings.TrimSpace(strings.Repeat(s+
 // the kernel.
 func TestEmulateGrid(t *testing.T) {
 	bin := electBinary(t)
-	s, err := scenario.Load("../scenarios/emulate-grid.yaml", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec events
-	res, err := Run(context.Background(), Config{
-		Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Observers: []trace.Observer{&rec},
-		Log: t.Logf,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, rec := runShipped(t, bin, "emulate-grid.yaml")
 	if got, want := rec.leaders(sec(5.9), 0, 15), repeat("15", 16); got != want {
 		t.Errorf("before the crash, leaders of 0..15 = %s, want %s", got, want)
 	}
@@ -593,18 +582,7 @@ func TestEmulateGray(t *testing.T) {
 			[]time.Duration{sec(1.9), sec(13.9)}, []string{"4 4 4 4 4", "4 4 4 4 4"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			s, err := scenario.Load("../scenarios/"+c.file, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var rec events
-			res, err := Run(context.Background(), Config{
-				Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Observers: []trace.Observer{&rec},
-				Log: t.Logf,
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, rec := runShipped(t, bin, c.file)
 			for i, at := range c.at {
 				if got := rec.leaders(at, 0, 4); got != c.want[i] {
 					t.Errorf("at %v, leaders of 0..4 = %s, want %s", at, got, c.want[i])
@@ -643,18 +621,7 @@ func TestEmulateGray(t *testing.T) {
 // is journaled as the simulator's ValueChanged event.
 func TestEmulateValue(t *testing.T) {
 	bin := electBinary(t)
-	s, err := scenario.Load("../scenarios/value-leader-falls.yaml", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec events
-	res, err := Run(context.Background(), Config{
-		Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Observers: []trace.Observer{&rec},
-		Log: t.Logf,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, rec := runShipped(t, bin, "value-leader-falls.yaml")
 	for _, c := range []struct {
 		at   time.Duration
 		want string
@@ -681,4 +648,24 @@ func TestEmulateValue(t *testing.T) {
 	}
 	sameFaults(t, res)
 	assertGone(t, res.Tag)
+}
+
+// runShipped emulates scenarios/file with bin's nodes (hellos every 100 ms,
+// six missed before a neighbour is lost), and returns the result and the
+// events the run journaled.
+func runShipped(t *testing.T, bin, file string) (*Result, *events) {
+	t.Helper()
+	s, err := scenario.Load("../scenarios/"+file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &events{}
+	res, err := Run(context.Background(), Config{
+		Scenario: s, Binary: bin, Hello: 100 * time.Millisecond, HelloLoss: 6, Observers: []trace.Observer{rec},
+		Log: t.Logf,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, rec
 }

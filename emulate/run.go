@@ -493,22 +493,30 @@ func (e *emulation) applyLinks(ctx context.Context, st linkStep) error {
 	return nil
 }
 
+// targets are the nodes action a (a crash, a value) names, and with
+// a.Leader the leader the most live nodes follow then; when none follows
+// one, the journal says so in the simulator's words (none: "a crash of the
+// leader finds none").
+func (e *emulation) targets(a *sim.Action, none string) []algo.NodeID {
+	out := slices.Clone(a.Nodes)
+	if !a.Leader {
+		return out
+	}
+	if v, ok := e.leader(); ok {
+		e.log("%7.3fs the leader is node %d", e.j.Since(time.Now()).Seconds(), v)
+		return append(out, v)
+	}
+	e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: none})
+	e.log("%7.3fs %s: no live node follows one", e.j.Since(time.Now()).Seconds(), none)
+	return out
+}
+
 // act runs one action of the scenario on the real nodes. Its node ids
 // name nodes of the network: the plan's run (sim.New) refused any other.
 func (e *emulation) act(ctx context.Context, a *sim.Action) error {
 	switch a.Kind {
 	case sim.Crash:
-		victims := slices.Clone(a.Nodes)
-		if a.Leader {
-			if v, ok := e.leader(); ok {
-				victims = append(victims, v)
-				e.log("%7.3fs the leader is node %d", e.j.Since(time.Now()).Seconds(), v)
-			} else {
-				e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: "a crash of the leader finds none"})
-				e.log("%7.3fs crash the leader: no live node follows one", e.j.Since(time.Now()).Seconds())
-			}
-		}
-		for _, v := range victims {
+		for _, v := range e.targets(a, "a crash of the leader finds none") {
 			pr := e.procs[v]
 			at, ok := e.l.kill(ctx, pr)
 			if ok {

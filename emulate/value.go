@@ -5,7 +5,6 @@ package emulate
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/electgo/elect/algo"
@@ -28,17 +27,7 @@ import (
 // actValue sets the value of the action's nodes, or of the leader that
 // the most live nodes follow then (as a crash of the leader finds it).
 func (e *emulation) actValue(ctx context.Context, a *sim.Action) error {
-	targets := slices.Clone(a.Nodes)
-	if a.Leader {
-		if v, ok := e.leader(); ok {
-			targets = append(targets, v)
-			e.log("%7.3fs the leader is node %d", e.j.Since(time.Now()).Seconds(), v)
-		} else {
-			e.j.Add(trace.Event{At: e.j.Since(time.Now()), Kind: trace.Acted, Peer: algo.None, Text: "a change of the leader's value finds none"})
-			e.log("%7.3fs value of the leader: no live node follows one", e.j.Since(time.Now()).Seconds())
-		}
-	}
-	for _, v := range targets {
+	for _, v := range e.targets(a, "a change of the leader's value finds none") {
 		if err := e.setValue(ctx, v, a.Value); err != nil {
 			return err
 		}
